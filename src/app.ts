@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import { NotFoundError } from './errors';
+import { serializeRequest } from './logging';
+import { createRestRouter } from './routes/rest';
+import { API_VERSION, bodyErrorTranslator, sendError } from './routes/http';
+import { createJsonRpcRouter } from './rpc';
+import type { AppServices } from './services';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Browsers call toncenter directly, so every origin may call us too. */
+function cors(req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Ton-Client-Version, X-Request-Id, Authorization');
+  res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-API-Version, Retry-After, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset');
+  res.setHeader('Access-Control-Max-Age', '86400');
+  if (req.method === 'OPTIONS') {
+    res.status(204).end();
+    return;
+  }
+  next();
+}
+
+export function createApp(services: AppServices): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger: services.logger,
+      genReqId(req, res) {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      serializers: { req: serializeRequest, res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
+      customLogLevel(_req, res, err) {
+        if (err || res.statusCode >= 500) return 'error';
+        return res.statusCode >= 400 ? 'warn' : 'info';
+      },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.setHeader('X-API-Version', API_VERSION);
+    next();
+  });
+  app.use(cors);
+
+  app.get('/api/v2/healthcheck', (_req, res) => {
+    res.status(200).json({
+      ok: true,
+      result: { status: 'ok', network: services.config.network, liteservers: services.lite?.status() ?? null },
+    });
+  });
+
+  // toncenter parses the body as JSON whatever the Content-Type (curl -d sends form encoding).
+  app.use('/api/v2', express.json({ limit: services.config.bodyLimit, type: () => true, strict: false }));
+  app.use(bodyErrorTranslator(services));
+
+  app.use('/api/v2', createJsonRpcRouter(services));
+  app.use('/api/v2', createRestRouter(services));
+
+  app.use((req: Request, res: Response) => sendError(req, res, new NotFoundError(), services));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err, services));
+  return app;
+}

@@ -1,0 +1,183 @@
+/**
+ * Server configuration from CLI flags and environment variables. Every option has one flag
+ * (`--body-limit`) and one variable (`TON_BRIDGE_BODY_LIMIT`); a flag wins over the variable.
+ * The option list below is also what `--help` and the README table show.
+ */
+
+type OptionKind = 'string' | 'int' | 'bool' | 'bytes';
+
+interface OptionSpec {
+  readonly flag: string;
+  readonly kind: OptionKind;
+  readonly defaultValue: string | number | boolean | undefined;
+  readonly description: string;
+  readonly choices?: readonly string[];
+}
+
+export const OPTIONS = {
+  port: { flag: 'port', kind: 'int', defaultValue: 8081, description: 'HTTP port of the v2 API' },
+  host: { flag: 'host', kind: 'string', defaultValue: '127.0.0.1', description: 'HTTP listen address (0.0.0.0 for all)' },
+  logLevel: {
+    flag: 'log-level',
+    kind: 'string',
+    defaultValue: 'info',
+    description: 'pino log level',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+  },
+  bodyLimit: { flag: 'body-limit', kind: 'bytes', defaultValue: 1024 * 1024, description: 'largest accepted request body (bytes, or 512kb / 2mb)' },
+  network: {
+    flag: 'network',
+    kind: 'string',
+    defaultValue: 'local',
+    description: 'local (embedded chain), mainnet or testnet (official global config)',
+    choices: ['local', 'mainnet', 'testnet'],
+  },
+  liteservers: { flag: 'liteservers', kind: 'string', defaultValue: undefined, description: 'path of a global config JSON with the lite servers to use' },
+  configCacheDir: { flag: 'config-cache-dir', kind: 'string', defaultValue: '.cache', description: 'where downloaded global configs are cached' },
+  requestTimeout: { flag: 'request-timeout', kind: 'int', defaultValue: 10000, description: 'overall deadline of one HTTP request, ms' },
+  localnetHost: { flag: 'localnet-host', kind: 'string', defaultValue: '127.0.0.1', description: 'listen address of the local chain lite server' },
+  localnetPort: { flag: 'localnet-port', kind: 'int', defaultValue: 0, description: 'lite-server port of the local chain (0 = any free port)' },
+  localnetKey: { flag: 'localnet-key', kind: 'string', defaultValue: undefined, description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent' },
+  mnemonic: { flag: 'mnemonic', kind: 'string', defaultValue: undefined, description: '24 words for the funded local wallets (a documented default otherwise)' },
+  accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)' },
+  blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms' },
+  stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },
+  configOut: { flag: 'config-out', kind: 'string', defaultValue: undefined, description: 'localnet command: write the global config JSON of the local chain here' },
+} as const satisfies Record<string, OptionSpec>;
+
+type OptionKey = keyof typeof OPTIONS;
+type ValueOf<K extends OptionKey> = (typeof OPTIONS)[K]['kind'] extends 'int' | 'bytes'
+  ? number
+  : (typeof OPTIONS)[K]['kind'] extends 'bool'
+    ? boolean
+    : string;
+
+export type AppConfig = {
+  readonly [K in OptionKey]: (typeof OPTIONS)[K]['defaultValue'] extends undefined ? ValueOf<K> | undefined : ValueOf<K>;
+} & { readonly network: 'local' | 'mainnet' | 'testnet' };
+
+export const ENV_PREFIX = 'TON_BRIDGE_';
+
+export function envName(flag: string): string {
+  return ENV_PREFIX + flag.toUpperCase().replace(/-/g, '_');
+}
+
+export class ConfigError extends Error {}
+
+export interface ParsedCommandLine {
+  readonly command: 'serve' | 'localnet' | 'help';
+  readonly config: AppConfig;
+}
+
+const BYTES_PATTERN = /^(\d+)\s*(b|kb|mb|gb)?$/i;
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+function convert(spec: OptionSpec, text: string, source: string): string | number | boolean {
+  switch (spec.kind) {
+    case 'int': {
+      if (!/^-?\d+$/.test(text)) throw new ConfigError(`${source} expects an integer, got '${text}'`);
+      return Number(text);
+    }
+    case 'bytes': {
+      const match = BYTES_PATTERN.exec(text.trim());
+      if (!match) throw new ConfigError(`${source} expects a size such as 1048576 or 1mb, got '${text}'`);
+      return Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]!;
+    }
+    case 'bool': {
+      const word = text.toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(word)) return true;
+      if (['0', 'false', 'no', 'off'].includes(word)) return false;
+      throw new ConfigError(`${source} expects true or false, got '${text}'`);
+    }
+    case 'string':
+      if (spec.choices && !spec.choices.includes(text)) {
+        throw new ConfigError(`${source} must be one of ${spec.choices.join(', ')}, got '${text}'`);
+      }
+      return text;
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function suggestFlag(unknown: string): string {
+  const flags = Object.values(OPTIONS).map((spec) => spec.flag);
+  const best = flags
+    .map((flag) => ({ flag, distance: editDistance(unknown, flag) }))
+    .sort((x, y) => x.distance - y.distance)[0];
+  return best && best.distance <= 3 ? ` (did you mean --${best.flag}?)` : ' (see --help)';
+}
+
+/**
+ * Parses argv (without node and script) and the environment. Unknown flags are errors with a
+ * hint rather than being ignored, so a typo never silently runs with defaults.
+ */
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ParsedCommandLine {
+  const specByFlag = new Map<string, [OptionKey, OptionSpec]>(
+    (Object.entries(OPTIONS) as [OptionKey, OptionSpec][]).map(([key, spec]) => [spec.flag, [key, spec]]),
+  );
+  const values: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(OPTIONS) as [OptionKey, OptionSpec][]) {
+    const fromEnv = env[envName(spec.flag)];
+    if (fromEnv !== undefined && fromEnv !== '') values[key] = convert(spec, fromEnv, envName(spec.flag));
+    else values[key] = spec.defaultValue;
+  }
+  let command: ParsedCommandLine['command'] = 'serve';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      command = 'help';
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      if (i === 0 && (arg === 'localnet' || arg === 'serve')) {
+        command = arg;
+        continue;
+      }
+      throw new ConfigError(`unexpected argument '${arg}' (see --help)`);
+    }
+    const [flag, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    const entry = specByFlag.get(flag);
+    if (!entry) throw new ConfigError(`unknown option --${flag}${suggestFlag(flag)}`);
+    const [key, spec] = entry;
+    let text = inline;
+    if (text === undefined) {
+      if (spec.kind === 'bool' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--'))) {
+        text = 'true';
+      } else {
+        text = argv[++i];
+        if (text === undefined) throw new ConfigError(`option --${flag} needs a value`);
+      }
+    }
+    values[key] = convert(spec, text, `--${flag}`);
+  }
+  return { command, config: values as AppConfig };
+}
+
+export function helpText(): string {
+  const lines = [
+    'Usage: ton-http-bridge [serve|localnet] [options]',
+    '',
+    '  serve     (default) the TON HTTP API v2 on --host:--port',
+    '  localnet  only the local chain lite server; writes its global config to --config-out',
+    '',
+    'Options (each also as an environment variable):',
+  ];
+  for (const spec of Object.values(OPTIONS) as OptionSpec[]) {
+    const defaultText = spec.defaultValue === undefined ? '' : ` (default: ${spec.defaultValue})`;
+    lines.push(`  --${spec.flag.padEnd(18)} ${envName(spec.flag).padEnd(32)} ${spec.description}${defaultText}`);
+  }
+  lines.push('  --help, -h');
+  return lines.join('\n');
+}

@@ -1,0 +1,149 @@
+/**
+ * The one error hierarchy of the server. Every failure that reaches a client is an ApiError;
+ * `toErrorResponse` is the single place where errors become HTTP statuses and bodies.
+ */
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad or missing parameter (toncenter: 422 "failed to parse ... request" / "failed to validate request"). */
+export class ValidationError extends ApiError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = 'Not Found') {
+    super(404, message);
+  }
+}
+
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string) {
+    super(405, `method ${method} is not supported`);
+  }
+}
+
+export class PayloadTooLargeError extends ApiError {
+  constructor(limitBytes: number) {
+    super(413, `request body is larger than ${limitBytes} bytes`);
+  }
+}
+
+/** A contract is not what the method needs (toncenter: getTokenData on a non-token, 409). */
+export class ConflictError extends ApiError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor(message = 'API key does not exist') {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  constructor(message = 'Network not allowed') {
+    super(403, message);
+  }
+}
+
+export class RateLimitError extends ApiError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Ratelimit exceeded',
+  ) {
+    super(429, message);
+  }
+}
+
+export class NotImplementedError extends ApiError {
+  constructor(method: string) {
+    super(501, `not implemented: ${method}`);
+  }
+}
+
+/**
+ * A lite server answered `liteServer.error`. Deterministic: never retried on another server.
+ * The lite-server code is kept so callers can tell "block not found" (651) from others.
+ */
+export class LiteServerError extends ApiError {
+  constructor(
+    readonly liteCode: number,
+    readonly liteMessage: string,
+  ) {
+    super(500, `LITE_SERVER_${liteServerErrorKind(liteCode)}: ${liteMessage}`);
+  }
+}
+
+/** No lite server is healthy enough to take the query. */
+export class NoHealthyLiteServerError extends ApiError {
+  constructor(message = 'no healthy lite server available') {
+    super(503, message);
+  }
+}
+
+/** The request's deadline passed while waiting for a lite server. */
+export class LiteServerTimeoutError extends ApiError {
+  constructor() {
+    super(504, 'LITE_SERVER_NETWORK timeout');
+  }
+}
+
+/** Any bug of ours: the text never carries internals or stack traces. */
+export class InternalError extends ApiError {
+  constructor(message = 'internal server error') {
+    super(500, message);
+  }
+}
+
+/** tonlib's names for the lite-server error codes, as toncenter prints them. */
+export function liteServerErrorKind(code: number): string {
+  switch (code) {
+    case 651:
+      return 'NOTREADY';
+    case 652:
+      return 'TIMEOUT';
+    case 621:
+      return 'PROTOVIOLATION';
+    case -503:
+      return 'NETWORK';
+    default:
+      return 'UNKNOWN';
+  }
+}
+
+export interface ErrorBody {
+  ok: false;
+  error: string;
+  code: number;
+  /** toncenter's hosted gateway also puts the text of a 429 in `result`; clients read it there. */
+  result?: string;
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/** The single mapping from any thrown value to the HTTP status, body and extra headers. */
+export function toErrorResponse(err: unknown): ErrorResponse {
+  const apiError = err instanceof ApiError ? err : new InternalError();
+  const body: ErrorBody = { ok: false, error: apiError.message, code: apiError.code };
+  const headers: Record<string, string> = {};
+  if (apiError instanceof RateLimitError) {
+    body.result = apiError.message;
+    headers['Retry-After'] = String(apiError.retryAfterSeconds);
+  }
+  return { status: apiError.code, body, headers };
+}

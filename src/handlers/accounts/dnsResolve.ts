@@ -1,0 +1,22 @@
+import { param } from '../../params/schema';
+import { defineHandler, invalid } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'dnsResolve',
+  category: 'accounts',
+  verbs: READ_VERBS,
+  summary: 'Resolves a TON DNS name through a resolver contract.',
+  params: {
+    address: param.address(),
+    name: param.string().optional(),
+    category: param.string().optional(),
+    ttl: param.strictInt32().optional(),
+    seqno: param.strictInt32().optional(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+    if (p.ttl !== undefined && p.ttl < 0) invalid('ttl should be non-negative');
+  },
+});

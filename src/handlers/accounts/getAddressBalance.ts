@@ -1,0 +1,18 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'getAddressBalance',
+  category: 'accounts',
+  verbs: READ_VERBS,
+  summary: 'Balance of an account in nanotons, as a string.',
+  params: {
+    address: param.address(),
+    seqno: param.int32().optional(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+  },
+});

@@ -1,0 +1,18 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'getShardAccountCell',
+  category: 'accounts',
+  verbs: READ_VERBS,
+  summary: 'The ShardAccount cell of an account as a BoC (tvm.cell).',
+  params: {
+    address: param.address(),
+    seqno: param.int32().optional(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+  },
+});

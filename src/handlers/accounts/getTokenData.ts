@@ -1,0 +1,18 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'getTokenData',
+  category: 'accounts',
+  verbs: READ_VERBS,
+  summary: 'Jetton master/wallet or NFT collection/item data of a contract.',
+  params: {
+    address: param.address(),
+    seqno: param.int32().optional(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+  },
+});

@@ -1,0 +1,18 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'getWalletInformation',
+  category: 'accounts',
+  verbs: READ_VERBS,
+  summary: 'Wallet type, seqno and wallet id of a wallet contract.',
+  params: {
+    address: param.address(),
+    seqno: param.int32().optional(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+  },
+});

@@ -1,0 +1,18 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'getShards',
+  aliases: ['shards'],
+  category: 'blocks',
+  verbs: READ_VERBS,
+  summary: 'Shard block ids referenced by a masterchain block.',
+  params: {
+    seqno: param.int32(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+  },
+});

@@ -1,0 +1,25 @@
+import { param } from '../../params/schema';
+import { defineHandler, invalid } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'lookupBlock',
+  category: 'blocks',
+  verbs: READ_VERBS,
+  summary: 'Finds a block by seqno, logical time or unix time.',
+  params: {
+    workchain: param.int32(),
+    shard: param.int64(),
+    seqno: param.int32().optional(),
+    lt: param.int64().optional(),
+    unixtime: param.int32().optional(),
+  },
+  validate: (p) => {
+    const given = [p.seqno, p.lt, p.unixtime].filter((value) => value !== undefined).length;
+    if (given !== 1) invalid('exactly one of seqno, lt, unixtime should be specified');
+    positiveSeqno(p.seqno);
+    if (p.lt !== undefined && p.lt < 0n) invalid('lt should be non-negative');
+    if (p.unixtime !== undefined && p.unixtime < 0) invalid('unixtime should be non-negative');
+  },
+});

@@ -1,0 +1,17 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+export default defineHandler({
+  name: 'getConfigAll',
+  category: 'config',
+  verbs: READ_VERBS,
+  summary: 'The whole blockchain config dictionary as a cell (configInfo).',
+  params: {
+    seqno: param.int32().optional(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+  },
+});

@@ -1,0 +1,17 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { POST_ONLY } from '../types';
+
+export default defineHandler({
+  name: 'estimateFee',
+  category: 'send',
+  verbs: POST_ONLY,
+  summary: 'Estimates the fees of an external message (query.fees).',
+  params: {
+    address: param.address(),
+    body: param.bytes(),
+    init_code: param.bytes().withDefault(Buffer.alloc(0)),
+    init_data: param.bytes().withDefault(Buffer.alloc(0)),
+    ignore_chksig: param.strictBool().withDefault(true),
+  },
+});

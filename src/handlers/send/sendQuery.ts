@@ -1,0 +1,16 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { POST_ONLY } from '../types';
+
+export default defineHandler({
+  name: 'sendQuery',
+  category: 'send',
+  verbs: POST_ONLY,
+  summary: 'Builds an external message from address, body and init and sends it.',
+  params: {
+    address: param.address(),
+    body: param.bytes(),
+    init_code: param.bytes().withDefault(Buffer.alloc(0)),
+    init_data: param.bytes().withDefault(Buffer.alloc(0)),
+  },
+});

@@ -1,0 +1,24 @@
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { blockTransactionsPaging } from '../validation';
+
+export default defineHandler({
+  name: 'getBlockTransactionsExt',
+  category: 'transactions',
+  verbs: READ_VERBS,
+  summary: 'Full transactions of a block, paged by (after_lt, after_hash).',
+  params: {
+    workchain: param.int32(),
+    shard: param.int64(),
+    seqno: param.int32(),
+    root_hash: param.hash().optional(),
+    file_hash: param.hash().optional(),
+    after_lt: param.int64().optional(),
+    after_hash: param.afterHash().optional(),
+    count: param.int32().withDefault(40),
+  },
+  validate: (p) => {
+    blockTransactionsPaging(p);
+  },
+});

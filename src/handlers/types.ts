@@ -1,0 +1,53 @@
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config';
+import type { LiteSession, LiteSessionOptions } from '../liteclient/session';
+import type { ParamShape, ParamValues, RequestSource } from '../params/schema';
+
+export type HttpVerb = 'GET' | 'POST';
+
+/** toncenter serves read methods on both verbs; runGetMethod(Std), sendBoc*, estimateFee are POST only. */
+export const READ_VERBS: readonly HttpVerb[] = ['GET', 'POST'];
+export const POST_ONLY: readonly HttpVerb[] = ['POST'];
+
+export type HandlerCategory = 'utils' | 'accounts' | 'blocks' | 'transactions' | 'config' | 'run' | 'send';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined };
+
+/** Everything a handler may use besides its parameters. */
+export interface HandlerContext {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly requestId: string;
+  /** The request's lite-server session; created on first use, sticky for the whole request. */
+  lite(options?: LiteSessionOptions): LiteSession;
+  /** The pool's consensus seqno, for getConsensusBlock. */
+  consensusSeqno(): number | undefined;
+}
+
+export interface HandlerDefinition<S extends ParamShape> {
+  readonly name: string;
+  /** Other names toncenter serves the same handler under (`shards`, `tryLocateTx`). */
+  readonly aliases?: readonly string[];
+  readonly category: HandlerCategory;
+  readonly verbs: readonly HttpVerb[];
+  readonly summary: string;
+  readonly params: S;
+  /** Cross-parameter checks; throw ValidationError('failed to validate request: ...'). */
+  readonly validate?: (params: ParamValues<S>) => void;
+  /** Absent while the method is not built yet: the table, routes and docs still list it (501). */
+  readonly run?: (ctx: HandlerContext, params: ParamValues<S>) => Promise<JsonValue>;
+}
+
+/** A table entry with its parameter types erased, so every handler fits in one list. */
+export interface Handler {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly category: HandlerCategory;
+  readonly verbs: readonly HttpVerb[];
+  readonly summary: string;
+  readonly params: ParamShape;
+  readonly implemented: boolean;
+  /** Parses and validates raw values; throws ValidationError (422) naming the parameter. */
+  parse(raw: Record<string, unknown>, source: RequestSource): unknown;
+  run(ctx: HandlerContext, parsed: unknown): Promise<JsonValue>;
+}

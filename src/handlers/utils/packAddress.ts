@@ -1,0 +1,21 @@
+import { toFriendly } from '../../params/address';
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+
+export default defineHandler({
+  name: 'packAddress',
+  category: 'utils',
+  verbs: READ_VERBS,
+  summary: 'The friendly form of an address (standard base64, the input flags kept; raw input is bounceable).',
+  params: {
+    address: param.address(),
+  },
+  // Recorded toncenter output (packAddress-01) is standard base64, not URL-safe.
+  run: async (_ctx, { address }) =>
+    toFriendly(address.workchain, address.hash, {
+      bounceable: address.bounceable,
+      testOnly: address.testOnly,
+      urlSafe: false,
+    }),
+});

@@ -1,0 +1,16 @@
+import { toRawForm } from '../../params/address';
+import { param } from '../../params/schema';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+
+export default defineHandler({
+  name: 'unpackAddress',
+  category: 'utils',
+  verbs: READ_VERBS,
+  summary: 'The raw form `<workchain>:<hex>` of an address.',
+  params: {
+    address: param.address(),
+  },
+  // Recorded toncenter output (unpackAddress-01/-02) is lowercase hex.
+  run: async (_ctx, { address }) => toRawForm(address.workchain, address.hash),
+});

@@ -1,0 +1,29 @@
+import type { LiteClient } from 'ton-lite-client';
+
+/**
+ * What a handler sees of the lite-server pool: one session per HTTP request, sticky to one lite
+ * server so that every query of the request sees the same chain view. The pool implements it.
+ */
+export interface LiteSessionOptions {
+  /** true: archival servers only; false: non-archival only; undefined: any (toncenter's C++ rule). */
+  archival?: boolean;
+}
+
+export interface LiteSession {
+  /**
+   * Runs `query` against this request's lite server within the request's deadline. Transport
+   * failures are retried once on another server; `liteServer.error` answers are not.
+   */
+  run<T>(query: (client: LiteClient) => Promise<T>): Promise<T>;
+  /** Indices of the lite servers this session has used, for `@extra`. */
+  readonly usedServers: readonly number[];
+}
+
+/** The pool as the HTTP layer needs it. */
+export interface LiteGateway {
+  openSession(options: LiteSessionOptions, deadline: number): LiteSession;
+  /** Highest masterchain seqno that healthy servers agree on (getConsensusBlock). */
+  consensusSeqno(): number | undefined;
+  /** A JSON-safe picture of every server's state for the health route. */
+  status(): unknown;
+}

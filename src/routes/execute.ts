@@ -1,0 +1,54 @@
+import type { Logger } from 'pino';
+import { NoHealthyLiteServerError } from '../errors';
+import type { Handler, HandlerContext, JsonValue } from '../handlers/types';
+import type { LiteSession } from '../liteclient/session';
+import type { RequestSource } from '../params/schema';
+import type { AppServices } from '../services';
+
+export interface CallOutcome {
+  result: JsonValue;
+  /** toncenter's `@extra`: `<unix seconds>:<lite server indices or _>:<elapsed ms>`. */
+  extra: string;
+}
+
+/** Keys that are transport concerns and must never reach a handler. */
+const TRANSPORT_KEYS = new Set(['api_key']);
+
+function withoutTransportKeys(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) if (!TRANSPORT_KEYS.has(key)) out[key] = value;
+  return out;
+}
+
+/**
+ * Runs one API call: parse and validate the parameters (422 before any work), then the handler
+ * with a context whose lite-server session is opened lazily and kept for the whole call.
+ */
+export async function executeCall(
+  services: AppServices,
+  handler: Handler,
+  raw: Record<string, unknown>,
+  source: RequestSource,
+  requestId: string,
+  logger: Logger,
+): Promise<CallOutcome> {
+  const started = performance.now();
+  const params = handler.parse(withoutTransportKeys(raw), source);
+  const deadline = Date.now() + services.config.requestTimeout;
+  let session: LiteSession | undefined;
+  const context: HandlerContext = {
+    config: services.config,
+    logger,
+    requestId,
+    lite(options = {}) {
+      if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');
+      session ??= services.lite.openSession(options, deadline);
+      return session;
+    },
+    consensusSeqno: () => services.lite?.consensusSeqno(),
+  };
+  const result = await handler.run(context, params);
+  const servers = session?.usedServers.length ? session.usedServers.join(',') : '_';
+  const elapsed = (performance.now() - started).toFixed(3);
+  return { result, extra: `${Math.floor(Date.now() / 1000)}:${servers}:${elapsed}` };
+}

@@ -1,0 +1,13 @@
+import type { Logger } from 'pino';
+import type { AppConfig } from './config';
+import type { HandlerTable } from './handlers';
+import type { LiteGateway } from './liteclient/session';
+
+/** What the HTTP app is built from; main.ts assembles it, tests build their own. */
+export interface AppServices {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly table: HandlerTable;
+  /** The lite-server pool; absent only in tests of methods that need no chain. */
+  readonly lite?: LiteGateway;
+}
