@@ -1,0 +1,47 @@
+import { Cell, Slice } from '@ton/core';
+import { keyBit, keyBits, loadLabel } from './labels';
+
+/** The cells a dictionary lookup touches, and the leaf value if the key is present. */
+export interface DictPath {
+  /** Edge cells from the root down to the leaf (or to the edge where the key diverges). */
+  readonly cells: Cell[];
+  /** The leaf's slice positioned after its label (aug extra, then value), or null if absent. */
+  readonly value: Slice | null;
+}
+
+/** Looks `key` up in a `Hashmap n X` / `HashmapAug n X Y` whose root edge cell is `root`. */
+export function dictLookupPath(root: Cell | null, keyLength: number, key: bigint): DictPath {
+  if (!root) return { cells: [], value: null };
+  const cells: Cell[] = [root];
+  return walk(root.beginParse(), keyLength, key, cells);
+}
+
+/**
+ * Same lookup for a dictionary stored inline (its root edge inside `slice`, e.g. the
+ * transactions of an AccountBlock). The enclosing cell is not added to the path.
+ */
+export function dictLookupPathInline(slice: Slice, keyLength: number, key: bigint): DictPath {
+  return walk(slice, keyLength, key, []);
+}
+
+function walk(slice: Slice, keyLength: number, key: bigint, cells: Cell[]): DictPath {
+  let remaining = keyLength;
+  let consumed = 0;
+  for (;;) {
+    const label = loadLabel(slice, remaining);
+    if (label.value !== keyBits(key, keyLength, consumed, consumed + label.length)) {
+      return { cells, value: null };
+    }
+    consumed += label.length;
+    remaining -= label.length;
+    if (remaining === 0) return { cells, value: slice };
+    const left = slice.loadRef();
+    const right = slice.loadRef();
+    const next = keyBit(key, keyLength, consumed) ? right : left;
+    if (next.isExotic) throw new Error('dictionary path leads into a pruned branch');
+    consumed += 1;
+    remaining -= 1;
+    cells.push(next);
+    slice = next.beginParse();
+  }
+}

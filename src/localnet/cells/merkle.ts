@@ -1,0 +1,89 @@
+import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
+
+/** A pruned branch (exotic type 1) standing for a level-0 `cell` inside a depth-1 Merkle proof. */
+export function prunedBranch(cell: Cell): Cell {
+  if (cell.level() !== 0) {
+    throw new Error('only level-0 cells can be pruned at Merkle depth 1');
+  }
+  return beginCell()
+    .storeUint(1, 8)
+    .storeUint(1, 8)
+    .storeBuffer(cell.hash(0))
+    .storeUint(cell.depth(0), 16)
+    .endCell({ exotic: true });
+}
+
+/** Which cells of a tree a proof reveals. */
+export interface KeepSet {
+  /** Cells whose own data is revealed; their children are revealed or pruned in turn. */
+  readonly open: ReadonlySet<Cell>;
+  /** Cells revealed together with their whole subtree. */
+  readonly full?: ReadonlySet<Cell>;
+}
+
+/**
+ * Copies `root` keeping the cells named in `keep` and replacing every other child by a pruned
+ * branch. Cells of level > 0 (for instance the pruned children of a block's state update) are
+ * already minimal and are copied verbatim. The copy's level-0 hash equals `root.hash()`.
+ */
+export function pruneTree(root: Cell, keep: KeepSet): Cell {
+  const memo = new Map<Cell, Cell>();
+  const visit = (cell: Cell): Cell => {
+    if (keep.full?.has(cell)) return cell;
+    if (!keep.open.has(cell)) {
+      return cell.level() > 0 ? cell : prunedBranch(cell);
+    }
+    const cached = memo.get(cell);
+    if (cached) return cached;
+    const refs = cell.refs.map(visit);
+    const same = refs.every((r, i) => r === cell.refs[i]);
+    const copy = same ? cell : new Cell({ exotic: cell.isExotic, bits: cell.bits, refs });
+    memo.set(cell, copy);
+    return copy;
+  };
+  if (!keep.open.has(root) && !keep.full?.has(root)) {
+    throw new Error('the root of a Merkle proof must be kept');
+  }
+  return visit(root);
+}
+
+/** `!merkle_proof#03 virtual_hash depth virtual_root:^X` over the pruned copy of `root`. */
+export function merkleProof(root: Cell, keep: KeepSet): Cell {
+  return convertToMerkleProof(pruneTree(root, keep));
+}
+
+/**
+ * `!merkle_update#04` from `oldRoot` to `newRoot` whose two children are pruned branches. It
+ * carries no diff; it binds a block to the hashes of the states before and after it, which is
+ * all lite-server proofs use.
+ */
+export function merkleUpdateStub(oldRoot: Cell, newRoot: Cell): Cell {
+  return beginCell()
+    .storeUint(4, 8)
+    .storeBuffer(oldRoot.hash(0))
+    .storeBuffer(newRoot.hash(0))
+    .storeUint(oldRoot.depth(0), 16)
+    .storeUint(newRoot.depth(0), 16)
+    .storeRef(prunedBranch(oldRoot))
+    .storeRef(prunedBranch(newRoot))
+    .endCell({ exotic: true });
+}
+
+/** The content of a Merkle proof cell (its single reference) after checking the exotic type. */
+export function merkleProofContent(proof: Cell): Cell {
+  if (!proof.isExotic || proof.bits.length < 8 || proof.beginParse(true).preloadUint(8) !== 3) {
+    throw new Error('not a Merkle proof cell');
+  }
+  return proof.refs[0];
+}
+
+/** Adds every cell of the subtree under `cell` that is not exotic to `into`. */
+export function collectSubtree(cell: Cell, into: Set<Cell>): void {
+  const stack = [cell];
+  while (stack.length > 0) {
+    const c = stack.pop() as Cell;
+    if (into.has(c)) continue;
+    into.add(c);
+    for (const r of c.refs) stack.push(r);
+  }
+}
