@@ -1,0 +1,215 @@
+/**
+ * One ADNL/TCP connection on the server side: handshake, decryption, framing, ping/pong and
+ * query/answer, with idle timeout and backpressure. Protocol violations close only this socket.
+ */
+import { Socket } from 'net';
+import { TlDecodeError } from '../tl/buffer';
+import { encodeTl } from '../tl/codec';
+import { adnlMessageAnswerCodec, decodeAdnlPayload, tcpPongCodec } from '../tl/adnlMessages';
+import { AdnlFrameError, FrameReader, encodeFrame } from './frames';
+import { AdnlHandshakeError, AdnlSessionCiphers, HANDSHAKE_SIZE, acceptHandshake } from './handshake';
+import { AdnlKeyPair } from './keys';
+import { LocalnetLogger } from './logger';
+
+export interface ConnectionInfo {
+  /** Unique per server instance, increasing. */
+  readonly id: number;
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+}
+
+/** Answers the bytes of one `adnl.message.query` (its `query` field). Must not reject. */
+export type AdnlQueryHandler = (query: Buffer, connection: ConnectionInfo) => Promise<Buffer>;
+
+export interface AdnlConnectionOptions {
+  readonly keys: AdnlKeyPair;
+  readonly onQuery: AdnlQueryHandler;
+  readonly idleTimeoutMs: number;
+  readonly maxFrameSize: number;
+  readonly maxQueriesInFlight: number;
+  readonly logger: LocalnetLogger;
+}
+
+type ConnectionState = 'handshake' | 'open' | 'closed';
+
+export class AdnlConnection {
+  readonly info: ConnectionInfo;
+  private state: ConnectionState = 'handshake';
+  private handshakeChunks: Buffer[] = [];
+  private handshakeBytes = 0;
+  private ciphers: AdnlSessionCiphers | null = null;
+  private readonly frames: FrameReader;
+  private readonly idleTimer: NodeJS.Timeout;
+  private queriesInFlight = 0;
+  private waitingForDrain = false;
+  private readonly closedCallbacks: (() => void)[] = [];
+
+  constructor(
+    private readonly socket: Socket,
+    id: number,
+    private readonly options: AdnlConnectionOptions,
+  ) {
+    this.info = { id, remoteAddress: socket.remoteAddress ?? '', remotePort: socket.remotePort ?? 0 };
+    this.frames = new FrameReader(options.maxFrameSize);
+    this.idleTimer = setTimeout(() => this.onIdle(), options.idleTimeoutMs);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => {
+      this.waitingForDrain = false;
+      this.updateFlow();
+    });
+    socket.on('error', (err) => this.log('debug', { err: err.message }, 'ADNL socket error'));
+    socket.on('close', () => this.onSocketClosed());
+  }
+
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  onClosed(callback: () => void): void {
+    this.closedCallbacks.push(callback);
+  }
+
+  /** Ends the connection at once (server shutdown or protocol violation). */
+  destroy(reason: string): void {
+    if (this.state === 'closed') return;
+    this.log('debug', { reason }, 'closing ADNL connection');
+    this.socket.destroy();
+    this.onSocketClosed();
+  }
+
+  private log(level: keyof LocalnetLogger, details: object, message: string): void {
+    this.options.logger[level]({ connection: this.info.id, remote: this.info.remoteAddress, ...details }, message);
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.state === 'closed') return;
+    this.idleTimer.refresh();
+    try {
+      if (this.state === 'handshake') {
+        const rest = this.collectHandshake(chunk);
+        if (rest === null) return;
+        chunk = rest;
+      }
+      this.onStreamData(chunk);
+    } catch (err) {
+      if (err instanceof AdnlHandshakeError || err instanceof AdnlFrameError || err instanceof TlDecodeError) {
+        this.log('warn', { err: err.message }, 'ADNL protocol violation');
+        this.destroy(err.message);
+      } else {
+        this.log('error', { err: (err as Error).message }, 'unexpected ADNL connection failure');
+        this.destroy('internal error');
+      }
+    }
+  }
+
+  /** Buffers until the 256-byte handshake is complete; returns the bytes that follow it. */
+  private collectHandshake(chunk: Buffer): Buffer | null {
+    this.handshakeChunks.push(chunk);
+    this.handshakeBytes += chunk.length;
+    if (this.handshakeBytes < HANDSHAKE_SIZE) return null;
+    const all = Buffer.concat(this.handshakeChunks, this.handshakeBytes);
+    this.handshakeChunks = [];
+    this.ciphers = acceptHandshake(all.subarray(0, HANDSHAKE_SIZE), this.options.keys);
+    this.state = 'open';
+    // The empty first frame tells the client the handshake was accepted by the key's owner.
+    this.send(Buffer.alloc(0));
+    this.log('debug', {}, 'ADNL handshake accepted');
+    return all.subarray(HANDSHAKE_SIZE);
+  }
+
+  private onStreamData(encrypted: Buffer): void {
+    if (encrypted.length === 0 || !this.ciphers) return;
+    const payloads = this.frames.push(this.ciphers.decrypt.update(encrypted));
+    for (const payload of payloads) {
+      if (this.state !== 'open') return;
+      this.onPayload(payload);
+    }
+  }
+
+  private onPayload(payload: Buffer): void {
+    if (payload.length === 0) return; // keep-alive
+    const message = decodeAdnlPayload(payload);
+    switch (message.kind) {
+      case 'tcp.ping':
+        this.send(encodeTl(tcpPongCodec, { kind: 'tcp.pong', randomId: message.randomId }));
+        return;
+      case 'adnl.message.query':
+        this.runQuery(message.queryId, message.query);
+        return;
+      default:
+        throw new TlDecodeError(`unexpected ${message.kind} from a client`);
+    }
+  }
+
+  private runQuery(queryId: Buffer, query: Buffer): void {
+    this.queriesInFlight++;
+    this.updateFlow();
+    let handled: Promise<Buffer>;
+    try {
+      handled = this.options.onQuery(query, this.info);
+    } catch (err) {
+      handled = Promise.reject(err);
+    }
+    handled
+      .then((answer) => {
+        if (this.state !== 'open') return;
+        let message: Buffer;
+        try {
+          message = encodeTl(adnlMessageAnswerCodec, { kind: 'adnl.message.answer', queryId, answer });
+        } catch (err) {
+          this.log('error', { err: (err as Error).message, bytes: answer.length }, 'ADNL answer cannot be encoded');
+          this.destroy('answer cannot be encoded');
+          return;
+        }
+        this.send(message);
+      })
+      .catch((err: unknown) => {
+        // The query handler is expected to turn failures into liteServer.error; if it did not,
+        // the client cannot be answered meaningfully, so the connection is dropped.
+        this.log('error', { err: err instanceof Error ? err.message : String(err) }, 'ADNL query handler failed');
+        this.destroy('query handler failed');
+      })
+      .finally(() => {
+        this.queriesInFlight--;
+        if (this.state === 'open') {
+          this.idleTimer.refresh();
+          this.updateFlow();
+        }
+      });
+  }
+
+  private send(payload: Buffer): void {
+    if (this.state !== 'open' || !this.ciphers) return;
+    const written = this.socket.write(this.ciphers.encrypt.update(encodeFrame(payload)));
+    if (!written && !this.waitingForDrain) {
+      this.waitingForDrain = true;
+      this.updateFlow();
+    }
+  }
+
+  /** Stops reading while the client does not read our answers or has too many queries open. */
+  private updateFlow(): void {
+    if (this.state === 'closed') return;
+    const mustPause = this.waitingForDrain || this.queriesInFlight >= this.options.maxQueriesInFlight;
+    if (mustPause && !this.socket.isPaused()) this.socket.pause();
+    else if (!mustPause && this.socket.isPaused()) this.socket.resume();
+  }
+
+  private onIdle(): void {
+    if (this.state === 'closed') return;
+    if (this.queriesInFlight > 0) {
+      this.idleTimer.refresh();
+      return;
+    }
+    this.destroy('idle timeout');
+  }
+
+  private onSocketClosed(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearTimeout(this.idleTimer);
+    this.handshakeChunks = [];
+    for (const callback of this.closedCallbacks.splice(0)) callback();
+  }
+}
