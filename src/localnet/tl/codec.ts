@@ -131,10 +131,13 @@ export function constructor<T extends TlKinded>(
 export function union<T extends TlKinded>(
   typeName: string,
   constructorsByKind: { [K in T['kind']]: TlConstructor<Extract<T, { kind: K }>> },
+  /** Other `kind` spellings accepted on write (e.g. names from an older schema with the same id). */
+  kindAliases: Readonly<Record<string, T['kind']>> = {},
 ): TlCodec<T> {
   const constructors = Object.values(constructorsByKind) as TlConstructor<T>[];
   const byId = new Map<number, TlConstructor<T>>(constructors.map((c) => [c.id, c]));
   const byKind = new Map<string, TlConstructor<T>>(constructors.map((c) => [c.kind, c]));
+  for (const [alias, kind] of Object.entries(kindAliases)) byKind.set(alias, byKind.get(kind) as TlConstructor<T>);
   return {
     read(reader) {
       const id = reader.peekUint32();

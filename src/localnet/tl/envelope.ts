@@ -37,7 +37,7 @@ export function decodeLiteServerQuery(queryBytes: Buffer): LiteQueryEnvelope {
   const { data } = decodeTl(liteServerQueryCodec, queryBytes);
   const reader = new TlReader(data);
   let wait: WaitMasterchainSeqno | null = null;
-  if (reader.peekUint32() === TL_IDS['liteServer.waitMasterchainSeqno']) {
+  if (reader.remaining >= 4 && reader.peekUint32() === TL_IDS['liteServer.waitMasterchainSeqno']) {
     wait = waitMasterchainSeqnoCodec.read(reader);
   }
   if (reader.remaining === 0) throw new TlDecodeError('liteServer.query carries no function');

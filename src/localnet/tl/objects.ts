@@ -164,10 +164,15 @@ export const signatureSetSimplexCodec = constructor<SignatureSetSimplex>('liteSe
 });
 
 export type SignatureSet = SignatureSetOrdinary | SignatureSetSimplex;
-export const signatureSetCodec = union<SignatureSet>('liteServer.SignatureSet', {
-  'liteServer.signatureSet.ordinary': signatureSetOrdinaryCodec,
-  'liteServer.signatureSet.simplex': signatureSetSimplexCodec,
-});
+export const signatureSetCodec = union<SignatureSet>(
+  'liteServer.SignatureSet',
+  {
+    'liteServer.signatureSet.ordinary': signatureSetOrdinaryCodec,
+    'liteServer.signatureSet.simplex': signatureSetSimplexCodec,
+  },
+  // ton-lite-client's schema predates the split into ordinary/simplex.
+  { 'liteServer.signatureSet': 'liteServer.signatureSet.ordinary' },
+);
 
 export interface BlockLinkBack {
   readonly kind: 'liteServer.blockLinkBack';
