@@ -99,7 +99,7 @@ describe('pinned constructor id table', () => {
 
   it('is what every codec writes', () => {
     for (const kind of LITE_QUERY_KINDS) expect(LITE_FUNCTIONS[kind].request.id).toBe(TL_IDS[kind]);
-    const constructors = Object.values(objects).filter(
+    const constructors = (Object.values(objects) as unknown[]).filter(
       (value): value is { kind: TlConstructorName; id: number } =>
         typeof value === 'object' && value !== null && 'kind' in value && 'id' in value,
     );
