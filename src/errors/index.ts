@@ -81,7 +81,7 @@ export class LiteServerError extends ApiError {
     readonly liteCode: number,
     readonly liteMessage: string,
   ) {
-    super(500, `LITE_SERVER_${liteServerErrorKind(liteCode)}: ${liteMessage}`);
+    super(500, `LITE_SERVER_${liteServerErrorKind(liteCode)}: ${liteMessage} (code ${liteCode})`);
   }
 }
 

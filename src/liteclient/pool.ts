@@ -1,0 +1,387 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { LiteClient, type LiteEngine } from 'ton-lite-client';
+import { Functions } from 'ton-lite-client/dist/schema';
+import type { TLFunction } from 'ton-tl';
+import { ApiError, LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
+import { LiteTransportError, type LiteServerEndpoint } from './connection';
+import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
+import type { LiteGateway, LiteSession, LiteSessionOptions } from './session';
+
+export interface PooledServer extends LiteServerEndpoint {
+  /** Keeps every block (answers old seqnos); toncenter routes `archival=true` only to these. */
+  readonly archival: boolean;
+  /** Relative share of the requests among healthy servers. */
+  readonly weight: number;
+}
+
+export interface PoolOptions {
+  /** Health probe period. */
+  healthIntervalMs: number;
+  /** Timeout of one health probe. */
+  healthTimeoutMs: number;
+  /** A server whose last masterchain seqno is more than this behind the best is taken out. */
+  maxLagBlocks: number;
+  engine: ServerEngineOptions;
+}
+
+export const DEFAULT_POOL_OPTIONS: PoolOptions = {
+  healthIntervalMs: 1000,
+  healthTimeoutMs: 2000,
+  maxLagBlocks: 3,
+  engine: DEFAULT_ENGINE_OPTIONS,
+};
+
+type ServerState = 'starting' | 'up' | 'down' | 'lagging';
+
+interface ServerHealth {
+  state: ServerState;
+  seqno: number | undefined;
+  latencyMs: number | undefined;
+  lastError: string | undefined;
+  checkedAt: number | undefined;
+}
+
+export interface ServerStatus {
+  index: number;
+  host: string;
+  port: number;
+  archival: boolean;
+  weight: number;
+  state: ServerState;
+  connected: boolean;
+  seqno: number | null;
+  lag: number | null;
+  latencyMs: number | null;
+  lastError: string | null;
+}
+
+class PoolMember {
+  health: ServerHealth = { state: 'starting', seqno: undefined, latencyMs: undefined, lastError: undefined, checkedAt: undefined };
+  probing = false;
+
+  constructor(
+    readonly index: number,
+    readonly server: PooledServer,
+    readonly engine: ServerEngine,
+  ) {}
+
+  get healthy(): boolean {
+    return this.health.state === 'up' && this.engine.isReady();
+  }
+}
+
+/**
+ * The lite-server pool every handler uses (through `ctx.lite()`): one engine per server, health
+ * probes, weighted selection among healthy servers, request sessions sticky to one server, a
+ * deadline per request, one retry elsewhere for transport failures and none for lite-server
+ * errors.
+ */
+export class LitePool extends EventEmitter implements LiteGateway {
+  private readonly members: PoolMember[];
+  private healthTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    servers: readonly PooledServer[],
+    private readonly logger: Logger,
+    private readonly options: PoolOptions = DEFAULT_POOL_OPTIONS,
+  ) {
+    super();
+    this.setMaxListeners(0);
+    if (servers.length === 0) throw new Error('the lite-server pool needs at least one server');
+    this.members = servers.map((server, index) => new PoolMember(index, server, new ServerEngine(server, options.engine)));
+  }
+
+  /** Starts health probing; resolves after the first round of probes. */
+  async start(): Promise<void> {
+    await this.probeAll();
+    this.healthTimer = setInterval(() => void this.probeAll(), this.options.healthIntervalMs);
+    this.healthTimer.unref();
+  }
+
+  /** Resolves when at least one server is healthy, or rejects after `timeoutMs`. */
+  async waitHealthy(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.members.some((member) => member.healthy)) {
+      if (Date.now() >= deadline) throw new NoHealthyLiteServerError(this.noHealthyText());
+      await this.nextHealthChange(deadline - Date.now());
+    }
+  }
+
+  private nextHealthChange(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, timeoutMs));
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.once('health', done);
+    });
+  }
+
+  private async probeAll(): Promise<void> {
+    await Promise.all(this.members.map((member) => this.probe(member)));
+    this.updateLag();
+  }
+
+  private async probe(member: PoolMember): Promise<void> {
+    if (member.probing || this.closed) return;
+    member.probing = true;
+    const started = performance.now();
+    try {
+      const info = await member.engine.query(
+        Functions.liteServer_getMasterchainInfo as TLFunction<unknown, { last: { seqno: number } }>,
+        { kind: 'liteServer.getMasterchainInfo' },
+        { timeout: this.options.healthTimeoutMs },
+      );
+      member.health.seqno = info.last.seqno;
+      member.health.latencyMs = performance.now() - started;
+      member.health.lastError = undefined;
+      member.health.checkedAt = Date.now();
+      // Lag is decided once every probe of the round is in (updateLag).
+      if (member.health.state === 'starting' || member.health.state === 'down') this.setState(member, 'up');
+    } catch (err) {
+      member.health.lastError = err instanceof Error ? err.message : String(err);
+      member.health.checkedAt = Date.now();
+      this.setState(member, 'down');
+    } finally {
+      member.probing = false;
+    }
+  }
+
+  private updateLag(): void {
+    const best = this.bestSeqno();
+    if (best === undefined) return;
+    for (const member of this.members) {
+      if (member.health.state === 'down' || member.health.state === 'starting' || member.health.seqno === undefined) continue;
+      const lag = best - member.health.seqno;
+      this.setState(member, lag > this.options.maxLagBlocks ? 'lagging' : 'up');
+    }
+  }
+
+  private bestSeqno(): number | undefined {
+    let best: number | undefined;
+    for (const member of this.members) {
+      if (member.health.state === 'down' || member.health.seqno === undefined) continue;
+      if (best === undefined || member.health.seqno > best) best = member.health.seqno;
+    }
+    return best;
+  }
+
+  private setState(member: PoolMember, state: ServerState): void {
+    if (member.health.state === state) return;
+    const previous = member.health.state;
+    member.health.state = state;
+    const { host, port } = member.server;
+    const details = { server: member.index, host, port, from: previous, to: state, seqno: member.health.seqno, error: member.health.lastError };
+    if (state === 'up') this.logger.info(details, 'lite server is up');
+    else this.logger.warn(details, `lite server is ${state}`);
+    this.emit('health');
+  }
+
+  /** A server failed a real query: take it out now rather than at the next probe. */
+  private markFailed(member: PoolMember, reason: string): void {
+    member.health.lastError = reason;
+    this.setState(member, 'down');
+  }
+
+  /** Weighted random pick among healthy servers that match the archival filter. */
+  pick(options: LiteSessionOptions, exclude: ReadonlySet<number> = new Set()): PoolMember | undefined {
+    const candidates = this.members.filter(
+      (member) =>
+        member.healthy &&
+        !exclude.has(member.index) &&
+        member.server.weight > 0 &&
+        (options.archival === undefined || member.server.archival === options.archival),
+    );
+    const total = candidates.reduce((sum, member) => sum + member.server.weight, 0);
+    let ticket = Math.random() * total;
+    for (const member of candidates) {
+      ticket -= member.server.weight;
+      if (ticket < 0) return member;
+    }
+    return candidates[candidates.length - 1];
+  }
+
+  noHealthyText(options: LiteSessionOptions = {}): string {
+    const kind = options.archival === true ? 'archival ' : options.archival === false ? 'non-archival ' : '';
+    const states = this.members.map((member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`);
+    return `no healthy ${kind}lite server: ${states.join(', ')}`;
+  }
+
+  openSession(options: LiteSessionOptions, deadline: number): LiteSession {
+    return new PoolSession(this, options, deadline);
+  }
+
+  /** Called by sessions; not part of the gateway interface. */
+  reportFailure(member: PoolMember, error: LiteTransportError): void {
+    this.markFailed(member, error.message);
+    if (!error.timedOut) member.engine.dropConnection(error.message);
+  }
+
+  consensusSeqno(): number | undefined {
+    let best: number | undefined;
+    for (const member of this.members) {
+      if (!member.healthy || member.health.seqno === undefined) continue;
+      if (best === undefined || member.health.seqno > best) best = member.health.seqno;
+    }
+    return best;
+  }
+
+  status(): ServerStatus[] {
+    const best = this.bestSeqno();
+    return this.members.map((member) => ({
+      index: member.index,
+      host: member.server.host,
+      port: member.server.port,
+      archival: member.server.archival,
+      weight: member.server.weight,
+      state: member.health.state,
+      connected: member.engine.isReady(),
+      seqno: member.health.seqno ?? null,
+      lag: best !== undefined && member.health.seqno !== undefined ? best - member.health.seqno : null,
+      latencyMs: member.health.latencyMs === undefined ? null : Math.round(member.health.latencyMs * 1000) / 1000,
+      lastError: member.health.lastError ?? member.engine.connectionError ?? null,
+    }));
+  }
+
+  get queryTimeoutMs(): number {
+    return this.options.engine.queryTimeoutMs;
+  }
+
+  hasHealthy(): boolean {
+    return this.members.some((member) => member.healthy);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.healthTimer);
+    for (const member of this.members) member.engine.close();
+    this.emit('health');
+  }
+}
+
+const BLOCK_NOT_FOUND = 651;
+
+/**
+ * One HTTP request's view of the pool: sticky to the first server it picks, bounded by the
+ * request deadline. It is the `LiteEngine` of a per-request `LiteClient`, whose caches then live
+ * only as long as the request (ton-lite-client keys them by seqno alone, which is wrong for a
+ * chain that can be reset).
+ */
+class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
+  private member: ReturnType<LitePool['pick']>;
+  private readonly used: number[] = [];
+  private readonly client: LiteClient;
+
+  constructor(
+    private readonly pool: LitePool,
+    private readonly options: LiteSessionOptions,
+    private readonly deadline: number,
+  ) {
+    super();
+    this.client = new LiteClient({ engine: this, cacheMap: () => new Map() });
+  }
+
+  get usedServers(): readonly number[] {
+    return this.used;
+  }
+
+  isClosed(): boolean {
+    return false;
+  }
+
+  isReady(): boolean {
+    return true;
+  }
+
+  close(): void {}
+
+  private remaining(): number {
+    return this.deadline - Date.now();
+  }
+
+  private async choose(exclude: ReadonlySet<number>, archival = this.options.archival): Promise<PoolMember> {
+    for (;;) {
+      const member = this.pool.pick({ archival }, exclude);
+      if (member) {
+        if (!this.used.includes(member.index)) this.used.push(member.index);
+        return member;
+      }
+      // Nothing healthy right now: wait for a probe to bring a server back, up to the deadline.
+      if (this.remaining() <= 0) throw new NoHealthyLiteServerError(this.pool.noHealthyText({ archival }));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(this.remaining(), 250));
+        const pool = this.pool;
+        function done() {
+          clearTimeout(timer);
+          pool.off('health', done);
+          resolve();
+        }
+        pool.once('health', done);
+      });
+      if (this.remaining() <= 0) throw new NoHealthyLiteServerError(this.pool.noHealthyText({ archival }));
+    }
+  }
+
+  async query<REQ, RES>(f: TLFunction<REQ, RES>, req: REQ, args?: { timeout?: number; awaitSeqno?: number }): Promise<RES> {
+    const tried = new Set<number>();
+    let rerouted = false;
+    for (let attempt = 0; ; attempt++) {
+      if (this.remaining() <= 0) throw new LiteServerTimeoutError();
+      this.member ??= await this.choose(tried);
+      const member = this.member;
+      // An attempt gets its own timeout so that a mute server leaves time for the retry.
+      const timeout = Math.max(1, Math.min(args?.timeout ?? this.pool.queryTimeoutMs, this.remaining()));
+      try {
+        return await member.engine.query(f, req, { ...args, timeout });
+      } catch (err) {
+        tried.add(member.index);
+        if (err instanceof LiteServerError) {
+          // An old block a non-archival server no longer has may still be on an archival one.
+          if (err.liteCode === BLOCK_NOT_FOUND && !rerouted && !member.server.archival && this.options.archival === undefined) {
+            rerouted = true;
+            const archivalMember = this.pool.pick({ archival: true }, tried);
+            if (archivalMember) {
+              this.member = archivalMember;
+              if (!this.used.includes(archivalMember.index)) this.used.push(archivalMember.index);
+              continue;
+            }
+          }
+          throw err;
+        }
+        if (!(err instanceof LiteTransportError)) throw err;
+        this.pool.reportFailure(member, err);
+        this.member = undefined;
+        // One retry on another server, inside the deadline; a second failure ends the request.
+        if (attempt >= 1 || this.remaining() <= 0) {
+          if (this.remaining() <= 0 || err.timedOut) throw new LiteServerTimeoutError();
+          throw new NoHealthyLiteServerError(`lite server failed: ${err.message}`);
+        }
+      }
+    }
+  }
+
+  /** At the deadline: 503 if no server was ever available to this request, else 504. */
+  private expiryError(): Error {
+    if (this.used.length === 0 && !this.pool.hasHealthy()) return new NoHealthyLiteServerError(this.pool.noHealthyText(this.options));
+    return new LiteServerTimeoutError();
+  }
+
+  async run<T>(query: (client: LiteClient) => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expiry = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.expiryError()), Math.max(0, this.remaining()));
+    });
+    try {
+      return await Promise.race([query(this.client), expiry]);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      if (this.remaining() <= 0) throw this.expiryError();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
