@@ -35,6 +35,10 @@ export const OPTIONS = {
   liteservers: { flag: 'liteservers', kind: 'string', defaultValue: undefined, description: 'path of a global config JSON with the lite servers to use' },
   configCacheDir: { flag: 'config-cache-dir', kind: 'string', defaultValue: '.cache', description: 'where downloaded global configs are cached' },
   requestTimeout: { flag: 'request-timeout', kind: 'int', defaultValue: 10000, description: 'overall deadline of one HTTP request, ms' },
+  queryTimeout: { flag: 'query-timeout', kind: 'int', defaultValue: 5000, description: 'timeout of one lite-server query attempt, ms (a retry elsewhere gets the rest of the deadline)' },
+  healthInterval: { flag: 'health-interval', kind: 'int', defaultValue: 1000, description: 'lite-server health probe period, ms' },
+  maxLag: { flag: 'max-lag', kind: 'int', defaultValue: 3, description: 'a lite server more masterchain blocks behind the best than this is taken out' },
+  shutdownGrace: { flag: 'shutdown-grace', kind: 'int', defaultValue: 10000, description: 'on SIGTERM, how long requests in flight may take to finish, ms' },
   localnetHost: { flag: 'localnet-host', kind: 'string', defaultValue: '127.0.0.1', description: 'listen address of the local chain lite server' },
   localnetPort: { flag: 'localnet-port', kind: 'int', defaultValue: 0, description: 'lite-server port of the local chain (0 = any free port)' },
   localnetKey: { flag: 'localnet-key', kind: 'string', defaultValue: undefined, description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent' },
@@ -43,6 +47,19 @@ export const OPTIONS = {
   blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms' },
   stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },
   configOut: { flag: 'config-out', kind: 'string', defaultValue: undefined, description: 'localnet command: write the global config JSON of the local chain here' },
+  keysFile: { flag: 'keys-file', kind: 'string', defaultValue: undefined, description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored' },
+  keylessRps: { flag: 'keyless-rps', kind: 'int', defaultValue: 1, description: 'requests per second per client IP without an API key (0 = no limit)' },
+  trustProxy: { flag: 'trust-proxy', kind: 'bool', defaultValue: false, description: 'take the client IP from X-Forwarded-For as set by the one proxy in front' },
+  redisUrl: { flag: 'redis-url', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances for rate limits (redis://host:port/db); memory if absent' },
+  redisFailurePolicy: {
+    flag: 'redis-failure-policy',
+    kind: 'string',
+    defaultValue: 'open',
+    description: 'while Redis is unreachable: open (serve without limits) or closed (answer 503)',
+    choices: ['open', 'closed'],
+  },
+  redisTimeout: { flag: 'redis-timeout', kind: 'int', defaultValue: 500, description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms' },
+  limiterPrefix: { flag: 'limiter-prefix', kind: 'string', defaultValue: 'ton-http-bridge:ratelimit:', description: 'prefix of the rate-limit keys in Redis' },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;
@@ -54,7 +71,7 @@ type ValueOf<K extends OptionKey> = (typeof OPTIONS)[K]['kind'] extends 'int' | 
 
 export type AppConfig = {
   readonly [K in OptionKey]: (typeof OPTIONS)[K]['defaultValue'] extends undefined ? ValueOf<K> | undefined : ValueOf<K>;
-} & { readonly network: 'local' | 'mainnet' | 'testnet' };
+} & { readonly network: 'local' | 'mainnet' | 'testnet'; readonly redisFailurePolicy: 'open' | 'closed' };
 
 export const ENV_PREFIX = 'TON_BRIDGE_';
 
