@@ -1,0 +1,153 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { Logger } from 'pino';
+import { ApiError, ForbiddenError, RateLimitError, UnauthorizedError, toErrorResponse } from '../errors';
+import { LimiterUnavailableError, reportBucket, type BucketRate, type BucketStore } from './bucket';
+import type { Keyring, NetworkName } from './keys';
+import { TokenBucketRateLimitStore, chargeScope, currentCharge, type Charge } from './rate-limit-store';
+
+export type FailurePolicy = 'open' | 'closed';
+
+export interface AccessGateOptions {
+  /** The network this server serves; keys must list it. */
+  readonly network: NetworkName;
+  /** The current keys (changes on reload); undefined when no keys file is configured. */
+  readonly keyring: () => Keyring | undefined;
+  /** Limit per client IP without a key; undefined = not limited. */
+  readonly keylessRate: BucketRate | undefined;
+  readonly buckets: BucketStore;
+  /** What happens while the bucket store cannot answer: pass unlimited, or answer 503. */
+  readonly failurePolicy: FailurePolicy;
+  readonly logger: Logger;
+}
+
+/** The key of a request: the X-API-Key header, else the api_key query parameter. */
+export function presentedKey(req: Request): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header;
+  const query = (req.query as Record<string, unknown> | undefined)?.['api_key'];
+  const value = Array.isArray(query) ? query[0] : query;
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** Express matches routes case-insensitively and with a trailing slash, so this does too. */
+function isJsonRpc(req: Request): boolean {
+  return req.method === 'POST' && req.path.replace(/\/+$/, '').toLowerCase() === '/jsonrpc';
+}
+
+/** Every element of a JSON-RPC batch is a call and costs one token. */
+export function requestCost(req: Request): number {
+  return isJsonRpc(req) && Array.isArray(req.body) ? Math.max(1, req.body.length) : 1;
+}
+
+function rpcId(body: unknown): string | number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const id = (body as Record<string, unknown>)['id'];
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/**
+ * Answers in the v2 error shape with status = code. JSON-RPC calls get the same envelope plus
+ * `jsonrpc` and their `id`; a refused batch gets one envelope with `id: null`, since none of
+ * its calls ran (JSON-RPC's answer for a batch refused as a whole).
+ */
+function sendRefusal(req: Request, res: Response, err: ApiError, extraHeaders: Record<string, string> = {}): void {
+  const { status, body, headers } = toErrorResponse(err);
+  const payload = isJsonRpc(req) ? { ...body, jsonrpc: '2.0', id: Array.isArray(req.body) ? null : rpcId(req.body) } : body;
+  res.set({ ...extraHeaders, ...headers }).status(status).json(payload);
+}
+
+/**
+ * IETF draft-6 RateLimit-* fields for a token bucket: the limit is the burst, remaining is the
+ * whole tokens left, reset is the time to a full bucket, and the policy's window is the time a
+ * full burst takes to refill (so `20;w=2` reads "20 per 2 s", i.e. 10 rps).
+ */
+function rateLimitHeaders(charge: Charge): Record<string, string> {
+  if (!charge.outcome) return {};
+  const report = reportBucket(charge.outcome, charge.rate, charge.cost);
+  const windowSeconds = Math.max(1, Math.ceil(charge.rate.burst / charge.rate.rps - 1e-9));
+  return {
+    'RateLimit-Policy': `${charge.rate.burst};w=${windowSeconds}`,
+    'RateLimit-Limit': String(charge.rate.burst),
+    'RateLimit-Remaining': String(report.remaining),
+    'RateLimit-Reset': String(report.resetSeconds),
+  };
+}
+
+/**
+ * The /api/v2 middleware: API key (401 unknown, 403 wrong network), then a token bucket per
+ * key, or per client IP without a key (429 when empty). Runs before the routers, so a refused
+ * request never reaches a lite server. Keys are never logged nor echoed.
+ */
+export function createAccessGate(options: AccessGateOptions): RequestHandler {
+  const { logger } = options;
+  const limiter = rateLimit({
+    store: new TokenBucketRateLimitStore(options.buckets),
+    keyGenerator: () => currentCharge().bucketId,
+    limit: () => currentCharge().rate.burst,
+    // The library's headers assume a fixed window; the gate writes bucket-true ones itself.
+    standardHeaders: false,
+    legacyHeaders: false,
+    passOnStoreError: false,
+    handler: (req: Request, res: Response) => {
+      const charge = currentCharge();
+      const report = reportBucket(charge.outcome ?? { allowed: false, tokens: 0 }, charge.rate, charge.cost);
+      sendRefusal(req, res, new RateLimitError(report.retryAfterSeconds), rateLimitHeaders(charge));
+    },
+    logger: {
+      error: (err: unknown, message?: string) => logger.error({ err }, message ?? 'express-rate-limit error'),
+      warn: (err: unknown, message?: string) => logger.warn({ err }, message ?? 'express-rate-limit warning'),
+    },
+  });
+
+  const storeFailure = (req: Request, res: Response, next: NextFunction, err: LimiterUnavailableError): void => {
+    if (options.failurePolicy === 'open') {
+      // The outage itself is logged once by the store; this is per request.
+      logger.debug({ reason: err.message }, 'rate limit not applied: store unavailable (policy open)');
+      next();
+      return;
+    }
+    sendRefusal(req, res, new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
+  };
+
+  return (req: Request, res: Response, next: NextFunction): void => {
+    let rate: BucketRate | undefined;
+    let bucketId: string;
+    const key = presentedKey(req);
+    const keyring = options.keyring();
+    if (key !== undefined && keyring) {
+      const record = keyring.lookup(key);
+      if (!record) {
+        sendRefusal(req, res, new UnauthorizedError());
+        return;
+      }
+      if (!record.networks.has(options.network)) {
+        sendRefusal(req, res, new ForbiddenError());
+        return;
+      }
+      rate = record.rate;
+      bucketId = `${options.network}:key:${record.name}`;
+    } else {
+      // ipKeyGenerator folds IPv4-mapped addresses and groups IPv6 clients by /56.
+      rate = options.keylessRate;
+      bucketId = `${options.network}:ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+    }
+    if (!rate) {
+      next();
+      return;
+    }
+    const charge: Charge = { bucketId, rate, cost: requestCost(req) };
+    chargeScope.run(charge, () => {
+      void limiter(req, res, (err?: unknown) => {
+        if (err === undefined) {
+          res.set(rateLimitHeaders(charge));
+          next();
+        } else if (err instanceof LimiterUnavailableError) {
+          storeFailure(req, res, next, err);
+        } else {
+          next(err);
+        }
+      });
+    });
+  };
+}

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config';
+import { MemoryBucketStore, type BucketRate, type BucketStore, type Clock } from './bucket';
+import { createAccessGate, type FailurePolicy } from './gate';
+import { KeysFileError, loadKeysFile, type Keyring } from './keys';
+import { RedisBucketStore, describeRedisUrl } from './redis-store';
+
+export { KeysFileError, hashApiKey } from './keys';
+export type { FailurePolicy } from './gate';
+
+export type ReloadOutcome = { readonly ok: true; readonly keys: number } | { readonly ok: false; readonly error: string };
+
+/** API keys and rate limits of the /api/v2 routes; built once per process by main.ts. */
+export interface AccessControl {
+  /** Mount on /api/v2 after the body parser and before the routers. */
+  readonly middleware: RequestHandler;
+  readonly storeKind: 'memory' | 'redis';
+  /** Re-reads the keys file (SIGHUP). Never rejects: a bad file is logged and the old keys stay. */
+  reloadKeys(): Promise<ReloadOutcome>;
+  /** Stops timers and closes the Redis connection. */
+  close(): Promise<void>;
+}
+
+/** The subset of the configuration this module reads. */
+export type AccessConfig = Pick<
+  AppConfig,
+  'network' | 'keysFile' | 'keylessRps' | 'redisUrl' | 'redisFailurePolicy' | 'redisTimeout' | 'limiterPrefix'
+>;
+
+export interface AccessControlOptions {
+  /** Test hook: a fake clock for the buckets (memory; for Redis it replaces the server's TIME). */
+  readonly clock?: Clock;
+}
+
+/**
+ * Builds the access control from the configuration: loads the keys file (a bad one throws
+ * KeysFileError, so the server does not start with keys it cannot read) and connects to Redis
+ * if one is configured (an unreachable Redis is logged and the failure policy applies until
+ * it answers; it is not fatal).
+ */
+export async function createAccessControl(config: AccessConfig, logger: Logger, options: AccessControlOptions = {}): Promise<AccessControl> {
+  const log = logger.child({ component: 'auth' });
+  const keysFile = config.keysFile ? path.resolve(config.keysFile) : undefined;
+  let keyring: Keyring | undefined = keysFile ? await loadKeysFile(keysFile) : undefined;
+  const policy: FailurePolicy = config.redisFailurePolicy;
+
+  let buckets: BucketStore;
+  if (config.redisUrl) {
+    const where = describeRedisUrl(config.redisUrl);
+    const consequence = policy === 'open' ? 'requests pass without rate limits' : 'rate-limited requests get 503';
+    const redis = new RedisBucketStore({
+      url: config.redisUrl,
+      keyPrefix: config.limiterPrefix,
+      timeoutMs: config.redisTimeout,
+      ...(options.clock ? { clock: options.clock } : {}),
+      onAvailabilityChange(available, detail) {
+        if (available) log.warn({ redis: where }, 'Redis rate-limit store reachable again: limits are enforced across instances');
+        else log.error({ redis: where, reason: detail, policy }, `Redis rate-limit store unreachable (policy ${policy}: ${consequence})`);
+      },
+    });
+    await redis.connect();
+    buckets = redis;
+  } else {
+    buckets = new MemoryBucketStore(options.clock);
+  }
+
+  const keylessRate: BucketRate | undefined = config.keylessRps > 0 ? { rps: config.keylessRps, burst: config.keylessRps } : undefined;
+  log.info(
+    {
+      keysFile: keysFile ?? null,
+      keys: keyring?.size ?? null,
+      keylessRps: config.keylessRps,
+      store: buckets.kind,
+      ...(config.redisUrl ? { redis: describeRedisUrl(config.redisUrl), failurePolicy: policy } : {}),
+    },
+    keysFile ? 'API keys and rate limits enabled' : 'no keys file: API keys are not checked, every client gets the keyless limit',
+  );
+
+  const middleware = createAccessGate({
+    network: config.network,
+    keyring: () => keyring,
+    keylessRate,
+    buckets,
+    failurePolicy: policy,
+    logger: log,
+  });
+
+  // Reloads run one after another, so the last signal always wins.
+  let reloading: Promise<ReloadOutcome> = Promise.resolve({ ok: true, keys: keyring?.size ?? 0 });
+  const reloadOnce = async (): Promise<ReloadOutcome> => {
+    if (!keysFile) {
+      log.info('keys reload requested but no keys file is configured');
+      return { ok: false, error: 'no keys file is configured' };
+    }
+    try {
+      const next = await loadKeysFile(keysFile);
+      keyring = next;
+      log.info({ keysFile, keys: next.size }, 'API keys reloaded');
+      return { ok: true, keys: next.size };
+    } catch (err) {
+      const error = err instanceof KeysFileError ? err.message : 'unexpected error while reading the keys file';
+      log.error({ keysFile, error, keptKeys: keyring?.size ?? 0 }, 'API keys file rejected; the previous keys stay in force');
+      return { ok: false, error };
+    }
+  };
+
+  return {
+    middleware,
+    storeKind: buckets.kind,
+    reloadKeys() {
+      reloading = reloading.then(reloadOnce, reloadOnce);
+      return reloading;
+    },
+    close: () => buckets.close(),
+  };
+}
