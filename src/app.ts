@@ -28,6 +28,8 @@ export function createApp(services: AppServices): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // req.ip, the keyless rate-limit key: the address the one proxy in front saw, or the peer's.
+  app.set('trust proxy', services.config.trustProxy ? 1 : false);
 
   app.use(
     pinoHttp({
@@ -61,6 +63,8 @@ export function createApp(services: AppServices): express.Express {
   // toncenter parses the body as JSON whatever the Content-Type (curl -d sends form encoding).
   app.use('/api/v2', express.json({ limit: services.config.bodyLimit, type: () => true, strict: false }));
   app.use(bodyErrorTranslator(services));
+  // After the body parser (a batch's length is its cost), before any route does work.
+  if (services.access) app.use('/api/v2', services.access.middleware);
 
   app.use('/api/v2', createJsonRpcRouter(services));
   app.use('/api/v2', createRestRouter(services));

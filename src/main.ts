@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from './app';
+import { createAccessControl } from './auth';
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
 import { createHandlerTable } from './handlers';
 import { createLogger } from './logging';
@@ -22,13 +23,16 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const logger = createLogger(config.logLevel);
-  const app = createApp({ config, logger, table: createHandlerTable() });
+  // API keys and rate limits (src/auth): SIGHUP re-reads the keys file.
+  const access = await createAccessControl(config, logger);
+  process.on('SIGHUP', () => void access.reloadKeys());
+  const app = createApp({ config, logger, table: createHandlerTable(), access });
   const server: Server = app.listen(config.port, config.host, () => {
     logger.info({ host: config.host, port: config.port, network: config.network }, 'TON HTTP API v2 listening');
   });
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    server.close(() => process.exit(0));
+    server.close(() => void access.close().finally(() => process.exit(0)));
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AccessControl } from './auth';
 import type { AppConfig } from './config';
 import type { HandlerTable } from './handlers';
 import type { LiteGateway } from './liteclient/session';
@@ -10,4 +11,6 @@ export interface AppServices {
   readonly table: HandlerTable;
   /** The lite-server pool; absent only in tests of methods that need no chain. */
   readonly lite?: LiteGateway;
+  /** API keys and rate limits (src/auth); absent = every request passes unchecked. */
+  readonly access?: AccessControl;
 }
