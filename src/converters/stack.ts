@@ -1,0 +1,362 @@
+import { Cell, TupleItem } from '@ton/core';
+import { ApiError, ValidationError } from '../errors';
+import { bocBase64, paddedCellData } from './boc';
+
+/**
+ * Get-method stacks in both toncenter dialects.
+ *
+ * Legacy (runGetMethod): `[type, value]` pairs. Input accepts num/number/int/integer (JSON integer or
+ * decimal / 0x / -0x string), tvm.Cell / tvm.Slice (base64 BoC), cell / slice ({bytes}), tuple /
+ * tvm.Tuple and list / tvm.List ({elements: typed entries}). Output renders numbers as hex, cells AND
+ * slices as `["cell", {bytes, object}]`, TVM null as an empty list, list-shaped tuples as lists.
+ *
+ * Typed (runGetMethodStd, and the elements of legacy tuples/lists): tonlib's `tvm.stackEntry*`.
+ */
+
+export interface LegacyCellObjectJson {
+  data: { b64: string; len: number };
+  refs: LegacyCellObjectJson[];
+  special: boolean;
+}
+
+export interface LegacyCellEntryJson {
+  bytes: string;
+  object: LegacyCellObjectJson;
+}
+
+export interface TvmNumberDecimalJson {
+  '@type': 'tvm.numberDecimal';
+  number: string;
+}
+export interface TvmCellJson {
+  '@type': 'tvm.cell';
+  bytes: string;
+}
+export interface TvmSliceJson {
+  '@type': 'tvm.slice';
+  bytes: string;
+}
+export interface TvmTupleJson {
+  '@type': 'tvm.tuple';
+  elements: TvmStackEntryJson[];
+}
+export interface TvmListJson {
+  '@type': 'tvm.list';
+  elements: TvmStackEntryJson[];
+}
+
+export interface TvmStackEntryNumberJson {
+  '@type': 'tvm.stackEntryNumber';
+  number: TvmNumberDecimalJson;
+}
+export interface TvmStackEntryCellJson {
+  '@type': 'tvm.stackEntryCell';
+  cell: TvmCellJson;
+}
+export interface TvmStackEntrySliceJson {
+  '@type': 'tvm.stackEntrySlice';
+  slice: TvmSliceJson;
+}
+export interface TvmStackEntryTupleJson {
+  '@type': 'tvm.stackEntryTuple';
+  tuple: TvmTupleJson;
+}
+export interface TvmStackEntryListJson {
+  '@type': 'tvm.stackEntryList';
+  list: TvmListJson;
+}
+export interface TvmStackEntryUnsupportedJson {
+  '@type': 'tvm.stackEntryUnsupported';
+}
+
+export type TvmStackEntryJson =
+  | TvmStackEntryNumberJson
+  | TvmStackEntryCellJson
+  | TvmStackEntrySliceJson
+  | TvmStackEntryTupleJson
+  | TvmStackEntryListJson
+  | TvmStackEntryUnsupportedJson;
+
+export type LegacyStackEntryJson =
+  | ['num', string]
+  | ['cell', LegacyCellEntryJson]
+  | ['tuple', TvmTupleJson]
+  | ['list', TvmListJson]
+  | ['unsupported', ''];
+
+/** Default nesting limit (tonlib's max_stack_entry_depth default). */
+export const DEFAULT_MAX_STACK_DEPTH = 256;
+
+export interface StackOptions {
+  /** Maximum tuple/list nesting; an entry nested this deep fails with 533. */
+  maxDepth?: number;
+}
+
+export interface LegacyRenderOptions extends StackOptions {
+  /**
+   * How the `object.data.b64` of a cell with a partial last byte is completed: `completion-tag`
+   * keeps the cell's stored completion bit (what the current C++ toncenter prints, runGetMethod-04),
+   * `zero` pads with zero bits (the Python toncenter, runGetMethod-01/-02). Default `completion-tag`.
+   */
+  cellDataPadding?: 'completion-tag' | 'zero';
+}
+
+function depthError(maxDepth: number): ApiError {
+  return new ApiError(533, `Result stack depth >= ${maxDepth}`);
+}
+
+const INT257_MIN = -(1n << 256n);
+const INT257_MAX = (1n << 256n) - 1n;
+
+/**
+ * tonlib's `string_to_int256`: decimal with an optional `-`, or hex after `0x` / `-0x`; the value must
+ * fit a TVM integer (257-bit signed). Returns null for anything else.
+ */
+export function parseTvmInteger(text: string): bigint | null {
+  const match = /^(-?)(?:0x([0-9a-fA-F]+)|([0-9]+))$/.exec(text);
+  if (!match) return null;
+  const magnitude = match[2] !== undefined ? BigInt(`0x${match[2]}`) : BigInt(match[3]);
+  const value = match[1] === '-' ? -magnitude : magnitude;
+  return value < INT257_MIN || value > INT257_MAX ? null : value;
+}
+
+/** Number as the legacy output prints it: lowercase hex, `0x0`, `-0x…`. */
+export function toLegacyHex(value: bigint): string {
+  return value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`;
+}
+
+function decodeBoc(text: string): Cell {
+  if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(text)) {
+    throw new ValidationError(`invalid base64 encoded bytes: '${text}'`);
+  }
+  let cells: Cell[];
+  try {
+    cells = Cell.fromBoc(Buffer.from(text, 'base64'));
+  } catch (error) {
+    throw new ValidationError(`invalid bag of cells: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (cells.length !== 1) throw new ValidationError(`invalid bag of cells: expected 1 root, got ${cells.length}`);
+  return cells[0];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseLegacyNumber(value: unknown): bigint {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new ValidationError(`Invalid number: ${value}`);
+    return BigInt(value);
+  }
+  if (typeof value === 'string') {
+    const parsed = parseTvmInteger(value);
+    if (parsed === null) throw new ValidationError(`Invalid number: ${value}`);
+    return parsed;
+  }
+  throw new ValidationError('Wrong type of number in stack entry');
+}
+
+function parseBocString(value: unknown, label: string): Cell {
+  if (typeof value !== 'string') throw new ValidationError(`Invalid ${label}, base64 string expected`);
+  if (value === '') throw new ValidationError(`Empty ${label}`);
+  return decodeBoc(value);
+}
+
+function parseBytesObject(value: unknown, label: string): Cell {
+  if (!isRecord(value) || typeof value['bytes'] !== 'string') {
+    throw new ValidationError(`Invalid ${label}, object with field bytes expected`);
+  }
+  if (value['bytes'] === '') throw new ValidationError(`Empty ${label}`);
+  return decodeBoc(value['bytes']);
+}
+
+function elementsOf(value: unknown, label: string): unknown[] {
+  if (!isRecord(value) || !Array.isArray(value['elements'])) throw new ValidationError(`Invalid ${label}`);
+  return value['elements'];
+}
+
+/** A TVM list is nested pairs ending in null: [a, [b, [c, null]]]. */
+function listToTuple(items: TupleItem[]): TupleItem {
+  let tail: TupleItem = { type: 'null' };
+  for (let i = items.length - 1; i >= 0; i--) tail = { type: 'tuple', items: [items[i], tail] };
+  return tail;
+}
+
+function parseLegacyEntry(entry: unknown, depth: number, maxDepth: number): TupleItem {
+  if (depth >= maxDepth) throw depthError(maxDepth);
+  if (!Array.isArray(entry)) throw new ValidationError('Invalid stack entry: expected an array [type, value]');
+  if (entry.length !== 2) throw new ValidationError(`Expected 2 elements in stack entry, got: ${entry.length}`);
+  const [type, value] = entry as [unknown, unknown];
+  if (typeof type !== 'string') throw new ValidationError('Expected string as first element in stack entry');
+  switch (type) {
+    case 'num':
+    case 'number':
+    case 'int':
+    case 'integer':
+      return { type: 'int', value: parseLegacyNumber(value) };
+    case 'tvm.Cell':
+      return { type: 'cell', cell: parseBocString(value, 'tvm.Cell') };
+    case 'tvm.Slice':
+      return { type: 'slice', cell: parseBocString(value, 'tvm.Slice') };
+    case 'cell':
+      return { type: 'cell', cell: parseBytesObject(value, 'cell') };
+    case 'slice':
+      return { type: 'slice', cell: parseBytesObject(value, 'slice') };
+    case 'tuple':
+    case 'tvm.Tuple':
+      return {
+        type: 'tuple',
+        items: elementsOf(value, 'tvm.Tuple, valid tvm_stackEntryTuple expected').map((element) =>
+          parseTypedEntry(element, depth + 1, maxDepth),
+        ),
+      };
+    case 'list':
+    case 'tvm.List':
+      return listToTuple(
+        elementsOf(value, 'tvm.List, valid tvm_stackEntryList expected').map((element) =>
+          parseTypedEntry(element, depth + 1, maxDepth),
+        ),
+      );
+    default:
+      throw new ApiError(542, `Unsupported stack entry type: ${type}`);
+  }
+}
+
+/** runGetMethod's input stack → @ton/core tuple items (first element = bottom of the stack). */
+export function parseLegacyStack(stack: unknown, options: StackOptions = {}): TupleItem[] {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
+  if (!Array.isArray(stack)) throw new ValidationError('stack must be an array');
+  return stack.map((entry) => parseLegacyEntry(entry, 0, maxDepth));
+}
+
+function parseTypedEntry(entry: unknown, depth: number, maxDepth: number): TupleItem {
+  if (depth >= maxDepth) throw depthError(maxDepth);
+  if (!isRecord(entry)) throw new ValidationError('Invalid stack entry: expected a tvm.StackEntry object');
+  const type = entry['@type'];
+  switch (type) {
+    case 'tvm.stackEntryNumber': {
+      const number = entry['number'];
+      const text = isRecord(number) ? number['number'] : undefined;
+      if (typeof text !== 'string') throw new ValidationError('Invalid tvm.stackEntryNumber, number.number expected');
+      const value = parseTvmInteger(text);
+      if (value === null) throw new ValidationError(`Invalid number: ${text}`);
+      return { type: 'int', value };
+    }
+    case 'tvm.stackEntryCell':
+      return { type: 'cell', cell: parseBytesObject(entry['cell'], 'tvm.stackEntryCell') };
+    case 'tvm.stackEntrySlice':
+      return { type: 'slice', cell: parseBytesObject(entry['slice'], 'tvm.stackEntrySlice') };
+    case 'tvm.stackEntryTuple':
+      return {
+        type: 'tuple',
+        items: elementsOf(entry['tuple'], 'tvm.stackEntryTuple').map((element) =>
+          parseTypedEntry(element, depth + 1, maxDepth),
+        ),
+      };
+    case 'tvm.stackEntryList':
+      return listToTuple(
+        elementsOf(entry['list'], 'tvm.stackEntryList').map((element) => parseTypedEntry(element, depth + 1, maxDepth)),
+      );
+    default:
+      throw new ApiError(542, `Unsupported stack entry type: ${String(type)}`);
+  }
+}
+
+/** runGetMethodStd's input stack (typed entries) → @ton/core tuple items. */
+export function parseTypedStack(stack: unknown, options: StackOptions = {}): TupleItem[] {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
+  if (!Array.isArray(stack)) throw new ValidationError('stack must be an array');
+  return stack.map((entry) => parseTypedEntry(entry, 0, maxDepth));
+}
+
+/** tonlib's list test: null, or a 2-tuple whose second element is a list. */
+function listElements(item: TupleItem): TupleItem[] | null {
+  const elements: TupleItem[] = [];
+  let node = item;
+  for (;;) {
+    if (node.type === 'null') return elements;
+    if (node.type !== 'tuple' || node.items.length !== 2) return null;
+    elements.push(node.items[0]);
+    node = node.items[1];
+  }
+}
+
+function integerText(item: TupleItem): string {
+  return item.type === 'int' ? item.value.toString(10) : 'NaN';
+}
+
+function renderTypedEntry(item: TupleItem, depth: number, maxDepth: number): TvmStackEntryJson {
+  if (depth >= maxDepth) throw depthError(maxDepth);
+  switch (item.type) {
+    case 'int':
+    case 'nan':
+      return {
+        '@type': 'tvm.stackEntryNumber',
+        number: { '@type': 'tvm.numberDecimal', number: integerText(item) },
+      };
+    case 'cell':
+      return { '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: bocBase64(item.cell) } };
+    case 'slice':
+      return { '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: bocBase64(item.cell) } };
+    case 'null':
+    case 'tuple': {
+      const list = listElements(item);
+      if (list) {
+        return {
+          '@type': 'tvm.stackEntryList',
+          list: { '@type': 'tvm.list', elements: list.map((element) => renderTypedEntry(element, depth + 1, maxDepth)) },
+        };
+      }
+      const items = item.type === 'tuple' ? item.items : [];
+      return {
+        '@type': 'tvm.stackEntryTuple',
+        tuple: { '@type': 'tvm.tuple', elements: items.map((element) => renderTypedEntry(element, depth + 1, maxDepth)) },
+      };
+    }
+    case 'builder':
+      return { '@type': 'tvm.stackEntryUnsupported' };
+  }
+}
+
+/** runGetMethodStd's output stack. */
+export function renderTypedStack(items: TupleItem[], options: StackOptions = {}): TvmStackEntryJson[] {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
+  return items.map((item) => renderTypedEntry(item, 0, maxDepth));
+}
+
+/** The legacy `object` tree of a cell. */
+export function renderCellObject(cell: Cell, padding: 'completion-tag' | 'zero' = 'completion-tag'): LegacyCellObjectJson {
+  return {
+    data: { b64: paddedCellData(cell.bits, padding === 'completion-tag').toString('base64'), len: cell.bits.length },
+    refs: cell.refs.map((ref) => renderCellObject(ref, padding)),
+    special: cell.isExotic,
+  };
+}
+
+function renderLegacyEntry(item: TupleItem, maxDepth: number, padding: 'completion-tag' | 'zero'): LegacyStackEntryJson {
+  switch (item.type) {
+    case 'int':
+      return ['num', toLegacyHex(item.value)];
+    case 'nan':
+      return ['num', 'NaN'];
+    case 'cell':
+    case 'slice':
+      return ['cell', { bytes: bocBase64(item.cell), object: renderCellObject(item.cell, padding) }];
+    case 'null':
+    case 'tuple': {
+      const typed = renderTypedEntry(item, 0, maxDepth);
+      if (typed['@type'] === 'tvm.stackEntryList') return ['list', typed.list];
+      if (typed['@type'] === 'tvm.stackEntryTuple') return ['tuple', typed.tuple];
+      return ['unsupported', ''];
+    }
+    case 'builder':
+      return ['unsupported', ''];
+  }
+}
+
+/** runGetMethod's output stack (first element = bottom of the stack, as the items are given). */
+export function renderLegacyStack(items: TupleItem[], options: LegacyRenderOptions = {}): LegacyStackEntryJson[] {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
+  const padding = options.cellDataPadding ?? 'completion-tag';
+  return items.map((item) => renderLegacyEntry(item, maxDepth, padding));
+}
