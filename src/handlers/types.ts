@@ -11,7 +11,11 @@ export const POST_ONLY: readonly HttpVerb[] = ['POST'];
 
 export type HandlerCategory = 'utils' | 'accounts' | 'blocks' | 'transactions' | 'config' | 'run' | 'send';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue | undefined };
+/**
+ * A method's `result`: JSON-serialisable data (the converters' interfaces are objects without index
+ * signatures, so `object` rather than a recursive JSON type).
+ */
+export type JsonValue = string | number | boolean | null | object;
 
 /** Everything a handler may use besides its parameters. */
 export interface HandlerContext {
