@@ -62,7 +62,7 @@ export function reportBucket(outcome: TakeOutcome, rate: BucketRate, cost: numbe
   const needed = Math.min(cost, rate.burst) - outcome.tokens;
   return {
     remaining: Math.max(0, Math.floor(outcome.tokens + 1e-9)),
-    resetSeconds: Math.ceil(msUntilFull(outcome.tokens, rate) / 1000 - 1e-9),
+    resetSeconds: Math.max(0, Math.ceil(msUntilFull(outcome.tokens, rate) / 1000 - 1e-9)),
     retryAfterSeconds: Math.max(1, Math.ceil(needed / rate.rps - 1e-9)),
   };
 }

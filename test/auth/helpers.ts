@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { Express } from 'express';
+import { Redis } from 'ioredis';
+import { createApp } from '../../src/app';
+import { createAccessControl, type AccessControl, type AccessControlOptions } from '../../src/auth';
+import { loadConfig, type AppConfig } from '../../src/config';
+import { createHandlerTable } from '../../src/handlers';
+import { createLogger } from '../../src/logging';
+
+/** A valid address: detectAddress answers it without any chain, so it is the limited endpoint. */
+export const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
+export const DETECT_PATH = `/api/v2/detectAddress?address=${ADDRESS}`;
+
+export const REDIS_URL = process.env['TON_BRIDGE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+export interface AuthTestApp {
+  app: Express;
+  access: AccessControl;
+  config: AppConfig;
+  /** Every log line of the app and of the access control. */
+  logLines: string[];
+}
+
+/** The real app with the real access control built from these flags, logs captured. */
+export async function buildAuthApp(flags: string[], options: AccessControlOptions = {}): Promise<AuthTestApp> {
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString('utf8').split('\n').filter((line) => line.length > 0));
+      done();
+    },
+  });
+  const config = loadConfig(['--log-level', 'debug', ...flags], {}).config;
+  const logger = createLogger(config.logLevel, sink);
+  const access = await createAccessControl(config, logger, options);
+  const app = createApp({ config, logger, table: createHandlerTable(), access });
+  return { app, access, config, logLines };
+}
+
+export function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'ton-bridge-auth-'));
+}
+
+export function writeFile(dir: string, name: string, text: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** A fresh Redis key prefix, so parallel runs never share buckets. */
+export function uniquePrefix(): string {
+  return `ton-http-bridge-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
+}
+
+export async function deleteKeysWithPrefix(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await client.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    client.disconnect();
+  }
+}
+
+export async function redisReachable(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * `describe` for suites that need the Redis at REDIS_URL. CI starts one, so there its absence
+ * fails the suite; elsewhere the suite is skipped with the reason.
+ */
+export function describeWithRedis(name: string, reachable: boolean, body: () => void): void {
+  if (reachable || process.env['CI']) {
+    describe(name, () => {
+      beforeAll(() => {
+        if (!reachable) throw new Error(`Redis is not reachable at ${REDIS_URL}; CI must start it`);
+      });
+      body();
+    });
+  } else {
+    describe.skip(`${name} (skipped: no Redis at ${REDIS_URL}; start redis-server or set TON_BRIDGE_TEST_REDIS_URL)`, body);
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(app: Express): Promise<Listening> {
+  return new Promise((resolve) => {
+    const server: Server = app.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
+  let now = start;
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/** Parsed JSON log lines. */
+export function parsedLogs(lines: readonly string[]): Record<string, unknown>[] {
+  return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
