@@ -41,6 +41,7 @@ export class AdnlConnection {
   private readonly frames: FrameReader;
   private readonly idleTimer: NodeJS.Timeout;
   private queriesInFlight = 0;
+  private readonly pendingPayloads: Buffer[] = [];
   private waitingForDrain = false;
   private readonly closedCallbacks: (() => void)[] = [];
 
@@ -56,7 +57,7 @@ export class AdnlConnection {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => {
       this.waitingForDrain = false;
-      this.updateFlow();
+      this.guarded(() => this.processPayloads());
     });
     socket.on('error', (err) => this.log('debug', { err: err.message }, 'ADNL socket error'));
     socket.on('close', () => this.onSocketClosed());
@@ -85,13 +86,19 @@ export class AdnlConnection {
   private onData(chunk: Buffer): void {
     if (this.state === 'closed') return;
     this.idleTimer.refresh();
+    this.guarded(() => {
+      let stream: Buffer | null = chunk;
+      if (this.state === 'handshake') stream = this.collectHandshake(chunk);
+      if (stream === null || stream.length === 0 || !this.ciphers) return;
+      for (const payload of this.frames.push(this.ciphers.decrypt.update(stream))) this.pendingPayloads.push(payload);
+      this.processPayloads();
+    });
+  }
+
+  /** Runs protocol work; a violation closes this connection and nothing escapes to the socket. */
+  private guarded(work: () => void): void {
     try {
-      if (this.state === 'handshake') {
-        const rest = this.collectHandshake(chunk);
-        if (rest === null) return;
-        chunk = rest;
-      }
-      this.onStreamData(chunk);
+      work();
     } catch (err) {
       if (err instanceof AdnlHandshakeError || err instanceof AdnlFrameError || err instanceof TlDecodeError) {
         this.log('warn', { err: err.message }, 'ADNL protocol violation');
@@ -101,6 +108,17 @@ export class AdnlConnection {
         this.destroy('internal error');
       }
     }
+  }
+
+  /**
+   * Handles queued frames in order until flow control says stop. Frames that arrived in the same
+   * TCP chunk wait here, so the in-flight cap holds however the client batches its writes.
+   */
+  private processPayloads(): void {
+    while (this.state === 'open' && !this.mustPause() && this.pendingPayloads.length > 0) {
+      this.onPayload(this.pendingPayloads.shift() as Buffer);
+    }
+    this.updateFlow();
   }
 
   /** Buffers until the 256-byte handshake is complete; returns the bytes that follow it. */
@@ -116,15 +134,6 @@ export class AdnlConnection {
     this.send(Buffer.alloc(0));
     this.log('debug', {}, 'ADNL handshake accepted');
     return all.subarray(HANDSHAKE_SIZE);
-  }
-
-  private onStreamData(encrypted: Buffer): void {
-    if (encrypted.length === 0 || !this.ciphers) return;
-    const payloads = this.frames.push(this.ciphers.decrypt.update(encrypted));
-    for (const payload of payloads) {
-      if (this.state !== 'open') return;
-      this.onPayload(payload);
-    }
   }
 
   private onPayload(payload: Buffer): void {
@@ -144,7 +153,6 @@ export class AdnlConnection {
 
   private runQuery(queryId: Buffer, query: Buffer): void {
     this.queriesInFlight++;
-    this.updateFlow();
     let handled: Promise<Buffer>;
     try {
       handled = this.options.onQuery(query, this.info);
@@ -174,7 +182,7 @@ export class AdnlConnection {
         this.queriesInFlight--;
         if (this.state === 'open') {
           this.idleTimer.refresh();
-          this.updateFlow();
+          this.guarded(() => this.processPayloads());
         }
       });
   }
@@ -188,12 +196,16 @@ export class AdnlConnection {
     }
   }
 
-  /** Stops reading while the client does not read our answers or has too many queries open. */
+  private mustPause(): boolean {
+    return this.waitingForDrain || this.queriesInFlight >= this.options.maxQueriesInFlight;
+  }
+
+  /** Stops reading while the client does not read our answers, has too many queries open, or frames are queued. */
   private updateFlow(): void {
     if (this.state === 'closed') return;
-    const mustPause = this.waitingForDrain || this.queriesInFlight >= this.options.maxQueriesInFlight;
-    if (mustPause && !this.socket.isPaused()) this.socket.pause();
-    else if (!mustPause && this.socket.isPaused()) this.socket.resume();
+    const pause = this.mustPause() || this.pendingPayloads.length > 0;
+    if (pause && !this.socket.isPaused()) this.socket.pause();
+    else if (!pause && this.socket.isPaused()) this.socket.resume();
   }
 
   private onIdle(): void {
@@ -210,6 +222,7 @@ export class AdnlConnection {
     this.state = 'closed';
     clearTimeout(this.idleTimer);
     this.handshakeChunks = [];
+    this.pendingPayloads.length = 0;
     for (const callback of this.closedCallbacks.splice(0)) callback();
   }
 }
