@@ -18,7 +18,11 @@ export function encodeFrame(payload: Buffer): Buffer {
   const nonce = randomBytes(32);
   nonce.copy(frame, 4);
   payload.copy(frame, 36);
-  createHash('sha256').update(nonce).update(payload).digest().copy(frame, 36 + payload.length);
+  createHash('sha256')
+    .update(nonce)
+    .update(payload)
+    .digest()
+    .copy(frame, 36 + payload.length);
   return frame;
 }
 

@@ -34,10 +34,7 @@ export interface LiteQueryContext {
   readonly connection: ConnectionInfo;
 }
 
-export type LiteHandler<K extends LiteQueryKind> = (
-  query: LiteQueryOf<K>,
-  context: LiteQueryContext,
-) => Promise<LiteAnswerMap[K]>;
+export type LiteHandler<K extends LiteQueryKind> = (query: LiteQueryOf<K>, context: LiteQueryContext) => Promise<LiteAnswerMap[K]>;
 
 /** One optional handler per lite function; a missing one answers `unknown query`. */
 export type LiteHandlers = { readonly [K in LiteQueryKind]?: LiteHandler<K> };

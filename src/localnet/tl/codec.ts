@@ -84,10 +84,7 @@ export interface TlConstructor<T extends TlKinded> extends TlCodec<T> {
   readonly bare: TlCodec<T>;
 }
 
-export function constructor<T extends TlKinded>(
-  kind: T['kind'] & TlConstructorName,
-  fields: TlFields<T>,
-): TlConstructor<T> {
+export function constructor<T extends TlKinded>(kind: T['kind'] & TlConstructorName, fields: TlFields<T>): TlConstructor<T> {
   const id = TL_IDS[kind];
   const entries = Object.entries(fields) as [string, TlField<unknown>][];
   const bare: TlCodec<T> = {

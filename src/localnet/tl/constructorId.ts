@@ -31,7 +31,11 @@ export interface TlDeclaration {
  * constructor name and id. Parentheses are dropped and whitespace collapsed before hashing.
  */
 export function tlDeclarationId(declaration: string): TlDeclaration {
-  const text = declaration.replace(/\/\/.*$/gm, '').replace(/;\s*$/, '').replace(/\s+/g, ' ').trim();
+  const text = declaration
+    .replace(/\/\/.*$/gm, '')
+    .replace(/;\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const match = /^([A-Za-z0-9_.]+)(?:#([0-9a-fA-F]{1,8}))?(\s.*)?$/.exec(text);
   if (!match) throw new Error(`not a TL declaration: ${declaration}`);
   const [, name, explicitId, tail = ''] = match;

@@ -3,19 +3,7 @@
  * Shapes follow ton-lite-client's generated schema: camelCase fields, `long` as a decimal string,
  * `int256`/`bytes` as Buffer, optional fields as `T | null`, `true` flags as `boolean | null`.
  */
-import {
-  bool,
-  bytes,
-  constructor,
-  int256,
-  int32,
-  int64,
-  nat,
-  optional,
-  string,
-  union,
-  vector,
-} from './codec';
+import { bool, bytes, constructor, int256, int32, int64, nat, optional, string, union, vector } from './codec';
 
 // ---- tonNode ---------------------------------------------------------------------------------
 

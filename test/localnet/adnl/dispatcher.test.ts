@@ -33,7 +33,8 @@ function setup(handlers: LiteHandlers, wait: (seqno: number, timeoutMs: number) 
       error: (details, message) => logged.push({ details, message }),
     },
   });
-  const ask = (query: LiteQuery, prefix?: { seqno: number; timeoutMs: number }) => onQuery(encodeLiteServerQuery(query, prefix), connection);
+  const ask = (query: LiteQuery, prefix?: { seqno: number; timeoutMs: number }) =>
+    onQuery(encodeLiteServerQuery(query, prefix), connection);
   return { onQuery, ask, logged, waits };
 }
 
@@ -58,7 +59,7 @@ describe('lite query dispatcher', () => {
     expect(seen).toEqual([{ kind: 'liteServer.getBlockHeader', id: mcBlock, mode: 1 }, connection]);
   });
 
-  it('waits for the prefixed seqno, capping the client\'s timeout', async () => {
+  it("waits for the prefixed seqno, capping the client's timeout", async () => {
     const { ask, waits } = setup({ 'liteServer.getTime': async () => ({ kind: 'liteServer.currentTime', now: 5 }) });
     expect(decodeLiteAnswer('liteServer.getTime', await ask(getTime, { seqno: 42, timeoutMs: 60_000 })).now).toBe(5);
     await ask(getTime, { seqno: 43, timeoutMs: -5 });
@@ -100,7 +101,7 @@ describe('lite query dispatcher', () => {
     expect(decodeLiteServerErrorIfAny(await onQuery(notAQuery, connection))?.code).toBe(621);
   });
 
-  it('passes a LiteServerError\'s code and message through, from handlers and from the wait', async () => {
+  it("passes a LiteServerError's code and message through, from handlers and from the wait", async () => {
     const { ask } = setup({
       'liteServer.getTime': async () => {
         throw new LiteServerError(651, 'block not found');
@@ -110,7 +111,10 @@ describe('lite query dispatcher', () => {
     const waiting = setup({ 'liteServer.getTime': async () => ({ kind: 'liteServer.currentTime', now: 1 }) }, async () => {
       throw new LiteServerError(-503, 'chain is resetting');
     });
-    expect(decodeLiteServerErrorIfAny(await waiting.ask(getTime, { seqno: 1, timeoutMs: 1 }))).toMatchObject({ code: -503, message: 'chain is resetting' });
+    expect(decodeLiteServerErrorIfAny(await waiting.ask(getTime, { seqno: 1, timeoutMs: 1 }))).toMatchObject({
+      code: -503,
+      message: 'chain is resetting',
+    });
   });
 
   it('answers -400 with the message for any other failure and logs it', async () => {

@@ -13,7 +13,12 @@ import { waitUntil } from './rawAdnlClient';
 
 const NOW = 1_700_000_000;
 const MASTER_SHARD = '-9223372036854775808';
-const zeroState: ZeroStateIdExt = { kind: 'tonNode.zeroStateIdExt', workchain: -1, rootHash: Buffer.alloc(32, 0xaa), fileHash: Buffer.alloc(32, 0xbb) };
+const zeroState: ZeroStateIdExt = {
+  kind: 'tonNode.zeroStateIdExt',
+  workchain: -1,
+  rootHash: Buffer.alloc(32, 0xaa),
+  fileHash: Buffer.alloc(32, 0xbb),
+};
 
 function mcBlockId(seqno: number): BlockIdExt {
   return {
@@ -144,7 +149,7 @@ describe('ton-lite-client against the local ADNL lite server', () => {
     restoreTimers();
   });
 
-  it('answers getMasterchainInfo, getTime and getVersion with the handlers\' values', async () => {
+  it("answers getMasterchainInfo, getTime and getVersion with the handlers' values", async () => {
     const info = await client.getMasterchainInfo();
     expect(info.last).toEqual(mcBlockId(10));
     expect(info.stateRootHash).toEqual(Buffer.alloc(32, 0xcc));
@@ -153,7 +158,7 @@ describe('ton-lite-client against the local ADNL lite server', () => {
     expect(await client.getVersion()).toEqual({ kind: 'liteServer.version', mode: 0, version: 0x101, capabilities: '7', now: NOW });
   });
 
-  it('surfaces a handler\'s LiteServerError message', async () => {
+  it("surfaces a handler's LiteServerError message", async () => {
     await expect(client.lookupBlockByID({ workchain: -1, shard: MASTER_SHARD, seqno: 2_000_000 })).rejects.toThrow(/^block not found$/);
     const header = await client.lookupBlockByID({ workchain: 0, shard: MASTER_SHARD, seqno: 5 });
     expect(header.id.seqno).toBe(5);
@@ -161,12 +166,16 @@ describe('ton-lite-client against the local ADNL lite server', () => {
   });
 
   it('turns any other handler failure into an error carrying its message, and logs it', async () => {
-    await expect(engine.query(Functions.liteServer_getBlock, { kind: 'liteServer.getBlock', id: mcBlockId(1) })).rejects.toThrow(/^disk on fire$/);
+    await expect(engine.query(Functions.liteServer_getBlock, { kind: 'liteServer.getBlock', id: mcBlockId(1) })).rejects.toThrow(
+      /^disk on fire$/,
+    );
     expect(loggedErrors).toContain('lite handler liteServer.getBlock failed');
   });
 
   it('answers `unknown query` for a function without a handler and for an unknown constructor', async () => {
-    await expect(engine.query(Functions.liteServer_getState, { kind: 'liteServer.getState', id: mcBlockId(1) })).rejects.toThrow(/^unknown query$/);
+    await expect(engine.query(Functions.liteServer_getState, { kind: 'liteServer.getState', id: mcBlockId(1) })).rejects.toThrow(
+      /^unknown query$/,
+    );
     // ton-lite-client's getValidatorStats has a wrong constructor id, so a real server does not know it either.
     await expect(
       engine.query(Functions.liteServer_getValidatorStats, {
@@ -180,7 +189,7 @@ describe('ton-lite-client against the local ADNL lite server', () => {
     ).rejects.toThrow(/^unknown query$/);
   });
 
-  it('serves functions missing from ton-lite-client through this package\'s TLFunction objects', async () => {
+  it("serves functions missing from ton-lite-client through this package's TLFunction objects", async () => {
     const sizes = await engine.query(LiteClientFunctions.getOutMsgQueueSizes, {
       kind: 'liteServer.getOutMsgQueueSizes',
       mode: 1,

@@ -3,13 +3,7 @@ import { Socket, connect } from 'net';
 import { randomBytes } from 'crypto';
 import { FrameReader, createClientHandshake, encodeFrame } from '../../../src/localnet/adnl';
 import { AdnlSessionCiphers } from '../../../src/localnet/adnl/handshake';
-import {
-  AdnlPayload,
-  adnlMessageQueryCodec,
-  decodeAdnlPayload,
-  encodeTl,
-  tcpPingCodec,
-} from '../../../src/localnet/tl';
+import { AdnlPayload, adnlMessageQueryCodec, decodeAdnlPayload, encodeTl, tcpPingCodec } from '../../../src/localnet/tl';
 
 export class RawAdnlClient {
   readonly socket: Socket;

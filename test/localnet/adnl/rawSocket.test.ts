@@ -79,10 +79,20 @@ describe('ADNL server on raw sockets', () => {
     const client = await RawAdnlClient.connect(port);
     const handshake = createClientHandshake(server.publicKey);
     client.useCiphers(handshake);
-    const ping = handshake.encrypt.update(encodeFrame(encodeTl(
-      { read: () => null, write: (w, _v: null) => { w.uint32(0x4d082b9a); w.int64('77'); } },
-      null,
-    )));
+    const ping = handshake.encrypt.update(
+      encodeFrame(
+        encodeTl(
+          {
+            read: () => null,
+            write: (w, _v: null) => {
+              w.uint32(0x4d082b9a);
+              w.int64('77');
+            },
+          },
+          null,
+        ),
+      ),
+    );
     const all = Buffer.concat([handshake.packet, ping]);
     for (let offset = 0; offset < all.length; offset += 50) {
       client.socket.write(all.subarray(offset, offset + 50));
@@ -173,7 +183,17 @@ describe('ADNL server on raw sockets', () => {
   it('closes a client that sends answers instead of queries', async () => {
     const client = await RawAdnlClient.open(port, server.publicKey);
     client.sendPayload(
-      encodeTl({ read: () => null, write: (w, _v: null) => { w.uint32(0x0fac8416); w.int256(Buffer.alloc(32)); w.bytes(Buffer.alloc(0)); } }, null),
+      encodeTl(
+        {
+          read: () => null,
+          write: (w, _v: null) => {
+            w.uint32(0x0fac8416);
+            w.int256(Buffer.alloc(32));
+            w.bytes(Buffer.alloc(0));
+          },
+        },
+        null,
+      ),
     );
     await client.closed;
   });
@@ -253,7 +273,14 @@ describe('ADNL server timeouts and flow control', () => {
         frames.push(
           encodeFrame(
             encodeTl(
-              { read: () => null, write: (w, _v: null) => { w.uint32(0xb48bf97a); w.int256(queryId); w.bytes(Buffer.from(`q${i}`)); } },
+              {
+                read: () => null,
+                write: (w, _v: null) => {
+                  w.uint32(0xb48bf97a);
+                  w.int256(queryId);
+                  w.bytes(Buffer.from(`q${i}`));
+                },
+              },
               null,
             ),
           ),

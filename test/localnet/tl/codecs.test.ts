@@ -85,7 +85,13 @@ describe('lite function requests', () => {
   });
 
   it('refuses to encode a set flag bit without its value', () => {
-    const query = { kind: 'liteServer.lookupBlock', mode: 2, id: { kind: 'tonNode.blockId', workchain: 0, shard: '1', seqno: 1 }, lt: null, utime: null } as const;
+    const query = {
+      kind: 'liteServer.lookupBlock',
+      mode: 2,
+      id: { kind: 'tonNode.blockId', workchain: 0, shard: '1', seqno: 1 },
+      lt: null,
+      utime: null,
+    } as const;
     expect(() => encodeLiteQuery(query)).toThrow(TlEncodeError);
     expect(() => encodeLiteQuery(query)).toThrow(/liteServer\.lookupBlock\.lt: mode bit 1 is set/);
   });
@@ -130,16 +136,17 @@ describe('lite function answers', () => {
     expect(encodeLiteAnswer(kind, decoded).equals(encoded)).toBe(true);
   });
 
-  it.each(
-    LITE_QUERY_KINDS.filter((kind) => liteClientFunctionFor(kind) !== undefined).map((kind) => [kind] as const),
-  )('ton-lite-client decodes the %s answer to the same value', (kind) => {
-    const answer = sampleAnswers[kind][0] as LiteAnswerMap[LiteQueryKind];
-    const encoded = encodeLiteAnswer(kind, answer);
-    const theirs = liteClientFunctionFor(kind)!.decodeResponse(new TLReadBuffer(Buffer.from(encoded)));
-    // Their objects lack fields newer than their schema (transactionId.metadata); re-encoding
-    // through our codec must still give the same bytes.
-    expect(encodeLiteAnswer(kind, theirs as LiteAnswerMap[LiteQueryKind]).toString('hex')).toBe(encoded.toString('hex'));
-  });
+  it.each(LITE_QUERY_KINDS.filter((kind) => liteClientFunctionFor(kind) !== undefined).map((kind) => [kind] as const))(
+    'ton-lite-client decodes the %s answer to the same value',
+    (kind) => {
+      const answer = sampleAnswers[kind][0] as LiteAnswerMap[LiteQueryKind];
+      const encoded = encodeLiteAnswer(kind, answer);
+      const theirs = liteClientFunctionFor(kind)!.decodeResponse(new TLReadBuffer(Buffer.from(encoded)));
+      // Their objects lack fields newer than their schema (transactionId.metadata); re-encoding
+      // through our codec must still give the same bytes.
+      expect(encodeLiteAnswer(kind, theirs as LiteAnswerMap[LiteQueryKind]).toString('hex')).toBe(encoded.toString('hex'));
+    },
+  );
 
   it('writes every optional field of runMethodResult whose bit is set, even when empty', () => {
     const full = sampleAnswers['liteServer.runSmcMethod'][1];
@@ -155,13 +162,15 @@ describe('lite function answers', () => {
     expect(decoded.ids[0].metadata?.initiatorLt).toBe('46999999999999');
   });
 
-  it('accepts ton-lite-client\'s older `liteServer.signatureSet` kind when encoding', () => {
+  it("accepts ton-lite-client's older `liteServer.signatureSet` kind when encoding", () => {
     const proof = sampleAnswers['liteServer.getBlockProof'][0];
     const forward = proof.steps[1];
     if (forward.kind !== 'liteServer.blockLinkForward') throw new Error('sample changed');
     const legacy = { ...forward, signatures: { ...forward.signatures, kind: 'liteServer.signatureSet' } };
     const withLegacyKind = { ...proof, steps: [proof.steps[0], legacy] } as unknown as typeof proof;
-    expect(encodeLiteAnswer('liteServer.getBlockProof', withLegacyKind).equals(encodeLiteAnswer('liteServer.getBlockProof', proof))).toBe(true);
+    expect(encodeLiteAnswer('liteServer.getBlockProof', withLegacyKind).equals(encodeLiteAnswer('liteServer.getBlockProof', proof))).toBe(
+      true,
+    );
   });
 
   it('rejects an answer of the wrong type', () => {
@@ -203,7 +212,11 @@ describe('liteServer.query envelope and errors', () => {
 
   it('encodes liteServer.error as ton-lite-client reads it', () => {
     const bytes = encodeLiteServerError(651, 'block not found');
-    expect(Codecs.liteServer_Error.decode(new TLReadBuffer(bytes))).toEqual({ kind: 'liteServer.error', code: 651, message: 'block not found' });
+    expect(Codecs.liteServer_Error.decode(new TLReadBuffer(bytes))).toEqual({
+      kind: 'liteServer.error',
+      code: 651,
+      message: 'block not found',
+    });
     expect(decodeLiteServerErrorIfAny(bytes)).toEqual({ kind: 'liteServer.error', code: 651, message: 'block not found' });
     expect(decodeLiteServerErrorIfAny(encodeLiteAnswer('liteServer.getTime', { kind: 'liteServer.currentTime', now: 5 }))).toBeNull();
   });

@@ -35,7 +35,6 @@ function idsFromSpec(text: string): Map<string, number> {
 
 const describeWithSpec = specAvailable ? describe : describe.skip;
 if (!specAvailable) {
-  // eslint-disable-next-line no-console
   console.warn(`skipping spec-derived constructor id checks: ${specPath} is absent (it exists only next to CI checkouts)`);
 }
 
@@ -74,11 +73,12 @@ describe('pinned constructor id table', () => {
 
   it('normalises parentheses and whitespace like the TL parser', () => {
     expect(
-      tlDeclarationId(
-        'liteServer.transactionList  ids:(vector tonNode.blockIdExt)\n transactions:bytes = liteServer.TransactionList;',
-      ).id,
+      tlDeclarationId('liteServer.transactionList  ids:(vector tonNode.blockIdExt)\n transactions:bytes = liteServer.TransactionList;').id,
     ).toBe(0x6f26c60b);
-    expect(tlDeclarationId('liteServer.getTransactions count:# account:liteServer.accountId lt:long hash:int256 = liteServer.TransactionList').id).toBe(0x1c40e7a1);
+    expect(
+      tlDeclarationId('liteServer.getTransactions count:# account:liteServer.accountId lt:long hash:int256 = liteServer.TransactionList')
+        .id,
+    ).toBe(0x1c40e7a1);
   });
 
   it('agrees with ids known from live lite servers', () => {

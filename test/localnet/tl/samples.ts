@@ -198,9 +198,7 @@ export const sampleAnswers: { [K in LiteQueryKind]: LiteAnswerMap[K][] } = {
   'liteServer.getTime': [{ kind: 'liteServer.currentTime', now: 1700000000 }],
   'liteServer.getVersion': [{ kind: 'liteServer.version', mode: 0, version: 0x101, capabilities: '1', now: 1700000000 }],
   'liteServer.getBlock': [{ kind: 'liteServer.blockData', id: mcBlock, data: longBytes }],
-  'liteServer.getState': [
-    { kind: 'liteServer.blockState', id: mcBlock, rootHash: hash(32), fileHash: hash(33), data: Buffer.alloc(0) },
-  ],
+  'liteServer.getState': [{ kind: 'liteServer.blockState', id: mcBlock, rootHash: hash(32), fileHash: hash(33), data: Buffer.alloc(0) }],
   'liteServer.getBlockHeader': [{ kind: 'liteServer.blockHeader', id: mcBlock, mode: 1, headerProof: Buffer.from([1, 2, 3]) }],
   'liteServer.sendMessage': [{ kind: 'liteServer.sendMsgStatus', status: 1 }],
   'liteServer.getAccountState': [
@@ -256,9 +254,7 @@ export const sampleAnswers: { [K in LiteQueryKind]: LiteAnswerMap[K][] } = {
     { kind: 'liteServer.shardInfo', id: mcBlock, shardblk: shardBlock, shardProof: Buffer.from([1]), shardDescr: Buffer.from([2]) },
   ],
   'liteServer.getAllShardsInfo': [{ kind: 'liteServer.allShardsInfo', id: mcBlock, proof: Buffer.from([1]), data: longBytes }],
-  'liteServer.getOneTransaction': [
-    { kind: 'liteServer.transactionInfo', id: shardBlock, proof: Buffer.alloc(0), transaction: longBytes },
-  ],
+  'liteServer.getOneTransaction': [{ kind: 'liteServer.transactionInfo', id: shardBlock, proof: Buffer.alloc(0), transaction: longBytes }],
   'liteServer.getTransactions': [
     { kind: 'liteServer.transactionList', ids: [shardBlock, mcBlock], transactions: longBytes },
     { kind: 'liteServer.transactionList', ids: [], transactions: Buffer.alloc(0) },
