@@ -1,14 +1,7 @@
 import { Account, Address, Cell, ShardAccount } from '@ton/core';
 import { AccountAddressJson, friendlyAddress, FriendlyFlags, rawAddressUpper, tonlibAddress, toAccountAddress } from './address';
 import { optionalBocBase64 } from './boc';
-import {
-  BlockIdExtInput,
-  hashToBuffer,
-  InternalTransactionIdJson,
-  toBlockIdExt,
-  toLastTransactionId,
-  TonBlockIdExtJson,
-} from './blockId';
+import { BlockIdExtInput, hashToBuffer, InternalTransactionIdJson, toBlockIdExt, toLastTransactionId, TonBlockIdExtJson } from './blockId';
 import { ExtraCurrencyJson, toExtraCurrencies } from './message';
 import { SUSPENDED_ACCOUNTS, SUSPENSION_END_UTIME } from './suspendedAccounts';
 import { detectTonlibContract, detectWallet } from './wallet';
@@ -266,9 +259,7 @@ export interface ExtendedAccountOptions {
 export function toFullAccountState(input: AccountStateInput, options: ExtendedAccountOptions = {}): FullAccountStateJson {
   const summary = summarizeAccount(input.account);
   const { state, revision } = toTonlibAccountState(summary);
-  const address = options.addressFlags
-    ? friendlyAddress(input.address, options.addressFlags)
-    : tonlibAddress(input.address);
+  const address = options.addressFlags ? friendlyAddress(input.address, options.addressFlags) : tonlibAddress(input.address);
   return {
     '@type': 'fullAccountState',
     address: toAccountAddress(address),

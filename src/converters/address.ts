@@ -43,9 +43,7 @@ export function rawAddressUpper(address: Address): string {
 
 /** An account address from a workchain and the 256-bit account id (bigint or 32 bytes). */
 export function addressFromAccountId(workchain: number, accountId: bigint | Buffer): Address {
-  const hash = Buffer.isBuffer(accountId)
-    ? accountId
-    : Buffer.from(accountId.toString(16).padStart(64, '0'), 'hex');
+  const hash = Buffer.isBuffer(accountId) ? accountId : Buffer.from(accountId.toString(16).padStart(64, '0'), 'hex');
   if (hash.length !== 32) throw new Error(`account id must be 32 bytes, got ${hash.length}`);
   return new Address(workchain, hash);
 }

@@ -91,8 +91,6 @@ export function emptyTransactionId(): InternalTransactionIdJson {
 }
 
 /** The id of an account's last transaction, or the "none" id when there is none. */
-export function toLastTransactionId(
-  last: { lt: bigint | string; hash: Buffer | bigint } | null | undefined,
-): InternalTransactionIdJson {
+export function toLastTransactionId(last: { lt: bigint | string; hash: Buffer | bigint } | null | undefined): InternalTransactionIdJson {
   return last ? toTransactionId(last.lt, last.hash) : emptyTransactionId();
 }

@@ -1,11 +1,4 @@
-import {
-  BlockIdExtInput,
-  hashToBase64,
-  toBlockIdExt,
-  TonBlockIdExtJson,
-  zeroStateToBlockIdExt,
-  ZeroStateIdInput,
-} from './blockId';
+import { BlockIdExtInput, hashToBase64, toBlockIdExt, TonBlockIdExtJson, zeroStateToBlockIdExt, ZeroStateIdInput } from './blockId';
 
 /** getMasterchainInfo: `blocks.masterchainInfo` (keys in tonlib's order: last, state_root_hash, init). */
 

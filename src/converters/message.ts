@@ -1,4 +1,14 @@
-import { beginCell, BitBuilder, BitString, Cell, CommonMessageInfo, CurrencyCollection, loadCommonMessageInfo, loadStateInit, Slice } from '@ton/core';
+import {
+  beginCell,
+  BitBuilder,
+  BitString,
+  Cell,
+  CommonMessageInfo,
+  CurrencyCollection,
+  loadCommonMessageInfo,
+  loadStateInit,
+  Slice,
+} from '@ton/core';
 import { AccountAddressJson, tonlibAddress, toAccountAddress } from './address';
 import { bocBase64, optionalBocBase64, paddedCellData } from './boc';
 
@@ -140,9 +150,7 @@ export function toMsgData(body: Cell, init: Cell | null = null): MsgDataJson {
       const bytes = loadSnakeBytes(slice);
       if (bytes) {
         const text = bytes.toString('base64');
-        return op === OP_TEXT_COMMENT
-          ? { '@type': 'msg.dataText', text }
-          : { '@type': 'msg.dataEncryptedText', text };
+        return op === OP_TEXT_COMMENT ? { '@type': 'msg.dataText', text } : { '@type': 'msg.dataEncryptedText', text };
       }
     }
   }

@@ -78,11 +78,7 @@ export type TvmStackEntryJson =
   | TvmStackEntryUnsupportedJson;
 
 export type LegacyStackEntryJson =
-  | ['num', string]
-  | ['cell', LegacyCellEntryJson]
-  | ['tuple', TvmTupleJson]
-  | ['list', TvmListJson]
-  | ['unsupported', ''];
+  ['num', string] | ['cell', LegacyCellEntryJson] | ['tuple', TvmTupleJson] | ['list', TvmListJson] | ['unsupported', ''];
 
 /** Default nesting limit (tonlib's max_stack_entry_depth default). */
 export const DEFAULT_MAX_STACK_DEPTH = 256;
@@ -213,9 +209,7 @@ function parseLegacyEntry(entry: unknown, depth: number, maxDepth: number): Tupl
     case 'list':
     case 'tvm.List':
       return listToTuple(
-        elementsOf(value, 'tvm.List, valid tvm_stackEntryList expected').map((element) =>
-          parseTypedEntry(element, depth + 1, maxDepth),
-        ),
+        elementsOf(value, 'tvm.List, valid tvm_stackEntryList expected').map((element) => parseTypedEntry(element, depth + 1, maxDepth)),
       );
     default:
       throw new ApiError(542, `Unsupported stack entry type: ${type}`);
@@ -249,14 +243,10 @@ function parseTypedEntry(entry: unknown, depth: number, maxDepth: number): Tuple
     case 'tvm.stackEntryTuple':
       return {
         type: 'tuple',
-        items: elementsOf(entry['tuple'], 'tvm.stackEntryTuple').map((element) =>
-          parseTypedEntry(element, depth + 1, maxDepth),
-        ),
+        items: elementsOf(entry['tuple'], 'tvm.stackEntryTuple').map((element) => parseTypedEntry(element, depth + 1, maxDepth)),
       };
     case 'tvm.stackEntryList':
-      return listToTuple(
-        elementsOf(entry['list'], 'tvm.stackEntryList').map((element) => parseTypedEntry(element, depth + 1, maxDepth)),
-      );
+      return listToTuple(elementsOf(entry['list'], 'tvm.stackEntryList').map((element) => parseTypedEntry(element, depth + 1, maxDepth)));
     default:
       throw new ApiError(542, `Unsupported stack entry type: ${String(type)}`);
   }

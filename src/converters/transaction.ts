@@ -2,14 +2,7 @@ import { Builder, Cell, Dictionary, DictionaryValue, loadTransaction, Slice, Tra
 import { AccountAddressJson, addressFromAccountId, rawAddressLower, tonlibAddress, toAccountAddress } from './address';
 import { bocBase64 } from './boc';
 import { InternalTransactionIdJson, toTransactionId } from './blockId';
-import {
-  parseMessageCell,
-  ParsedMessageCell,
-  RawMessageJson,
-  toRawMessage,
-  toTransactionMessage,
-  TransactionMessageJson,
-} from './message';
+import { parseMessageCell, ParsedMessageCell, RawMessageJson, toRawMessage, toTransactionMessage, TransactionMessageJson } from './message';
 
 /**
  * Transactions as toncenter prints them.

@@ -77,12 +77,7 @@ export function detectWallet(code: Cell | null, data: Cell | null): DetectedWall
   return decoded ? { walletType: kind.name, ...decoded } : undefined;
 }
 
-export type TonlibContractType =
-  | 'wallet.v3'
-  | 'wallet.v4'
-  | 'wallet.highload.v1'
-  | 'wallet.highload.v2'
-  | 'dns';
+export type TonlibContractType = 'wallet.v3' | 'wallet.v4' | 'wallet.highload.v1' | 'wallet.highload.v2' | 'dns';
 
 export interface TonlibContract {
   type: TonlibContractType;

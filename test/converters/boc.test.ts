@@ -12,8 +12,14 @@ function allStrings(value: unknown, path: string, out: { path: string; text: str
 
 describeWithFixtures('every recorded BoC is reproduced byte for byte', () => {
   const methods = [
-    'getTransactions', 'tryLocateTx', 'tryLocateResultTx', 'getBlockTransactionsExt', 'getAddressInformation',
-    'runGetMethod', 'getConfigParam', 'getShardBlockProof',
+    'getTransactions',
+    'tryLocateTx',
+    'tryLocateResultTx',
+    'getBlockTransactionsExt',
+    'getAddressInformation',
+    'runGetMethod',
+    'getConfigParam',
+    'getShardBlockProof',
   ];
   const bocs = methods
     .flatMap((method) => loadFixtures(method))
@@ -37,7 +43,9 @@ describeWithFixtures('every recorded BoC is reproduced byte for byte', () => {
     expect(mismatches.map((m) => m.path)).toEqual([]);
     // The point of our own serialiser: @ton/core orders multi-cell BoCs differently.
     const multiCell = bocs.filter(({ text }) => text.startsWith('te6cck') && Cell.fromBase64(text).refs.length > 0);
-    const coreMatches = multiCell.filter(({ text }) => Cell.fromBase64(text).toBoc({ idx: false, crc32: true }).toString('base64') === text);
+    const coreMatches = multiCell.filter(
+      ({ text }) => Cell.fromBase64(text).toBoc({ idx: false, crc32: true }).toString('base64') === text,
+    );
     expect(coreMatches.length).toBeLessThan(multiCell.length);
   });
 });
@@ -45,11 +53,7 @@ describeWithFixtures('every recorded BoC is reproduced byte for byte', () => {
 describe('BoC serialisation', () => {
   const leaf = beginCell().storeUint(0xabc, 12).endCell();
   const shared = beginCell().storeUint(7, 8).endCell();
-  const root = beginCell()
-    .storeUint(1, 4)
-    .storeRef(beginCell().storeRef(shared).storeRef(leaf).endCell())
-    .storeRef(shared)
-    .endCell();
+  const root = beginCell().storeUint(1, 4).storeRef(beginCell().storeRef(shared).storeRef(leaf).endCell()).storeRef(shared).endCell();
 
   test('header: generic magic, CRC32C flag, one root, no index, and a valid checksum', () => {
     const boc = serializeBoc(root);

@@ -65,7 +65,10 @@ describe('msg_data', () => {
   });
 
   test('invalid UTF-8 in a comment keeps the bytes in text but gives an empty message', () => {
-    const body = beginCell().storeUint(0, 32).storeBuffer(Buffer.from([0xff, 0xfe])).endCell();
+    const body = beginCell()
+      .storeUint(0, 32)
+      .storeBuffer(Buffer.from([0xff, 0xfe]))
+      .endCell();
     const data = toMsgData(body);
     expect(data).toEqual({ '@type': 'msg.dataText', text: Buffer.from([0xff, 0xfe]).toString('base64') });
     expect(toMessageText(data, body)).toBe('');
@@ -132,8 +135,18 @@ describe('message cells', () => {
     const cell = messageCell(internal);
     const json = toTransactionMessage(cell);
     expect(Object.keys(json)).toEqual([
-      '@type', 'hash', 'source', 'destination', 'value', 'extra_currencies', 'fwd_fee', 'ihr_fee', 'created_lt',
-      'body_hash', 'msg_data', 'message',
+      '@type',
+      'hash',
+      'source',
+      'destination',
+      'value',
+      'extra_currencies',
+      'fwd_fee',
+      'ihr_fee',
+      'created_lt',
+      'body_hash',
+      'msg_data',
+      'message',
     ]);
     expect(json).toMatchObject({
       hash: cell.hash().toString('base64'),

@@ -24,7 +24,11 @@ export function result<T = Record<string, unknown>>(stem: string): T {
 export function withoutExtra(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutExtra);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== '@extra').map(([key, v]) => [key, withoutExtra(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== '@extra')
+      .map(([key, v]) => [key, withoutExtra(v)]),
+  );
 }
 
 /**
@@ -56,4 +60,13 @@ export function mapMessageStrings(value: unknown, map: (text: string) => string)
   return Object.fromEntries(
     Object.entries(value).map(([key, v]) => [key, key === 'message' && typeof v === 'string' ? map(v) : mapMessageStrings(v, map)]),
   );
+}
+
+/**
+ * `test.each` rows `[file, fixture]` of a method. Without the recordings the suite is skipped, but jest
+ * still collects it and rejects an empty table, so a placeholder row (never run) stands in.
+ */
+export function fixtureRows(method: string): (readonly [string, Fixture])[] {
+  const rows = loadFixtures(method).map((f) => [f.file, f] as const);
+  return rows.length > 0 ? rows : [['(recordings absent)', { file: '', method, params: {}, network: '', response: null }] as const];
 }

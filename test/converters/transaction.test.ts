@@ -96,9 +96,7 @@ describeWithFixtures('transactions converted from their recorded BoC equal the r
       const f = loadFixtures(method).find((x) => x.file === `${stem}.json`)!;
       for (const recorded of recordedTransactions(stem)) {
         const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchainOf(recorded, f.params));
-        expect(mapMessageStrings(projectOnto(converted, recorded), stripNewlines)).toEqual(
-          mapMessageStrings(recorded, stripNewlines),
-        );
+        expect(mapMessageStrings(projectOnto(converted, recorded), stripNewlines)).toEqual(mapMessageStrings(recorded, stripNewlines));
       }
     },
   );
@@ -206,7 +204,16 @@ describe('transactions built in code', () => {
     );
     const json = toTransactionJson(tx, 0);
     expect(Object.keys(json)).toEqual([
-      '@type', 'address', 'utime', 'data', 'transaction_id', 'fee', 'storage_fee', 'other_fee', 'in_msg', 'out_msgs',
+      '@type',
+      'address',
+      'utime',
+      'data',
+      'transaction_id',
+      'fee',
+      'storage_fee',
+      'other_fee',
+      'in_msg',
+      'out_msgs',
     ]);
     expect(json.address).toEqual({ '@type': 'accountAddress', account_address: ACCOUNT.toString() });
     expect(json.utime).toBe(1700000001);
@@ -237,14 +244,19 @@ describe('transactions built in code', () => {
   });
 
   test('a transaction without inbound message has no in_msg key (never null)', () => {
-    const tx = buildTransaction(null, [], {
-      type: 'tick-tock',
-      isTock: false,
-      storagePhase: { storageFeesCollected: 0n, statusChange: 'unchanged' },
-      computePhase: { type: 'skipped', reason: 'no-gas' },
-      aborted: false,
-      destroyed: false,
-    }, 0n);
+    const tx = buildTransaction(
+      null,
+      [],
+      {
+        type: 'tick-tock',
+        isTock: false,
+        storagePhase: { storageFeesCollected: 0n, statusChange: 'unchanged' },
+        computePhase: { type: 'skipped', reason: 'no-gas' },
+        aborted: false,
+        destroyed: false,
+      },
+      0n,
+    );
     const json = toTransactionJson(tx, -1);
     expect('in_msg' in json).toBe(false);
     expect(JSON.stringify(json)).not.toContain('in_msg');
