@@ -1,4 +1,5 @@
-import { BitBuilder, Cell, crc32c } from '@ton/core';
+import { BitBuilder, Cell } from '@ton/core';
+import { crc32cBytes } from './crc32c';
 
 /**
  * Serializes one or more root cells into a bag of cells (`serialized_boc#b5ee9c72`, no index,
@@ -45,7 +46,7 @@ export function serializeBoc(roots: readonly Cell[], opts: { crc32?: boolean } =
     pos += payload.length;
   }
   if (withCrc) {
-    crc32c(out.subarray(0, pos)).copy(out, pos);
+    crc32cBytes(out.subarray(0, pos)).copy(out, pos);
   }
   return out;
 }

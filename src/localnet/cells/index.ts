@@ -1,4 +1,5 @@
 export { serializeBoc } from './boc';
+export { crc32cValue, crc32cBytes } from './crc32c';
 export { storeLabel, loadLabel, keyBit, keyBits, lengthFieldBits } from './labels';
 export type { Label } from './labels';
 export { PersistentDict } from './persistentDict';

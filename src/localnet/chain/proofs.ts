@@ -1,0 +1,246 @@
+/**
+ * Merkle proofs over sealed blocks and states, shaped like the ones TON's lite server builds
+ * (validator/impl/liteserver.cpp): each names the cells a client reads, everything else is
+ * pruned. All functions return the MerkleProof cell; callers serialize.
+ */
+import { Cell, Slice } from '@ton/core';
+import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof } from '../cells';
+import { loadMcBlockExtra } from '../tlb';
+
+function keepOf(open: Iterable<Cell>, full: Iterable<Cell> = []): KeepSet {
+  return { open: new Set(open), full: new Set(full) };
+}
+
+export function addressKey(address: Buffer): bigint {
+  return BigInt('0x' + address.toString('hex'));
+}
+
+/** Block layout: `block#11ef55aa global_id info:^ value_flow:^ state_update:^ extra:^`. */
+export function blockParts(root: Cell): { info: Cell; valueFlow: Cell; stateUpdate: Cell; extra: Cell } {
+  return { info: root.refs[0], valueFlow: root.refs[1], stateUpdate: root.refs[2], extra: root.refs[3] };
+}
+
+/** The McBlockExtra cell of a masterchain block (`extra.custom`), or null for shard blocks. */
+export function mcBlockExtraCell(root: Cell): Cell | null {
+  const extra = blockParts(root).extra;
+  return extra.refs.length > 3 ? extra.refs[3] : null;
+}
+
+/** McStateExtra layout: shard_hashes (HashmapE: a ref if non-empty), config (ConfigParams), ^[...]. */
+export function mcStateExtraParts(state: Cell): { custom: Cell; shardHashes: Cell | null; config: Cell; more: Cell } | null {
+  const s = state.beginParse();
+  s.skip(32 + 32 + 104 + 32 + 32 + 32 + 64 + 32);
+  s.loadRef();
+  s.skip(1);
+  s.loadRef();
+  s.loadRef();
+  const custom = s.loadMaybeRef();
+  if (!custom) return null;
+  const cs = custom.beginParse();
+  cs.skip(16);
+  const shardHashes = cs.loadMaybeRef();
+  cs.skip(256);
+  const config = cs.loadRef();
+  const more = cs.loadRef();
+  return { custom, shardHashes, config, more };
+}
+
+/**
+ * Header proof (`getBlockHeader` modes): root and BlockInfo with its prev/master refs always;
+ * mode 1 adds state_update, 2 the value flow, 16 BlockExtra (with McBlockExtra), 32 the shard
+ * hashes and 64 the previous block signatures of a masterchain block.
+ */
+export function blockHeaderProof(root: Cell, mode: number): Cell {
+  const { info, valueFlow, stateUpdate, extra } = blockParts(root);
+  const open: Cell[] = [root, info, ...info.refs];
+  const full: Cell[] = [];
+  if (mode & 1) open.push(stateUpdate);
+  if (mode & 2) full.push(valueFlow);
+  if (mode & 16) {
+    open.push(extra);
+    const mcExtra = mcBlockExtraCell(root);
+    if (mcExtra) {
+      open.push(mcExtra);
+      const parsed = loadMcBlockExtra(mcExtra.beginParse());
+      if (mode & 32 && parsed.shardHashes.root) full.push(parsed.shardHashes.root);
+      if (mode & 64) {
+        const more = mcExtra.refs.find((r) => r !== parsed.shardHashes.root && r !== parsed.shardFees.root && r !== parsed.config?.config);
+        if (more) {
+          open.push(more);
+          if (parsed.prevBlkSignatures.root) full.push(parsed.prevBlkSignatures.root);
+        }
+      }
+    }
+  }
+  return merkleProof(root, keepOf(open, full));
+}
+
+/** Proof that a block's state_update leads to its new state (TON's make_state_root_proof). */
+export function stateRootProof(root: Cell): Cell {
+  return blockHeaderProof(root, 1);
+}
+
+/** The accounts dictionary root of a ShardStateUnsplit (null when empty) and its container cell. */
+export function accountsOf(state: Cell): { container: Cell; root: Cell | null } {
+  const container = state.refs[1];
+  return { container, root: container.bits.at(0) ? container.refs[0] : null };
+}
+
+/** State proof revealing the accounts dictionary path to `address` (the Account cell stays pruned). */
+export function accountStateProof(state: Cell, address: Buffer): Cell {
+  const { container, root } = accountsOf(state);
+  const path = dictLookupPath(root, 256, addressKey(address));
+  return merkleProof(state, keepOf([state, container, ...path.cells]));
+}
+
+/** The Account cell (the ShardAccount's reference) of `address` in `state`, or null. */
+export function accountCellOf(state: Cell, address: Buffer): Cell | null {
+  const path = dictLookupPath(accountsOf(state).root, 256, addressKey(address));
+  if (!path.value) return null;
+  return path.value.loadRef();
+}
+
+/**
+ * Masterchain state proof revealing the ShardHashes entry of `workchain` down to its BinTree
+ * leaf (TON's make_shard_info_proof). Returns the leaf cell too.
+ */
+export function shardInfoProof(mcState: Cell, workchain: number): { proof: Cell; leaf: Cell | null } {
+  const parts = mcStateExtraParts(mcState);
+  if (!parts) throw new Error('not a masterchain state');
+  const open: Cell[] = [mcState, parts.custom];
+  const full: Cell[] = [];
+  let leaf: Cell | null = null;
+  const path = dictLookupPath(parts.shardHashes, 32, BigInt.asUintN(32, BigInt(workchain)));
+  open.push(...path.cells);
+  if (path.value) {
+    leaf = path.value.loadRef();
+    open.push(leaf);
+    full.push(...leaf.refs);
+  }
+  return { proof: merkleProof(mcState, keepOf(open, full)), leaf };
+}
+
+/** Config proof: every parameter (`all`) or only the listed ones, with paths. */
+export function configStateProof(mcState: Cell, params: readonly number[] | 'all', extra: Cell[] = []): Cell {
+  const parts = mcStateExtraParts(mcState);
+  if (!parts) throw new Error('not a masterchain state');
+  const open: Cell[] = [mcState, parts.custom, ...extra];
+  const full: Cell[] = [];
+  if (params === 'all') full.push(parts.config);
+  else full.push(...configParamCells(parts.config, params, open));
+  return merkleProof(mcState, keepOf(open, full));
+}
+
+/** Values of `params` in a config dictionary; path cells are added to `open`. */
+function configParamCells(configRoot: Cell, params: readonly number[], open: Cell[]): Cell[] {
+  const values: Cell[] = [];
+  for (const p of params) {
+    const path = dictLookupPath(configRoot, 32, BigInt.asUintN(32, BigInt(p)));
+    open.push(...path.cells);
+    if (path.value) values.push(path.value.loadRef());
+  }
+  return values;
+}
+
+/** Proof from a key block: header plus McBlockExtra.config with `params` (or all of it). */
+export function keyBlockConfigProof(root: Cell, params: readonly number[] | 'all'): Cell {
+  const { info, extra } = blockParts(root);
+  const mcExtra = mcBlockExtraCell(root);
+  if (!mcExtra) throw new Error('not a masterchain block');
+  const parsed = loadMcBlockExtra(mcExtra.beginParse());
+  if (!parsed.config) throw new Error('not a key block');
+  const open: Cell[] = [root, info, ...info.refs, extra, mcExtra];
+  const full: Cell[] = [];
+  if (params === 'all') full.push(parsed.config.config);
+  else full.push(...configParamCells(parsed.config.config, params, open));
+  return merkleProof(root, keepOf(open, full));
+}
+
+/** Zerostate config proof (forward links from the zerostate): state, McStateExtra, params. */
+export function zeroStateConfigProof(mcZeroState: Cell, params: readonly number[]): Cell {
+  return configStateProof(mcZeroState, params);
+}
+
+/** Masterchain state proof that block `seqno` is listed in OldMcBlocksInfo (prev_blocks). */
+export function ancestorProof(mcState: Cell, seqno: number): Cell {
+  const parts = mcStateExtraParts(mcState);
+  if (!parts) throw new Error('not a masterchain state');
+  const open: Cell[] = [mcState, parts.custom, parts.more];
+  const s = parts.more.beginParse();
+  s.skip(16 + 65);
+  const prevBlocks = s.loadMaybeRef();
+  open.push(...dictLookupPath(prevBlocks, 32, BigInt(seqno)).cells);
+  return merkleProof(mcState, keepOf(open));
+}
+
+/** The AccountBlock leaf of `address` in a block's ShardAccountBlocks, with its path. */
+function accountBlockPath(root: Cell, address: Buffer): { open: Cell[]; leaf: Slice | null } {
+  const { info, extra } = blockParts(root);
+  const accountBlocks = extra.refs[2];
+  const dictRoot = accountBlocks.bits.at(0) ? accountBlocks.refs[0] : null;
+  const path = dictLookupPath(dictRoot, 256, addressKey(address));
+  const open = [root, info, extra, accountBlocks, ...path.cells];
+  if (!path.value) return { open, leaf: null };
+  // Skip the CurrencyCollection extra, then acc_trans#5 and the address.
+  const leaf = path.value;
+  leaf.loadCoins();
+  leaf.loadMaybeRef();
+  leaf.skip(4 + 256);
+  return { open, leaf };
+}
+
+/** Block proof revealing the account_blocks path to one transaction (TON's getOneTransaction). */
+export function transactionProof(root: Cell, address: Buffer, lt: bigint): Cell {
+  const { open, leaf } = accountBlockPath(root, address);
+  if (leaf) open.push(...dictLookupPathInline(leaf, 64, lt).cells);
+  return merkleProof(root, keepOf(open));
+}
+
+/** Block proof revealing the account_blocks paths of several transactions. */
+export function blockTransactionsProof(root: Cell, txs: readonly { address: Buffer; lt: bigint }[]): Cell {
+  const open = new Set<Cell>();
+  for (const tx of txs) {
+    const { open: cells, leaf } = accountBlockPath(root, tx.address);
+    for (const c of cells) open.add(c);
+    if (leaf) for (const c of dictLookupPathInline(leaf, 64, tx.lt).cells) open.add(c);
+  }
+  if (open.size === 0) {
+    const { info, extra } = blockParts(root);
+    for (const c of [root, info, extra, extra.refs[2]]) open.add(c);
+  }
+  return merkleProof(root, { open });
+}
+
+/** Masterchain block proof revealing McBlockExtra (getAllShardsInfo). */
+export function allShardsProof(root: Cell): Cell {
+  const mcExtra = mcBlockExtraCell(root);
+  if (!mcExtra) throw new Error('not a masterchain block');
+  return merkleProof(root, keepOf([root, blockParts(root).extra, mcExtra]));
+}
+
+/** Masterchain block proof revealing the ShardHashes entry of `workchain` (getShardBlockProof links). */
+export function mcBlockShardProof(root: Cell, workchain: number): Cell {
+  const mcExtra = mcBlockExtraCell(root);
+  if (!mcExtra) throw new Error('not a masterchain block');
+  const parsed = loadMcBlockExtra(mcExtra.beginParse());
+  const open: Cell[] = [root, blockParts(root).extra, mcExtra];
+  const full: Cell[] = [];
+  const path = dictLookupPath(parsed.shardHashes.root, 32, BigInt.asUintN(32, BigInt(workchain)));
+  open.push(...path.cells);
+  if (path.value) {
+    const leaf = path.value.loadRef();
+    open.push(leaf);
+    full.push(...leaf.refs);
+  }
+  return merkleProof(root, keepOf(open, full));
+}
+
+/** State proof revealing OutMsgQueueInfo (getBlockOutMsgQueueSize). */
+export function outMsgQueueProof(state: Cell): Cell {
+  return merkleProof(state, keepOf([state], [state.refs[0]]));
+}
+
+/** Proof of an Account cell that hides code, data and libraries (getAccountStatePrunned). */
+export function prunedAccountProof(account: Cell, hasExtraCurrencies: boolean): Cell {
+  return merkleProof(account, keepOf([account], hasExtraCurrencies && account.refs.length > 0 ? [account.refs[0]] : []));
+}

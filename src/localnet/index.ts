@@ -1,0 +1,159 @@
+/**
+ * The embedded local TON chain served over the real lite-server protocol: a LocalChain
+ * (sandbox-executed, with real blocks, states and proofs), an ADNL/TCP server and the lite
+ * query dispatcher, plus funded wallets and the global config clients connect with.
+ */
+import { createHash } from 'crypto';
+import { AdnlServer } from './adnl';
+import { LocalnetLogger, silentLogger } from './adnl/logger';
+import { LocalChain } from './chain/LocalChain';
+import { createLiteDispatcher } from './liteserver/dispatcher';
+import { createLocalnetHandlers } from './liteserver/handlers';
+import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, fundLocalnetWallets, LocalnetWallets } from './wallets';
+
+export interface StartLocalnetOptions {
+  /** 24 words (array or space-separated). Default: DEFAULT_LOCALNET_MNEMONIC. */
+  mnemonic?: readonly string[] | string;
+  /** Funded wallets per version (v4r2 and v5r1). Default 10. */
+  accounts?: number;
+  /** Seal a block this often (ms); 0 only seals on sendMessage. Default 1000. */
+  blockIntervalMs?: number;
+  /** Listen address. Default 127.0.0.1. */
+  host?: string;
+  /** Listen port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Makes the server key and validator key deterministic (any string or bytes). Default: random keys. */
+  seed?: string | Buffer;
+  /** Snapshot file: restored on start when it exists, written on stop. */
+  stateFile?: string;
+  logger?: LocalnetLogger;
+  /** Gas limit of runSmcMethod get-methods. Default 1 000 000. */
+  getMethodGasLimit?: bigint;
+}
+
+/** Official global-config shape (what tonlib, TonClient4-less lite clients and this server read). */
+export interface LocalnetGlobalConfig {
+  '@type': 'config.global';
+  dht: { '@type': 'dht.config.global'; k: number; a: number; static_nodes: { '@type': 'dht.nodes'; nodes: never[] } };
+  liteservers: { ip: number; port: number; id: { '@type': 'pub.ed25519'; key: string } }[];
+  validator: {
+    '@type': 'validator.config.global';
+    zero_state: GlobalConfigBlockId;
+    init_block: GlobalConfigBlockId;
+    hardforks: never[];
+  };
+}
+
+export interface GlobalConfigBlockId {
+  workchain: number;
+  /** Signed 64-bit shard id; -9223372036854775808 is not exact as a JS number, see `globalConfigJson`. */
+  shard: number;
+  seqno: number;
+  root_hash: string;
+  file_hash: string;
+}
+
+export interface Localnet {
+  chain: LocalChain;
+  server: AdnlServer;
+  host: string;
+  port: number;
+  /** ed25519 public key of the lite server. */
+  publicKey: Buffer;
+  globalConfig: LocalnetGlobalConfig;
+  /** The global config as JSON text with the exact shard integers. */
+  globalConfigJson: string;
+  wallets: LocalnetWallets;
+  stop(): Promise<void>;
+}
+
+export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Localnet> {
+  const logger = opts.logger ?? silentLogger;
+  const seed = opts.seed === undefined ? undefined : Buffer.isBuffer(opts.seed) ? opts.seed : Buffer.from(opts.seed, 'utf8');
+  const chain = await LocalChain.create({
+    blockIntervalMs: opts.blockIntervalMs ?? 1000,
+    validatorSeed: seed ? derive(seed, 'validator') : undefined,
+    getMethodGasLimit: opts.getMethodGasLimit,
+    logger,
+  });
+  const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
+  const wallets = await deriveLocalnetWallets(mnemonic, opts.accounts ?? 10, chain.globalId);
+  await fundLocalnetWallets(chain, wallets.wallets);
+  await chain.seal();
+
+  const server = new AdnlServer({
+    seed: seed ? derive(seed, 'adnl') : undefined,
+    host: opts.host ?? '127.0.0.1',
+    port: opts.port ?? 0,
+    logger,
+    onQuery: createLiteDispatcher({
+      handlers: createLocalnetHandlers(chain),
+      waitForMasterchainSeqno: (seqno, timeoutMs) =>
+        chain.waitForMasterchainSeqno(seqno, timeoutMs).then(
+          () => true,
+          () => false,
+        ),
+      logger,
+    }),
+  });
+  const address = await server.listen();
+  chain.start();
+  const globalConfig = buildGlobalConfig(chain, address.host, address.port, server.publicKey);
+  logger.info({ host: address.host, port: address.port, wallets: wallets.wallets.length }, 'localnet started');
+  return {
+    chain,
+    server,
+    host: address.host,
+    port: address.port,
+    publicKey: server.publicKey,
+    globalConfig,
+    globalConfigJson: globalConfigText(globalConfig),
+    wallets,
+    stop: async () => {
+      await server.close();
+      await chain.stop();
+    },
+  };
+}
+
+function derive(seed: Buffer, purpose: string): Buffer {
+  return createHash('sha256').update(`ton-http-bridge localnet ${purpose} key\0`).update(seed).digest();
+}
+
+const SHARD_ALL = -9223372036854775808;
+
+function buildGlobalConfig(chain: LocalChain, host: string, port: number, publicKey: Buffer): LocalnetGlobalConfig {
+  const zero = chain.zeroState.id;
+  const zeroState: GlobalConfigBlockId = {
+    workchain: zero.workchain,
+    shard: SHARD_ALL,
+    seqno: 0,
+    root_hash: zero.rootHash.toString('base64'),
+    file_hash: zero.fileHash.toString('base64'),
+  };
+  return {
+    '@type': 'config.global',
+    dht: { '@type': 'dht.config.global', k: 6, a: 3, static_nodes: { '@type': 'dht.nodes', nodes: [] } },
+    liteservers: [{ ip: ipv4ToInt32(host === '0.0.0.0' ? '127.0.0.1' : host), port, id: { '@type': 'pub.ed25519', key: publicKey.toString('base64') } }],
+    validator: { '@type': 'validator.config.global', zero_state: zeroState, init_block: { ...zeroState }, hardforks: [] },
+  };
+}
+
+/** JSON text of a global config with shard ids written as exact 64-bit integers. */
+export function globalConfigText(config: LocalnetGlobalConfig): string {
+  return JSON.stringify(config, null, 2).replace(/"shard": -9223372036854776000/g, '"shard": -9223372036854775808');
+}
+
+/** IPv4 text to the signed 32-bit integer global configs use (127.0.0.1 -> 2130706433). */
+export function ipv4ToInt32(ip: string): number {
+  const parts = ip.split('.').map((p) => Number(p));
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) {
+    throw new Error(`not an IPv4 address: ${ip}`);
+  }
+  return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) | 0;
+}
+
+export { LocalChain } from './chain/LocalChain';
+export type { LocalChainOptions, GenesisAccount, GetMethodRun } from './chain/LocalChain';
+export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
+export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';

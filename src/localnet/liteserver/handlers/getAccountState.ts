@@ -1,0 +1,36 @@
+import { serializeBoc } from '../../cells';
+import { LocalChain } from '../../chain/LocalChain';
+import { accountCellOf, accountStateProof, stateRootProof } from '../../chain/proofs';
+import { LiteHandler } from '../dispatcher';
+import { INVALID_BLOCK_ID, toTlBlockId } from './common';
+import { resolveAccountContext } from './accountContext';
+
+/**
+ * `proof` has two roots like TON's: the shard block's state-root proof and the state proof with
+ * the accounts dictionary path (Account pruned). `state` is the full Account BoC.
+ */
+export function getAccountState(chain: LocalChain): LiteHandler<'liteServer.getAccountState'> {
+  return async (query) => {
+    const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
+    if (!ctx.shard) {
+      return {
+        kind: 'liteServer.accountState',
+        id: toTlBlockId(ctx.base.id),
+        shardblk: INVALID_BLOCK_ID,
+        shardProof: ctx.shardProof,
+        proof: Buffer.alloc(0),
+        state: Buffer.alloc(0),
+      };
+    }
+    const account = accountCellOf(ctx.shard.state, query.account.id);
+    const proof = serializeBoc([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]);
+    return {
+      kind: 'liteServer.accountState',
+      id: toTlBlockId(ctx.base.id),
+      shardblk: toTlBlockId(ctx.shard.id),
+      shardProof: ctx.shardProof,
+      proof,
+      state: account ? serializeBoc([account]) : Buffer.alloc(0),
+    };
+  };
+}

@@ -1,0 +1,39 @@
+import { loadAccount } from '@ton/core';
+import { serializeBoc } from '../../cells';
+import { LocalChain } from '../../chain/LocalChain';
+import { accountCellOf, accountStateProof, prunedAccountProof, stateRootProof } from '../../chain/proofs';
+import { LiteHandler } from '../dispatcher';
+import { INVALID_BLOCK_ID, toTlBlockId } from './common';
+import { resolveAccountContext } from './accountContext';
+
+/** Like getAccountState, but `state` is a Merkle proof of the Account with code, data and libraries pruned. */
+export function getAccountStatePrunned(chain: LocalChain): LiteHandler<'liteServer.getAccountStatePrunned'> {
+  return async (query) => {
+    const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
+    if (!ctx.shard) {
+      return {
+        kind: 'liteServer.accountState',
+        id: toTlBlockId(ctx.base.id),
+        shardblk: INVALID_BLOCK_ID,
+        shardProof: ctx.shardProof,
+        proof: Buffer.alloc(0),
+        state: Buffer.alloc(0),
+      };
+    }
+    const account = accountCellOf(ctx.shard.state, query.account.id);
+    let state: Buffer = Buffer.alloc(0);
+    if (account) {
+      const s = account.beginParse();
+      const hasExtraCurrencies = s.loadBit() && (loadAccount(s).storage.balance.other?.size ?? 0) > 0;
+      state = serializeBoc([prunedAccountProof(account, hasExtraCurrencies)]);
+    }
+    return {
+      kind: 'liteServer.accountState',
+      id: toTlBlockId(ctx.base.id),
+      shardblk: toTlBlockId(ctx.shard.id),
+      shardProof: ctx.shardProof,
+      proof: serializeBoc([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]),
+      state,
+    };
+  };
+}

@@ -1,0 +1,22 @@
+import { beginCell } from '@ton/core';
+import { serializeBoc } from '../../cells';
+import { LocalChain } from '../../chain/LocalChain';
+import { allShardsProof, mcBlockExtraCell } from '../../chain/proofs';
+import { loadMcBlockExtra } from '../../tlb';
+import { LiteHandler } from '../dispatcher';
+import { requireMasterchainBlock, toTlBlockId } from './common';
+
+/** `data` is the ShardHashes dictionary stored as a HashmapE (a `1` bit and the root). */
+export function getAllShardsInfo(chain: LocalChain): LiteHandler<'liteServer.getAllShardsInfo'> {
+  return async (query) => {
+    const block = requireMasterchainBlock(chain, query.id);
+    const extra = loadMcBlockExtra((mcBlockExtraCell(block.root) ?? block.root).beginParse());
+    const data = beginCell().storeMaybeRef(extra.shardHashes.root).endCell();
+    return {
+      kind: 'liteServer.allShardsInfo',
+      id: toTlBlockId(block.id),
+      proof: serializeBoc([allShardsProof(block.root)]),
+      data: serializeBoc([data]),
+    };
+  };
+}

@@ -1,0 +1,24 @@
+import { LiteServerError } from '../../../errors';
+import { serializeBoc } from '../../cells';
+import { FULL_SHARD } from '../../chain/ids';
+import { LocalChain } from '../../chain/LocalChain';
+import { transactionProof } from '../../chain/proofs';
+import { LiteHandler } from '../dispatcher';
+import { ERR_FATAL, requireBlock, toTlBlockId } from './common';
+
+export function getOneTransaction(chain: LocalChain): LiteHandler<'liteServer.getOneTransaction'> {
+  return async (query) => {
+    const block = requireBlock(chain, query.id);
+    if (block.id.workchain !== query.account.workchain || block.id.shard !== FULL_SHARD) {
+      throw new LiteServerError(ERR_FATAL, 'requested account id is not contained in the shard of the specified block');
+    }
+    const lt = BigInt(query.lt);
+    const tx = block.transactions.find((t) => t.lt === lt && t.address.equals(query.account.id));
+    return {
+      kind: 'liteServer.transactionInfo',
+      id: toTlBlockId(block.id),
+      proof: serializeBoc([transactionProof(block.root, query.account.id, lt)]),
+      transaction: tx ? serializeBoc([tx.cell]) : Buffer.alloc(0),
+    };
+  };
+}

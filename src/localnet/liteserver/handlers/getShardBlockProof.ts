@@ -1,0 +1,32 @@
+import { serializeBoc } from '../../cells';
+import { MASTERCHAIN } from '../../chain/ids';
+import { LocalChain } from '../../chain/LocalChain';
+import { mcBlockShardProof } from '../../chain/proofs';
+import { LiteHandler } from '../dispatcher';
+import { requireBlock, toTlBlockId } from './common';
+
+/**
+ * Links from the masterchain block that registered a shard block down to it. Each masterchain
+ * block registers the basechain block of the same seqno, so there is exactly one link.
+ */
+export function getShardBlockProof(chain: LocalChain): LiteHandler<'liteServer.getShardBlockProof'> {
+  return async (query) => {
+    const block = requireBlock(chain, query.id);
+    if (block.id.workchain === MASTERCHAIN) {
+      return { kind: 'liteServer.shardBlockProof', masterchainId: toTlBlockId(block.id), links: [] };
+    }
+    const mc = chain.store.bySeqno(MASTERCHAIN, block.masterchainSeqno);
+    if (!mc) throw new Error('masterchain block of a shard block is missing');
+    return {
+      kind: 'liteServer.shardBlockProof',
+      masterchainId: toTlBlockId(mc.id),
+      links: [
+        {
+          kind: 'liteServer.shardBlockLink',
+          id: toTlBlockId(block.id),
+          proof: serializeBoc([mcBlockShardProof(mc.root, block.id.workchain)]),
+        },
+      ],
+    };
+  };
+}

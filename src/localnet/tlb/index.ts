@@ -1,0 +1,7 @@
+export * from './common';
+export * from './blockInfo';
+export * from './valueFlow';
+export * from './shardDescr';
+export * from './block';
+export * from './shardState';
+export * from './validators';
