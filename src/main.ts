@@ -1,9 +1,7 @@
-import type { Server } from 'node:http';
-import { createApp } from './app';
-import { createAccessControl } from './auth';
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
-import { createHandlerTable } from './handlers';
+import { LiteServerConfigError } from './liteclient';
 import { createLogger } from './logging';
+import { startServer } from './server';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
 async function main(argv: readonly string[]): Promise<void> {
@@ -23,22 +21,26 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const logger = createLogger(config.logLevel);
-  // API keys and rate limits (src/auth): SIGHUP re-reads the keys file.
-  const access = await createAccessControl(config, logger);
-  process.on('SIGHUP', () => void access.reloadKeys());
-  const app = createApp({ config, logger, table: createHandlerTable(), access });
-  const server: Server = app.listen(config.port, config.host, () => {
-    logger.info({ host: config.host, port: config.port, network: config.network }, 'TON HTTP API v2 listening');
-  });
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => void access.close().finally(() => process.exit(0)));
+  const running = await startServer(config, logger);
+  // SIGHUP re-reads the API keys file without a restart.
+  process.on('SIGHUP', () => void running.access.reloadKeys());
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal, graceMs: config.shutdownGrace }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`ton-http-bridge: ${err instanceof Error ? err.message : String(err)}\n`);
+  const known = err instanceof LiteServerConfigError || err instanceof ConfigError;
+  process.stderr.write(`ton-http-bridge: ${known || !(err instanceof Error) ? String(err instanceof Error ? err.message : err) : err.stack}\n`);
   process.exit(1);
 });

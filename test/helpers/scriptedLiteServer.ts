@@ -13,6 +13,8 @@ export class ScriptedLiteServer {
   seqno = 100;
   /** While true, queries are accepted but never answered. */
   silent = false;
+  /** Added to every answer of getMasterchainInfo, to keep a request in flight. */
+  delayMs = 0;
   /** Lowest seqno this server can look up (a non-archival server forgets old blocks). */
   oldestSeqno = 1;
   readonly calls: string[] = [];
@@ -35,6 +37,7 @@ export class ScriptedLiteServer {
       'liteServer.getMasterchainInfo': async () => {
         this.calls.push('getMasterchainInfo');
         if (this.silent) return hang();
+        if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
         return {
           kind: 'liteServer.masterchainInfo',
           last: this.blockId(this.seqno),
@@ -68,6 +71,14 @@ export class ScriptedLiteServer {
   async stop(): Promise<void> {
     await this.server?.close();
     this.server = undefined;
+  }
+
+  /** A global config file naming this server, as `--liteservers` takes. */
+  globalConfig(extra: Record<string, unknown> = {}): object {
+    return {
+      '@type': 'config.global',
+      liteservers: [{ ip: 2130706433, port: this.port, id: { '@type': 'pub.ed25519', key: this.publicKey.toString('base64') }, ...extra }],
+    };
   }
 
   get publicKey(): Buffer {

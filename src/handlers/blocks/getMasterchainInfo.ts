@@ -1,3 +1,4 @@
+import { toBlockIdExt, zeroStateToBlockIdExt } from '../../converters/blockId';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 
@@ -7,4 +8,13 @@ export default defineHandler({
   verbs: READ_VERBS,
   summary: 'Last and initial masterchain block ids and the state root hash.',
   params: {},
+  run: async (ctx) => {
+    const info = await ctx.lite().run((client) => client.getMasterchainInfo());
+    return {
+      '@type': 'blocks.masterchainInfo',
+      last: toBlockIdExt(info.last),
+      state_root_hash: info.stateRootHash.toString('base64'),
+      init: zeroStateToBlockIdExt(info.init),
+    };
+  },
 });
