@@ -1,6 +1,7 @@
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
 import { LiteServerConfigError } from './liteclient';
 import { createLogger } from './logging';
+import { describeLocalnet, startConfiguredLocalnet, startLocalnetSource, writeGlobalConfig } from './localnetSource';
 import { startServer } from './server';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
@@ -21,7 +22,14 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const logger = createLogger(config.logLevel);
-  const running = await startServer(config, logger);
+  if (command === 'localnet') {
+    await runLocalnetOnly(config, logger);
+    return;
+  }
+  // Without --liteservers, the local network is the embedded chain, reached over TCP like any other.
+  const local = config.network === 'local' && !config.liteservers ? await startLocalnetSource(config, logger) : undefined;
+  if (local) process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
+  const running = await startServer(config, logger, local);
   // SIGHUP re-reads the API keys file without a restart.
   process.on('SIGHUP', () => void running.access.reloadKeys());
 
@@ -33,6 +41,27 @@ async function main(argv: readonly string[]): Promise<void> {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** `ton-http-bridge localnet`: the chain and its lite server only, for any lite client. */
+async function runLocalnetOnly(config: AppConfig, logger: ReturnType<typeof createLogger>): Promise<void> {
+  const localnet = await startConfiguredLocalnet(config, logger);
+  process.stdout.write(`${describeLocalnet(localnet)}\n`);
+  if (config.configOut) {
+    writeGlobalConfig(localnet, config.configOut);
+    process.stdout.write(`Global config written to ${config.configOut}\n`);
+  } else {
+    process.stdout.write(`${localnet.globalConfigJson}\n`);
+  }
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'stopping the local chain');
+    localnet.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config';
+import { ConfigError } from './config';
+import { parseGlobalConfig } from './liteclient';
+import { startLocalnet, type Localnet } from './localnet';
+import type { LiteServerSource } from './server';
+
+/** `--localnet-key`: a 32-byte ed25519 seed as 64 hex digits or base64. */
+export function parseLocalnetKey(text: string | undefined): Buffer | undefined {
+  if (text === undefined) return undefined;
+  const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (bytes.length !== 32) throw new ConfigError('--localnet-key must be a 32-byte seed in hex (64 digits) or base64');
+  return bytes;
+}
+
+/** Starts the embedded chain with the local-chain flags of the config. */
+export async function startConfiguredLocalnet(config: AppConfig, logger: Logger): Promise<Localnet> {
+  const seed = parseLocalnetKey(config.localnetKey);
+  return startLocalnet({
+    ...(config.mnemonic !== undefined ? { mnemonic: config.mnemonic } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
+    accounts: config.accounts,
+    blockIntervalMs: config.blockInterval,
+    host: config.localnetHost,
+    port: config.localnetPort,
+    logger: logger.child({ component: 'localnet' }),
+  });
+}
+
+/** What a developer needs to use the chain: where it listens, the mnemonic and the funded wallets. */
+export function describeLocalnet(localnet: Localnet): string {
+  const lines = [
+    `Local TON chain: lite server ${localnet.host}:${localnet.port}, key ${localnet.publicKey.toString('base64')}`,
+    `Mnemonic of the funded wallets (1 000 000 TON each): ${localnet.wallets.mnemonic.join(' ')}`,
+  ];
+  for (const wallet of localnet.wallets.wallets) {
+    lines.push(
+      `  ${wallet.version} #${wallet.index} ${wallet.address.toString({ testOnly: false })}  ${wallet.address.toRawString()}  wallet_id ${wallet.walletId}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The local chain as the API server's lite-server source; it keeps every block, so it is archival. */
+export async function startLocalnetSource(config: AppConfig, logger: Logger): Promise<LiteServerSource & { localnet: Localnet }> {
+  const localnet = await startConfiguredLocalnet(config, logger);
+  const servers = parseGlobalConfig(localnet.globalConfig, 'local chain').map((server) => ({ ...server, archival: true }));
+  return { localnet, servers, stop: () => localnet.stop() };
+}
+
+export function writeGlobalConfig(localnet: Localnet, file: string): void {
+  fs.writeFileSync(file, `${localnet.globalConfigJson}\n`);
+}

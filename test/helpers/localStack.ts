@@ -1,0 +1,42 @@
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { startLocalnetSource } from '../../src/localnetSource';
+import type { Localnet } from '../../src/localnet';
+import { startServer, type RunningServer } from '../../src/server';
+
+/**
+ * The whole product as `npm start` runs it: the embedded chain behind its ADNL/TCP lite server,
+ * the pool connected to it over TCP, and the HTTP API on a random port. End-to-end suites start
+ * one per file (the chain takes a few seconds) and stop it in afterAll.
+ */
+export interface LocalStack {
+  url: string;
+  api: string;
+  localnet: Localnet;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(flags: string[] = []): Promise<LocalStack> {
+  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--health-interval', '200', ...flags], {});
+  const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const source = await startLocalnetSource(config, logger);
+  const server = await startServer(config, logger, source);
+  return {
+    url: server.url,
+    api: `${server.url}/api/v2`,
+    localnet: source.localnet,
+    server,
+    stop: () => server.stop(),
+  };
+}
+
+/** POSTs a JSON-RPC call and returns the parsed body and status. */
+export async function rpc(stack: LocalStack, method: string, params: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${stack.api}/jsonRPC`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
