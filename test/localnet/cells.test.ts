@@ -7,6 +7,7 @@ import {
   PersistentDict,
   prunedBranch,
   serializeBoc,
+  serializeProofs,
   storeLabel,
 } from '../../src/localnet/cells';
 
@@ -252,6 +253,27 @@ describe('Merkle proofs', () => {
     // And nothing else: a different key runs into a pruned branch.
     expect(() => dictLookupPath(content, 32, 7919n * 40n)).toThrow(/pruned/);
     expect(serializeBoc([proof]).length).toBeLessThan(serializeBoc([root]).length);
+  });
+
+  it('serializes proofs without building them, byte-identical to the built proof cells', () => {
+    const d = PersistentDict.from(
+      uint32Spec,
+      Array.from({ length: 300 }, (_, i) => ({ key: BigInt(i * 104729), value: i, extra: null })),
+    );
+    const root = beginCell().storeUint(7, 8).storeRef(d.rootCell() as Cell).storeRef(uintCell(99)).endCell();
+    const path = dictLookupPath(root.refs[0], 32, 104729n * 77n);
+    const keep = { open: new Set([root, ...path.cells]), full: new Set([root.refs[1]]) };
+    const other = uintCell(5);
+    const fast = serializeProofs([{ root, keep }, other, { root: root.refs[0], keep: { open: new Set([root.refs[0]]) } }]);
+    const slow = serializeBoc([merkleProof(root, keep), other, merkleProof(root.refs[0], { open: new Set([root.refs[0]]) })]);
+    expect(fast.equals(slow)).toBe(true);
+    const parsed = Cell.fromBoc(fast);
+    expect(parsed[0].refs[0].hash(0).equals(root.hash())).toBe(true);
+    // A proof of a tree that already holds pruned cells (level 1), like a block's state update.
+    const upd = merkleUpdateStub(uintCell(1), uintCell(2));
+    const block = beginCell().storeRef(upd).storeRef(uintCell(3)).endCell();
+    const keepBlock = { open: new Set([block, upd]) };
+    expect(serializeProofs([{ root: block, keep: keepBlock }]).equals(serializeBoc([merkleProof(block, keepBlock)]))).toBe(true);
   });
 
   it('builds a MERKLE_UPDATE whose hashes name both states', () => {

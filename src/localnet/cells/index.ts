@@ -1,4 +1,5 @@
-export { serializeBoc } from './boc';
+export { serializeBoc, serializeProofs } from './boc';
+export type { ProofSpec } from './boc';
 export { crc32cValue, crc32cBytes } from './crc32c';
 export { storeLabel, loadLabel, keyBit, keyBits, lengthFieldBits } from './labels';
 export type { Label } from './labels';

@@ -1,10 +1,16 @@
 /**
  * Merkle proofs over sealed blocks and states, shaped like the ones TON's lite server builds
  * (validator/impl/liteserver.cpp): each names the cells a client reads, everything else is
- * pruned. All functions return the MerkleProof cell; callers serialize.
+ * pruned. Functions return a ProofSpec (root plus keep set); `serializeProofs` writes them
+ * without building the proof cells, `proofCell` builds one when a Cell is needed.
  */
 import { Cell, Slice } from '@ton/core';
-import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof } from '../cells';
+import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof, ProofSpec } from '../cells';
+
+/** Builds the MerkleProof cell of a spec (tests and callers that need a Cell). */
+export function proofCell(spec: ProofSpec): Cell {
+  return merkleProof(spec.root, spec.keep);
+}
 import { loadMcBlockExtra } from '../tlb';
 
 function keepOf(open: Iterable<Cell>, full: Iterable<Cell> = []): KeepSet {
@@ -50,7 +56,7 @@ export function mcStateExtraParts(state: Cell): { custom: Cell; shardHashes: Cel
  * mode 1 adds state_update, 2 the value flow, 16 BlockExtra (with McBlockExtra), 32 the shard
  * hashes and 64 the previous block signatures of a masterchain block.
  */
-export function blockHeaderProof(root: Cell, mode: number): Cell {
+export function blockHeaderProof(root: Cell, mode: number): ProofSpec {
   const { info, valueFlow, stateUpdate, extra } = blockParts(root);
   const open: Cell[] = [root, info, ...info.refs];
   const full: Cell[] = [];
@@ -72,11 +78,11 @@ export function blockHeaderProof(root: Cell, mode: number): Cell {
       }
     }
   }
-  return merkleProof(root, keepOf(open, full));
+  return { root: root, keep: keepOf(open, full) };
 }
 
 /** Proof that a block's state_update leads to its new state (TON's make_state_root_proof). */
-export function stateRootProof(root: Cell): Cell {
+export function stateRootProof(root: Cell): ProofSpec {
   return blockHeaderProof(root, 1);
 }
 
@@ -87,10 +93,10 @@ export function accountsOf(state: Cell): { container: Cell; root: Cell | null } 
 }
 
 /** State proof revealing the accounts dictionary path to `address` (the Account cell stays pruned). */
-export function accountStateProof(state: Cell, address: Buffer): Cell {
+export function accountStateProof(state: Cell, address: Buffer): ProofSpec {
   const { container, root } = accountsOf(state);
   const path = dictLookupPath(root, 256, addressKey(address));
-  return merkleProof(state, keepOf([state, container, ...path.cells]));
+  return { root: state, keep: keepOf([state, container, ...path.cells]) };
 }
 
 /** The Account cell (the ShardAccount's reference) of `address` in `state`, or null. */
@@ -104,7 +110,7 @@ export function accountCellOf(state: Cell, address: Buffer): Cell | null {
  * Masterchain state proof revealing the ShardHashes entry of `workchain` down to its BinTree
  * leaf (TON's make_shard_info_proof). Returns the leaf cell too.
  */
-export function shardInfoProof(mcState: Cell, workchain: number): { proof: Cell; leaf: Cell | null } {
+export function shardInfoProof(mcState: Cell, workchain: number): { proof: ProofSpec; leaf: Cell | null } {
   const parts = mcStateExtraParts(mcState);
   if (!parts) throw new Error('not a masterchain state');
   const open: Cell[] = [mcState, parts.custom];
@@ -117,18 +123,18 @@ export function shardInfoProof(mcState: Cell, workchain: number): { proof: Cell;
     open.push(leaf);
     full.push(...leaf.refs);
   }
-  return { proof: merkleProof(mcState, keepOf(open, full)), leaf };
+  return { proof: { root: mcState, keep: keepOf(open, full) }, leaf };
 }
 
 /** Config proof: every parameter (`all`) or only the listed ones, with paths. */
-export function configStateProof(mcState: Cell, params: readonly number[] | 'all', extra: Cell[] = []): Cell {
+export function configStateProof(mcState: Cell, params: readonly number[] | 'all', extra: Cell[] = []): ProofSpec {
   const parts = mcStateExtraParts(mcState);
   if (!parts) throw new Error('not a masterchain state');
   const open: Cell[] = [mcState, parts.custom, ...extra];
   const full: Cell[] = [];
   if (params === 'all') full.push(parts.config);
   else full.push(...configParamCells(parts.config, params, open));
-  return merkleProof(mcState, keepOf(open, full));
+  return { root: mcState, keep: keepOf(open, full) };
 }
 
 /** Values of `params` in a config dictionary; path cells are added to `open`. */
@@ -143,7 +149,7 @@ function configParamCells(configRoot: Cell, params: readonly number[], open: Cel
 }
 
 /** Proof from a key block: header plus McBlockExtra.config with `params` (or all of it). */
-export function keyBlockConfigProof(root: Cell, params: readonly number[] | 'all'): Cell {
+export function keyBlockConfigProof(root: Cell, params: readonly number[] | 'all'): ProofSpec {
   const { info, extra } = blockParts(root);
   const mcExtra = mcBlockExtraCell(root);
   if (!mcExtra) throw new Error('not a masterchain block');
@@ -153,16 +159,16 @@ export function keyBlockConfigProof(root: Cell, params: readonly number[] | 'all
   const full: Cell[] = [];
   if (params === 'all') full.push(parsed.config.config);
   else full.push(...configParamCells(parsed.config.config, params, open));
-  return merkleProof(root, keepOf(open, full));
+  return { root: root, keep: keepOf(open, full) };
 }
 
 /** Zerostate config proof (forward links from the zerostate): state, McStateExtra, params. */
-export function zeroStateConfigProof(mcZeroState: Cell, params: readonly number[]): Cell {
+export function zeroStateConfigProof(mcZeroState: Cell, params: readonly number[]): ProofSpec {
   return configStateProof(mcZeroState, params);
 }
 
 /** Masterchain state proof that block `seqno` is listed in OldMcBlocksInfo (prev_blocks). */
-export function ancestorProof(mcState: Cell, seqno: number): Cell {
+export function ancestorProof(mcState: Cell, seqno: number): ProofSpec {
   const parts = mcStateExtraParts(mcState);
   if (!parts) throw new Error('not a masterchain state');
   const open: Cell[] = [mcState, parts.custom, parts.more];
@@ -170,7 +176,7 @@ export function ancestorProof(mcState: Cell, seqno: number): Cell {
   s.skip(16 + 65);
   const prevBlocks = s.loadMaybeRef();
   open.push(...dictLookupPath(prevBlocks, 32, BigInt(seqno)).cells);
-  return merkleProof(mcState, keepOf(open));
+  return { root: mcState, keep: keepOf(open) };
 }
 
 /** The AccountBlock leaf of `address` in a block's ShardAccountBlocks, with its path. */
@@ -190,14 +196,14 @@ function accountBlockPath(root: Cell, address: Buffer): { open: Cell[]; leaf: Sl
 }
 
 /** Block proof revealing the account_blocks path to one transaction (TON's getOneTransaction). */
-export function transactionProof(root: Cell, address: Buffer, lt: bigint): Cell {
+export function transactionProof(root: Cell, address: Buffer, lt: bigint): ProofSpec {
   const { open, leaf } = accountBlockPath(root, address);
   if (leaf) open.push(...dictLookupPathInline(leaf, 64, lt).cells);
-  return merkleProof(root, keepOf(open));
+  return { root: root, keep: keepOf(open) };
 }
 
 /** Block proof revealing the account_blocks paths of several transactions. */
-export function blockTransactionsProof(root: Cell, txs: readonly { address: Buffer; lt: bigint }[]): Cell {
+export function blockTransactionsProof(root: Cell, txs: readonly { address: Buffer; lt: bigint }[]): ProofSpec {
   const open = new Set<Cell>();
   for (const tx of txs) {
     const { open: cells, leaf } = accountBlockPath(root, tx.address);
@@ -208,18 +214,18 @@ export function blockTransactionsProof(root: Cell, txs: readonly { address: Buff
     const { info, extra } = blockParts(root);
     for (const c of [root, info, extra, extra.refs[2]]) open.add(c);
   }
-  return merkleProof(root, { open });
+  return { root: root, keep: { open } };
 }
 
 /** Masterchain block proof revealing McBlockExtra (getAllShardsInfo). */
-export function allShardsProof(root: Cell): Cell {
+export function allShardsProof(root: Cell): ProofSpec {
   const mcExtra = mcBlockExtraCell(root);
   if (!mcExtra) throw new Error('not a masterchain block');
-  return merkleProof(root, keepOf([root, blockParts(root).extra, mcExtra]));
+  return { root: root, keep: keepOf([root, blockParts(root).extra, mcExtra]) };
 }
 
 /** Masterchain block proof revealing the ShardHashes entry of `workchain` (getShardBlockProof links). */
-export function mcBlockShardProof(root: Cell, workchain: number): Cell {
+export function mcBlockShardProof(root: Cell, workchain: number): ProofSpec {
   const mcExtra = mcBlockExtraCell(root);
   if (!mcExtra) throw new Error('not a masterchain block');
   const parsed = loadMcBlockExtra(mcExtra.beginParse());
@@ -232,15 +238,15 @@ export function mcBlockShardProof(root: Cell, workchain: number): Cell {
     open.push(leaf);
     full.push(...leaf.refs);
   }
-  return merkleProof(root, keepOf(open, full));
+  return { root: root, keep: keepOf(open, full) };
 }
 
 /** State proof revealing OutMsgQueueInfo (getBlockOutMsgQueueSize). */
-export function outMsgQueueProof(state: Cell): Cell {
-  return merkleProof(state, keepOf([state], [state.refs[0]]));
+export function outMsgQueueProof(state: Cell): ProofSpec {
+  return { root: state, keep: keepOf([state], [state.refs[0]]) };
 }
 
 /** Proof of an Account cell that hides code, data and libraries (getAccountStatePrunned). */
-export function prunedAccountProof(account: Cell, hasExtraCurrencies: boolean): Cell {
-  return merkleProof(account, keepOf([account], hasExtraCurrencies && account.refs.length > 0 ? [account.refs[0]] : []));
+export function prunedAccountProof(account: Cell, hasExtraCurrencies: boolean): ProofSpec {
+  return { root: account, keep: keepOf([account], hasExtraCurrencies && account.refs.length > 0 ? [account.refs[0]] : []) };
 }

@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';
@@ -25,6 +25,6 @@ export function resolveAccountContext(chain: LocalChain, id: BlockIdExt, workcha
     return { base, shard: base, shardProof: Buffer.alloc(0) };
   }
   const info = shardInfoProof(base.state, workchain);
-  const shardProof = serializeBoc([stateRootProof(base.root), info.proof]);
+  const shardProof = serializeProofs([stateRootProof(base.root), info.proof]);
   return { base, shard: info.leaf ? chain.shardTopOf(base) : null, shardProof };
 }

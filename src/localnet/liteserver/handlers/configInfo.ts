@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { configStateProof, keyBlockConfigProof, mcStateExtraParts, stateRootProof } from '../../chain/proofs';
@@ -27,7 +27,7 @@ export function configInfo(chain: LocalChain, id: BlockIdExt, mode: number, para
       mode: mode & 0xffff,
       id: toTlBlockId(keyBlock.id),
       stateProof: Buffer.alloc(0),
-      configProof: serializeBoc([keyBlockConfigProof(keyBlock.root, params)]),
+      configProof: serializeProofs([keyBlockConfigProof(keyBlock.root, params)]),
     };
   }
   const parts = mcStateExtraParts(block.state);
@@ -38,7 +38,7 @@ export function configInfo(chain: LocalChain, id: BlockIdExt, mode: number, para
     kind: 'liteServer.configInfo',
     mode: mode & 0xffff,
     id: toTlBlockId(block.id),
-    stateProof: serializeBoc([stateRootProof(block.root)]),
-    configProof: serializeBoc([configStateProof(block.state, params, extra)]),
+    stateProof: serializeProofs([stateRootProof(block.root)]),
+    configProof: serializeProofs([configStateProof(block.state, params, extra)]),
   };
 }

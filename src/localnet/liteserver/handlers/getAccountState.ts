@@ -1,4 +1,4 @@
-import { serializeBoc } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { accountCellOf, accountStateProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -23,7 +23,7 @@ export function getAccountState(chain: LocalChain): LiteHandler<'liteServer.getA
       };
     }
     const account = accountCellOf(ctx.shard.state, query.account.id);
-    const proof = serializeBoc([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]);
+    const proof = serializeProofs([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]);
     return {
       kind: 'liteServer.accountState',
       id: toTlBlockId(ctx.base.id),

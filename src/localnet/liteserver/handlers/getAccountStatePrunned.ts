@@ -1,5 +1,5 @@
 import { loadAccount } from '@ton/core';
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { accountCellOf, accountStateProof, prunedAccountProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -25,14 +25,14 @@ export function getAccountStatePrunned(chain: LocalChain): LiteHandler<'liteServ
     if (account) {
       const s = account.beginParse();
       const hasExtraCurrencies = s.loadBit() && (loadAccount(s).storage.balance.other?.size ?? 0) > 0;
-      state = serializeBoc([prunedAccountProof(account, hasExtraCurrencies)]);
+      state = serializeProofs([prunedAccountProof(account, hasExtraCurrencies)]);
     }
     return {
       kind: 'liteServer.accountState',
       id: toTlBlockId(ctx.base.id),
       shardblk: toTlBlockId(ctx.shard.id),
       shardProof: ctx.shardProof,
-      proof: serializeBoc([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]),
+      proof: serializeProofs([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]),
       state,
     };
   };

@@ -1,5 +1,5 @@
 import { beginCell } from '@ton/core';
-import { serializeBoc } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { allShardsProof, mcBlockExtraCell } from '../../chain/proofs';
 import { loadMcBlockExtra } from '../../tlb';
@@ -15,7 +15,7 @@ export function getAllShardsInfo(chain: LocalChain): LiteHandler<'liteServer.get
     return {
       kind: 'liteServer.allShardsInfo',
       id: toTlBlockId(block.id),
-      proof: serializeBoc([allShardsProof(block.root)]),
+      proof: serializeProofs([allShardsProof(block.root)]),
       data: serializeBoc([data]),
     };
   };

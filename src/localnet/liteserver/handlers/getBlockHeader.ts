@@ -1,4 +1,4 @@
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockHeaderProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -11,7 +11,7 @@ export function getBlockHeader(chain: LocalChain): LiteHandler<'liteServer.getBl
       kind: 'liteServer.blockHeader',
       id: toTlBlockId(block.id),
       mode: query.mode,
-      headerProof: serializeBoc([blockHeaderProof(block.root, query.mode)]),
+      headerProof: serializeProofs([blockHeaderProof(block.root, query.mode)]),
     };
   };
 }

@@ -1,4 +1,4 @@
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { outMsgQueueProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -13,7 +13,7 @@ export function getBlockOutMsgQueueSize(chain: LocalChain): LiteHandler<'liteSer
       mode: query.mode,
       id: toTlBlockId(block.id),
       size: '0',
-      proof: query.mode & 1 ? serializeBoc([stateRootProof(block.root), outMsgQueueProof(block.state)]) : null,
+      proof: query.mode & 1 ? serializeProofs([stateRootProof(block.root), outMsgQueueProof(block.state)]) : null,
     };
   };
 }

@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { BlockId, blockIdString, MASTERCHAIN, sameBlockId } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { ancestorProof, blockHeaderProof, configStateProof, keyBlockConfigProof, stateRootProof } from '../../chain/proofs';
@@ -95,7 +95,7 @@ function nextKeyBlock(chain: LocalChain, after: number): McPoint | null {
 }
 
 function headerOf(p: McPoint): Buffer {
-  return p.block ? serializeBoc([blockHeaderProof(p.block.root, 0)]) : Buffer.alloc(0);
+  return p.block ? serializeProofs([blockHeaderProof(p.block.root, 0)]) : Buffer.alloc(0);
 }
 
 function isKey(p: McPoint): boolean {
@@ -110,8 +110,8 @@ function backLink(cur: McPoint, next: McPoint): BlockLink {
     from: toTlBlockId(cur.id),
     to: toTlBlockId(next.id),
     destProof: headerOf(next),
-    proof: serializeBoc([stateRootProof(cur.block.root)]),
-    stateProof: serializeBoc([ancestorProof(cur.block.state, next.id.seqno)]),
+    proof: serializeProofs([stateRootProof(cur.block.root)]),
+    stateProof: serializeProofs([ancestorProof(cur.block.state, next.id.seqno)]),
   };
 }
 
@@ -126,7 +126,7 @@ function forwardLink(chain: LocalChain, cur: McPoint, next: McPoint): BlockLink 
     from: toTlBlockId(cur.id),
     to: toTlBlockId(next.id),
     destProof: headerOf(next),
-    configProof: serializeBoc([configProof]),
+    configProof: serializeProofs([configProof]),
     signatures: {
       kind: 'liteServer.signatureSet.ordinary',
       validatorSetHash: chain.validator.validatorSetHash(0) | 0,

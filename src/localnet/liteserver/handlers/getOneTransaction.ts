@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../cells';
 import { FULL_SHARD } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { transactionProof } from '../../chain/proofs';
@@ -17,7 +17,7 @@ export function getOneTransaction(chain: LocalChain): LiteHandler<'liteServer.ge
     return {
       kind: 'liteServer.transactionInfo',
       id: toTlBlockId(block.id),
-      proof: serializeBoc([transactionProof(block.root, query.account.id, lt)]),
+      proof: serializeProofs([transactionProof(block.root, query.account.id, lt)]),
       transaction: tx ? serializeBoc([tx.cell]) : Buffer.alloc(0),
     };
   };

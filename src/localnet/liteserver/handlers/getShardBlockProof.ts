@@ -1,4 +1,4 @@
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { mcBlockShardProof } from '../../chain/proofs';
@@ -24,7 +24,7 @@ export function getShardBlockProof(chain: LocalChain): LiteHandler<'liteServer.g
         {
           kind: 'liteServer.shardBlockLink',
           id: toTlBlockId(block.id),
-          proof: serializeBoc([mcBlockShardProof(mc.root, block.id.workchain)]),
+          proof: serializeProofs([mcBlockShardProof(mc.root, block.id.workchain)]),
         },
       ],
     };

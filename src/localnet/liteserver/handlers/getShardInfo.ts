@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../cells';
 import { BASECHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';
@@ -12,7 +12,7 @@ export function getShardInfo(chain: LocalChain): LiteHandler<'liteServer.getShar
     if (BigInt(query.shard) === 0n) throw new LiteServerError(ERR_FATAL, 'requested shard is invalid');
     const block = requireMasterchainBlock(chain, query.id);
     const info = shardInfoProof(block.state, query.workchain);
-    const shardProof = serializeBoc([stateRootProof(block.root), info.proof]);
+    const shardProof = serializeProofs([stateRootProof(block.root), info.proof]);
     // The only shard of a workchain is the full one: an exact request must name it.
     const exactMismatch = query.exact && BigInt.asUintN(64, BigInt(query.shard)) !== 0x8000000000000000n;
     if (!info.leaf || exactMismatch || query.workchain !== BASECHAIN) {

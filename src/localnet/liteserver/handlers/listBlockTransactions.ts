@@ -1,4 +1,4 @@
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockTransactionsProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -25,7 +25,7 @@ export function listBlockTransactions(chain: LocalChain): LiteHandler<'liteServe
         hash: mode & 4 ? tx.hash : null,
         metadata: null,
       })),
-      proof: mode & 32 ? serializeBoc([blockTransactionsProof(block.root, page.transactions)]) : Buffer.alloc(0),
+      proof: mode & 32 ? serializeProofs([blockTransactionsProof(block.root, page.transactions)]) : Buffer.alloc(0),
     };
   };
 }

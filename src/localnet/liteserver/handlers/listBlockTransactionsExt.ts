@@ -1,4 +1,4 @@
-import { serializeBoc } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockTransactionsProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -17,7 +17,7 @@ export function listBlockTransactionsExt(chain: LocalChain): LiteHandler<'liteSe
       reqCount: query.count,
       incomplete: page.incomplete,
       transactions: page.transactions.length > 0 ? serializeBoc(page.transactions.map((t) => t.cell)) : Buffer.alloc(0),
-      proof: mode & 32 ? serializeBoc([blockTransactionsProof(block.root, page.transactions)]) : Buffer.alloc(0),
+      proof: mode & 32 ? serializeProofs([blockTransactionsProof(block.root, page.transactions)]) : Buffer.alloc(0),
     };
   };
 }

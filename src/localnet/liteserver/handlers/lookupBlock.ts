@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { BASECHAIN, MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockHeaderProof } from '../../chain/proofs';
@@ -30,7 +30,7 @@ export function lookupBlock(chain: LocalChain): LiteHandler<'liteServer.lookupBl
       kind: 'liteServer.blockHeader',
       id: toTlBlockId(block.id),
       mode: headerMode,
-      headerProof: serializeBoc([blockHeaderProof(block.root, headerMode)]),
+      headerProof: serializeProofs([blockHeaderProof(block.root, headerMode)]),
     };
   };
 }

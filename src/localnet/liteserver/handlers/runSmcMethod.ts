@@ -1,6 +1,6 @@
 import { Address } from '@ton/core';
 import { LiteServerError } from '../../../errors';
-import { merkleProof, serializeBoc } from '../../cells';
+import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { accountCellOf, accountStateProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -26,10 +26,10 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
       return result(mode, toTlBlockId(ctx.base.id), INVALID_BLOCK_ID, withProofs ? ctx.shardProof : null, withProofs ? Buffer.alloc(0) : null, null, -256, null);
     }
     const shard = ctx.shard;
-    const proof = withProofs ? serializeBoc([stateRootProof(shard.root), accountStateProof(shard.state, query.account.id)]) : null;
+    const proof = withProofs ? serializeProofs([stateRootProof(shard.root), accountStateProof(shard.state, query.account.id)]) : null;
     const account = accountCellOf(shard.state, query.account.id);
     const stateProof =
-      mode & 2 ? (account ? serializeBoc([merkleProof(account, { open: new Set([account]), full: new Set([account]) })]) : Buffer.alloc(0)) : null;
+      mode & 2 ? (account ? serializeProofs([{ root: account, keep: { open: new Set([account]), full: new Set([account]) } }]) : Buffer.alloc(0)) : null;
     const methodId = Number(BigInt(query.methodId));
     if (!Number.isSafeInteger(methodId)) throw new LiteServerError(ERR_FATAL, 'method id out of range');
     let run;
