@@ -3,10 +3,11 @@
  * (sandbox-executed, with real blocks, states and proofs), an ADNL/TCP server and the lite
  * query dispatcher, plus funded wallets and the global config clients connect with.
  */
-import { createHash } from 'crypto';
+import { createHash, randomBytes } from 'crypto';
 import { AdnlServer } from './adnl';
 import { LocalnetLogger, silentLogger } from './adnl/logger';
 import { LocalChain } from './chain/LocalChain';
+import { readSnapshotFile, writeSnapshotFile } from './chain/snapshot';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/handlers';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, fundLocalnetWallets, LocalnetWallets } from './wallets';
@@ -24,7 +25,10 @@ export interface StartLocalnetOptions {
   port?: number;
   /** Makes the server key and validator key deterministic (any string or bytes). Default: random keys. */
   seed?: string | Buffer;
-  /** Snapshot file: restored on start when it exists, written on stop. */
+  /**
+   * Snapshot file: when it exists the chain resumes from it (keys, blocks, accounts, wallets;
+   * mnemonic, accounts and seed are then taken from the file); it is written on stop().
+   */
   stateFile?: string;
   logger?: LocalnetLogger;
   /** Gas limit of runSmcMethod get-methods. Default 1 000 000. */
@@ -64,25 +68,38 @@ export interface Localnet {
   /** The global config as JSON text with the exact shard integers. */
   globalConfigJson: string;
   wallets: LocalnetWallets;
+  /** Writes a snapshot of the whole chain to `file` (what `stateFile` resumes from). */
+  save(file: string): Promise<void>;
+  /** Closes the server, stops the block timer and, with `stateFile`, saves the chain there. */
   stop(): Promise<void>;
 }
 
 export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Localnet> {
   const logger = opts.logger ?? silentLogger;
   const seed = opts.seed === undefined ? undefined : Buffer.isBuffer(opts.seed) ? opts.seed : Buffer.from(opts.seed, 'utf8');
-  const chain = await LocalChain.create({
-    blockIntervalMs: opts.blockIntervalMs ?? 1000,
-    validatorSeed: seed ? derive(seed, 'validator') : undefined,
-    getMethodGasLimit: opts.getMethodGasLimit,
-    logger,
-  });
-  const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
-  const wallets = await deriveLocalnetWallets(mnemonic, opts.accounts ?? 10, chain.globalId);
-  await fundLocalnetWallets(chain, wallets.wallets);
-  await chain.seal();
+  const chainOptions = { blockIntervalMs: opts.blockIntervalMs ?? 1000, getMethodGasLimit: opts.getMethodGasLimit, logger };
+  const saved = opts.stateFile ? readSnapshotFile(opts.stateFile) : null;
+
+  let chain: LocalChain;
+  let adnlSeed: Buffer;
+  let wallets: LocalnetWallets;
+  if (saved) {
+    // Resume: same keys, blocks, accounts and wallets; nothing is funded again.
+    chain = await LocalChain.restore(saved.chain, chainOptions);
+    adnlSeed = saved.adnlSeed;
+    wallets = await deriveLocalnetWallets(saved.mnemonic, saved.accounts, chain.globalId);
+    logger.info({ stateFile: opts.stateFile, height: chain.lastMasterchainBlock().id.seqno }, 'localnet resumed from snapshot');
+  } else {
+    chain = await LocalChain.create({ ...chainOptions, validatorSeed: seed ? derive(seed, 'validator') : randomBytes(32) });
+    adnlSeed = seed ? derive(seed, 'adnl') : randomBytes(32);
+    const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
+    wallets = await deriveLocalnetWallets(mnemonic, opts.accounts ?? 10, chain.globalId);
+    await fundLocalnetWallets(chain, wallets.wallets);
+    await chain.seal();
+  }
 
   const server = new AdnlServer({
-    seed: seed ? derive(seed, 'adnl') : undefined,
+    seed: adnlSeed,
     host: opts.host ?? '127.0.0.1',
     port: opts.port ?? 0,
     logger,
@@ -100,6 +117,12 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   chain.start();
   const globalConfig = buildGlobalConfig(chain, address.host, address.port, server.publicKey);
   logger.info({ host: address.host, port: address.port, wallets: wallets.wallets.length }, 'localnet started');
+
+  const save = async (file: string): Promise<void> => {
+    const snapshot = await chain.snapshot();
+    writeSnapshotFile(file, { chain: snapshot, adnlSeed, mnemonic: wallets.mnemonic, accounts: wallets.wallets.length / 2 });
+  };
+  let stopped = false;
   return {
     chain,
     server,
@@ -109,9 +132,13 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     globalConfig,
     globalConfigJson: globalConfigText(globalConfig),
     wallets,
+    save,
     stop: async () => {
+      if (stopped) return;
+      stopped = true;
       await server.close();
       await chain.stop();
+      if (opts.stateFile) await save(opts.stateFile);
     },
   };
 }
@@ -154,6 +181,8 @@ export function ipv4ToInt32(ip: string): number {
 }
 
 export { LocalChain } from './chain/LocalChain';
-export type { LocalChainOptions, GenesisAccount, GetMethodRun } from './chain/LocalChain';
+export type { LocalChainOptions, GenesisAccount, GetMethodRun, ChainSnapshot } from './chain/LocalChain';
+export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } from './chain/snapshot';
+export type { LocalnetSnapshot } from './chain/snapshot';
 export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
 export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';

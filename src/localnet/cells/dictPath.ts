@@ -45,3 +45,26 @@ function walk(slice: Slice, keyLength: number, key: bigint, cells: Cell[]): Dict
     slice = next.beginParse();
   }
 }
+
+/**
+ * Calls `leaf` for every entry of a `Hashmap n X` / `HashmapAug n X Y`, in ascending key order,
+ * with the slice after the leaf's label. `root` is the root edge cell, or a slice positioned at
+ * an inline root edge.
+ */
+export function forEachDictLeaf(root: Cell | Slice | null, keyLength: number, leaf: (key: bigint, value: Slice) => void): void {
+  if (!root) return;
+  const walk = (slice: Slice, remaining: number, prefix: bigint): void => {
+    const label = loadLabel(slice, remaining);
+    const key = (prefix << BigInt(label.length)) | label.value;
+    const rest = remaining - label.length;
+    if (rest === 0) {
+      leaf(key, slice);
+      return;
+    }
+    const left = slice.loadRef();
+    const right = slice.loadRef();
+    walk(left.beginParse(), rest - 1, key << 1n);
+    walk(right.beginParse(), rest - 1, (key << 1n) | 1n);
+  };
+  walk(root instanceof Cell ? root.beginParse() : root, keyLength, 0n);
+}

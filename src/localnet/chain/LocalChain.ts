@@ -6,6 +6,7 @@ import {
   Dictionary,
   loadMessage,
   loadShardAccount,
+  loadTransaction,
   Message,
   parseTuple,
   StateInit,
@@ -15,8 +16,8 @@ import { defaultConfig, PrevBlocksInfo } from '@ton/sandbox';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
-import { dictLookupPath, PersistentDict, serializeBoc } from '../cells';
-import { ExtBlkRef, McStateExtra } from '../tlb';
+import { dictLookupPath, forEachDictLeaf, serializeBoc } from '../cells';
+import { ExtBlkRef, loadBlockInfo, loadCurrencyCollection, McStateExtra } from '../tlb';
 import {
   AccountsDict,
   buildAccountBlocks,
@@ -32,7 +33,7 @@ import {
   shardAccountBalance,
   shardDescrFor,
 } from './builder';
-import { buildLocalConfig, LocalConfig, withBasechainZeroState } from './config';
+import { buildLocalConfig, LocalConfig, localConfigFromRoot, withBasechainZeroState } from './config';
 import { ExternalMessageRejectedError, InvalidExternalMessageError, WaitTimeoutError } from './errors';
 import { BASECHAIN, BlockId, extBlkRef, FULL_SHARD, MASTERCHAIN } from './ids';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
@@ -599,10 +600,141 @@ export class LocalChain {
     return { lastMcBlocks: last, prevKeyBlock: key };
   }
 
+  /**
+   * Everything needed to resume this chain: blocks and states (cells), the configuration and
+   * libraries, and the validator key. Seals first if executed transactions are waiting.
+   */
+  snapshot(): Promise<ChainSnapshot> {
+    return this.exclusive(async () => {
+      if (this.pending.length > 0) await this.sealLocked();
+      const blocks = (wc: number) => this.store.blocks(wc).map((b) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash }));
+      return {
+        validatorSeed: this.validator.seed,
+        config: this.configValue.root,
+        zeroStates: { masterchain: this.store.zeroState(MASTERCHAIN).state, basechain: this.store.zeroState(BASECHAIN).state },
+        masterchain: blocks(MASTERCHAIN),
+        basechain: blocks(BASECHAIN),
+        libs: this.engine.libs ?? null,
+        lastUtime: this.lastUtime,
+      };
+    });
+  }
+
+  /** Resumes a chain from `snapshot()`: same blocks, states, keys and accounts. */
+  static async restore(snap: ChainSnapshot, opts: LocalChainOptions = {}): Promise<LocalChain> {
+    const validator = new LocalValidator(snap.validatorSeed);
+    const config = localConfigFromRoot(snap.config);
+    const engine = await SandboxEngine.create(config.root);
+    const chain = new LocalChain(
+      engine,
+      validator,
+      config,
+      opts.blockIntervalMs ?? 1000,
+      snap.lastUtime,
+      opts.getMethodGasLimit ?? 1_000_000n,
+      opts.logger,
+    );
+    const mcZero = zeroStateOf(MASTERCHAIN, snap.zeroStates.masterchain);
+    chain.store.setZeroState(mcZero);
+    chain.store.setZeroState(zeroStateOf(BASECHAIN, snap.zeroStates.basechain));
+    const zeroRef = extBlkRef(mcZero.id, 0n);
+    chain.prevBlocks = chain.prevBlocks.set(0n, { key: true, blkRef: zeroRef }, { key: true, maxEndLt: 0n });
+    chain.lastKeyBlock = { seqno: 0, ref: zeroRef, id: mcZero.id };
+    if (snap.masterchain.length !== snap.basechain.length) throw new Error('snapshot chains have different heights');
+    for (let i = 0; i < snap.masterchain.length; i++) {
+      const shard = restoredBlock(BASECHAIN, snap.basechain[i], null, null);
+      const mcSaved = snap.masterchain[i];
+      const mc = restoredBlock(MASTERCHAIN, mcSaved, shard.id, validator.signBlock(mcSaved.root.hash(), mcSaved.fileHash));
+      chain.store.add(shard);
+      chain.store.add(mc);
+      const ref = extBlkRef(mc.id, mc.endLt);
+      chain.prevBlocks = chain.prevBlocks.set(BigInt(mc.id.seqno), { key: mc.keyBlock, blkRef: ref }, { key: mc.keyBlock, maxEndLt: mc.endLt });
+      if (mc.keyBlock) chain.lastKeyBlock = { seqno: mc.id.seqno, ref, id: mc.id };
+      chain.lastEndLt = mc.endLt;
+    }
+    const restored: { address: Address; shardAccount: Cell; lastTxTime: number }[] = [];
+    for (const wc of [MASTERCHAIN, BASECHAIN]) {
+      const state = chain.store.last(wc)?.state ?? chain.store.zeroState(wc).state;
+      let dict = emptyAccounts();
+      const container = state.refs[1].beginParse();
+      forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (key, leaf) => {
+        leaf.skip(5);
+        const balance = loadCurrencyCollection(leaf);
+        const shardAccount = leaf.asCell();
+        dict = dict.set(key, shardAccount, balance);
+        const lastPaid = loadShardAccount(shardAccount.beginParse()).account?.storageStats.lastPaid ?? 0;
+        restored.push({ address: new Address(wc, Buffer.from(key.toString(16).padStart(64, '0'), 'hex')), shardAccount, lastTxTime: lastPaid });
+      });
+      chain.accounts.set(wc, dict);
+    }
+    await engine.restore(restored, chain.lastEndLt, snap.libs ?? undefined);
+    chain.refreshLibraries();
+    if (chain.store.height(MASTERCHAIN) > 0) engine.prevBlocks = chain.prevBlocksInfo(chain.store.height(MASTERCHAIN));
+    return chain;
+  }
+
   /** Test/bench hook: account leaf count per workchain. */
   accountCount(workchain: number): number {
     return this.accounts.get(workchain)?.size ?? 0;
   }
+}
+
+/** What `LocalChain.snapshot()` returns and `LocalChain.restore()` takes. */
+export interface ChainSnapshot {
+  validatorSeed: Buffer;
+  config: Cell;
+  zeroStates: { masterchain: Cell; basechain: Cell };
+  masterchain: SavedBlock[];
+  basechain: SavedBlock[];
+  libs: Cell | null;
+  lastUtime: number;
+}
+
+export interface SavedBlock {
+  root: Cell;
+  state: Cell;
+  fileHash: Buffer;
+}
+
+/** A StoredBlock rebuilt from its cells: header fields from BlockInfo, transactions from account_blocks. */
+function restoredBlock(workchain: number, saved: SavedBlock, shardTop: BlockId | null, signature: Buffer | null): StoredBlock {
+  const info = loadBlockInfo(saved.root.refs[0].beginParse());
+  const id: BlockId = { workchain, shard: FULL_SHARD, seqno: info.seqno, rootHash: saved.root.hash(), fileHash: saved.fileHash };
+  const transactions: StoredTransaction[] = [];
+  const container = saved.root.refs[3].refs[2].beginParse();
+  forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (_, accountBlock) => {
+    loadCurrencyCollection(accountBlock);
+    accountBlock.skip(4 + 256);
+    forEachDictLeaf(accountBlock, 64, (__, txLeaf) => {
+      loadCurrencyCollection(txLeaf);
+      const cell = txLeaf.loadRef();
+      const tx = loadTransaction(cell.beginParse());
+      transactions.push({
+        workchain,
+        address: Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
+        lt: tx.lt,
+        hash: cell.hash(),
+        cell,
+        prevLt: tx.prevTransactionLt,
+        prevHash: Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
+        block: id,
+      });
+    });
+  });
+  return {
+    id,
+    root: saved.root,
+    genUtime: info.genUtime,
+    startLt: info.startLt,
+    endLt: info.endLt,
+    keyBlock: info.keyBlock,
+    prevKeyBlockSeqno: info.prevKeyBlockSeqno,
+    state: saved.state,
+    transactions,
+    masterchainSeqno: info.seqno,
+    shardTop,
+    signature,
+  };
 }
 
 function zeroStateOf(workchain: number, state: Cell): ZeroState {
@@ -644,7 +776,6 @@ export function accountLeaf(state: Cell, address: Address) {
   return leaf;
 }
 
-export { PersistentDict };
 
 function unixNow(): number {
   return Math.floor(Date.now() / 1000);

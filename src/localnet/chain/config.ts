@@ -86,6 +86,11 @@ export function withBasechainZeroState(config: LocalConfig, rootHash: Buffer, fi
   return fromDict(dict);
 }
 
+/** The LocalConfig of a configuration dictionary root (restoring a snapshot). */
+export function localConfigFromRoot(root: Cell): LocalConfig {
+  return fromDict(configDict(root));
+}
+
 function fromDict(dict: Dictionary<number, Cell>): LocalConfig {
   const root = beginCell().storeDictDirect(dict).endCell();
   const p0 = dict.get(0);

@@ -54,13 +54,6 @@ interface SmartContractInternals {
   lastTxTime: number;
 }
 
-/** Serializable state of the executor (for chain snapshots). */
-export interface EngineSnapshot {
-  lt: string;
-  accounts: { address: string; shardAccount: string; lastTxTime: number }[];
-  libs: string | null;
-}
-
 export class SandboxEngine {
   private constructor(private readonly bc: Blockchain) {}
 
@@ -178,30 +171,19 @@ export class SandboxEngine {
     return Cell.fromBase64(internals._account);
   }
 
-  snapshot(addresses: Address[]): Promise<EngineSnapshot> {
-    return (async () => {
-      const accounts = [];
-      for (const address of addresses) {
-        const contract = (await this.bc.getContract(address)) as unknown as SmartContractInternals;
-        accounts.push({ address: address.toRawString(), shardAccount: contract._account, lastTxTime: contract.lastTxTime });
-      }
-      return {
-        lt: this.internals().currentLt.toString(),
-        accounts,
-        libs: this.bc.libs ? this.bc.libs.toBoc().toString('base64') : null,
-      };
-    })();
-  }
-
-  async restore(snapshot: EngineSnapshot): Promise<void> {
-    for (const acc of snapshot.accounts) {
-      const contract = (await this.bc.getContract(Address.parseRaw(acc.address))) as unknown as SmartContractInternals;
-      contract._account = acc.shardAccount;
+  /**
+   * Puts accounts back as they were (restoring a chain snapshot): the exact ShardAccount cells,
+   * the lt the next transaction must exceed, and the global libraries.
+   */
+  async restore(accounts: readonly { address: Address; shardAccount: Cell; lastTxTime: number }[], lt: bigint, libs: Cell | undefined): Promise<void> {
+    for (const acc of accounts) {
+      const contract = (await this.bc.getContract(acc.address)) as unknown as SmartContractInternals;
+      contract._account = acc.shardAccount.toBoc().toString('base64');
       contract.parsedAccount = undefined;
       contract.lastTxTime = acc.lastTxTime;
     }
-    this.internals().currentLt = BigInt(snapshot.lt);
-    this.bc.libs = snapshot.libs ? Cell.fromBase64(snapshot.libs) : undefined;
+    this.internals().currentLt = lt;
+    this.bc.libs = libs;
   }
 
   private clearQueue(): void {

@@ -16,7 +16,7 @@ export class LocalValidator {
   /** Weight in the local validator set (all of it). */
   readonly weight = 1n << 60n;
 
-  constructor(seed: Buffer) {
+  constructor(readonly seed: Buffer) {
     if (seed.length !== 32) throw new Error('validator seed must be 32 bytes');
     const pair = nacl.sign.keyPair.fromSeed(seed);
     this.publicKey = Buffer.from(pair.publicKey);
