@@ -23,7 +23,10 @@ export interface StartLocalnetOptions {
   host?: string;
   /** Listen port; 0 picks a free one. Default 0. */
   port?: number;
-  /** Makes the server key and validator key deterministic (any string or bytes). Default: random keys. */
+  /**
+   * Makes the keys deterministic. 32 bytes: the lite server's ed25519 seed as is (the validator
+   * key is derived from it); anything else: both keys are derived from it. Default: random keys.
+   */
   seed?: string | Buffer;
   /**
    * Snapshot file: when it exists the chain resumes from it (keys, blocks, accounts, wallets;
@@ -91,7 +94,8 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     logger.info({ stateFile: opts.stateFile, height: chain.lastMasterchainBlock().id.seqno }, 'localnet resumed from snapshot');
   } else {
     chain = await LocalChain.create({ ...chainOptions, validatorSeed: seed ? derive(seed, 'validator') : randomBytes(32) });
-    adnlSeed = seed ? derive(seed, 'adnl') : randomBytes(32);
+    // A 32-byte seed is the lite server's ed25519 key itself (its public key is what clients pin).
+    adnlSeed = seed ? (seed.length === 32 ? seed : derive(seed, 'adnl')) : randomBytes(32);
     const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
     wallets = await deriveLocalnetWallets(mnemonic, opts.accounts ?? 10, chain.globalId);
     await fundLocalnetWallets(chain, wallets.wallets);
