@@ -44,7 +44,13 @@ async function measure(accountCount: number): Promise<Figures> {
   const entries = [];
   for (let i = 0; i < accountCount; i++) {
     const init = { code: beginCell().storeUint(0x00, 8).endCell(), data: beginCell().storeUint(i, 32).endCell() };
-    const address = new Address(0, beginCell().store((b) => b.storeRef(init.code).storeRef(init.data)).endCell().hash());
+    const address = new Address(
+      0,
+      beginCell()
+        .store((b) => b.storeRef(init.code).storeRef(init.data))
+        .endCell()
+        .hash(),
+    );
     filler.push(address);
     entries.push({ address, init, balance: toNano('1') });
   }
@@ -75,7 +81,10 @@ async function measure(accountCount: number): Promise<Figures> {
       sendMode: SendMode.PAY_GAS_SEPARATELY,
       messages: [internal({ to: filler[seqno % filler.length], value: toNano('0.01'), bounce: false })],
     });
-    const boc = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
+    const boc = beginCell()
+      .store(storeMessage(external({ to: wallet.address, body })))
+      .endCell()
+      .toBoc();
     const t = process.hrtime.bigint();
     await chain.sendExternalMessage(boc);
     transferSeals.push(ms(t));
@@ -106,7 +115,10 @@ async function measure(accountCount: number): Promise<Figures> {
 }
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   const results: Figures[] = [];
   for (const size of sizes.length > 0 ? sizes : [100, 1000, 10000]) {
     process.stdout.write(`measuring ${size} accounts...\n`);

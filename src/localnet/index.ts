@@ -165,7 +165,9 @@ function buildGlobalConfig(chain: LocalChain, host: string, port: number, public
   return {
     '@type': 'config.global',
     dht: { '@type': 'dht.config.global', k: 6, a: 3, static_nodes: { '@type': 'dht.nodes', nodes: [] } },
-    liteservers: [{ ip: ipv4ToInt32(host === '0.0.0.0' ? '127.0.0.1' : host), port, id: { '@type': 'pub.ed25519', key: publicKey.toString('base64') } }],
+    liteservers: [
+      { ip: ipv4ToInt32(host === '0.0.0.0' ? '127.0.0.1' : host), port, id: { '@type': 'pub.ed25519', key: publicKey.toString('base64') } },
+    ],
     validator: { '@type': 'validator.config.global', zero_state: zeroState, init_block: { ...zeroState }, hardforks: [] },
   };
 }
@@ -181,7 +183,7 @@ export function ipv4ToInt32(ip: string): number {
   if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) {
     throw new Error(`not an IPv4 address: ${ip}`);
   }
-  return ((parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3]) | 0;
+  return (parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3] | 0;
 }
 
 export { LocalChain } from './chain/LocalChain';

@@ -9,9 +9,30 @@ import { GenesisAccount, LocalChain } from './chain/LocalChain';
  * Never send real funds to them.
  */
 export const DEFAULT_LOCALNET_MNEMONIC: readonly string[] = Object.freeze([
-  'awkward', 'remind', 'same', 'decorate', 'degree', 'reopen', 'anxiety', 'pool',
-  'throw', 'cook', 'toddler', 'vivid', 'chief', 'dial', 'airport', 'cycle',
-  'saddle', 'disagree', 'mercy', 'grape', 'salute', 'excite', 'garbage', 'opera',
+  'awkward',
+  'remind',
+  'same',
+  'decorate',
+  'degree',
+  'reopen',
+  'anxiety',
+  'pool',
+  'throw',
+  'cook',
+  'toddler',
+  'vivid',
+  'chief',
+  'dial',
+  'airport',
+  'cycle',
+  'saddle',
+  'disagree',
+  'mercy',
+  'grape',
+  'salute',
+  'excite',
+  'garbage',
+  'opera',
 ]);
 
 /** The standard v4r2 subwallet id (wallet 0); wallet i uses this plus i. */
@@ -41,11 +62,7 @@ export interface LocalnetWallets {
  * and `count` v5r1 wallets (subwalletNumber i, networkGlobalId = the chain's global_id). Wallet 0
  * of each version is the very wallet TonClient and tonweb derive from the mnemonic.
  */
-export async function deriveLocalnetWallets(
-  mnemonic: readonly string[],
-  count: number,
-  globalId: number,
-): Promise<LocalnetWallets> {
+export async function deriveLocalnetWallets(mnemonic: readonly string[], count: number, globalId: number): Promise<LocalnetWallets> {
   const words = [...mnemonic];
   if (!(await mnemonicValidate(words))) throw new Error('invalid localnet mnemonic');
   const keyPair = await mnemonicToPrivateKey(words);
@@ -59,7 +76,10 @@ export async function deriveLocalnetWallets(
       publicKey: keyPair.publicKey,
       walletId: { networkGlobalId: globalId, context: { walletVersion: 'v5r1', workchain: 0, subwalletNumber: i } },
     });
-    const serializedId = contract.init.data.beginParse().skip(1 + 32).loadUint(32);
+    const serializedId = contract.init.data
+      .beginParse()
+      .skip(1 + 32)
+      .loadUint(32);
     wallets.push({ version: 'v5r1', index: i, address: contract.address, walletId: serializedId, contract });
   }
   return { mnemonic: words, keyPair, wallets };

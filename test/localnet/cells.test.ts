@@ -107,7 +107,10 @@ describe('PersistentDict (plain Hashmap)', () => {
   });
 
   it('is persistent: older versions keep their entries and cells', () => {
-    const v1 = PersistentDict.from(uint32Spec, [1, 2, 3].map((k) => ({ key: BigInt(k), value: k, extra: null })));
+    const v1 = PersistentDict.from(
+      uint32Spec,
+      [1, 2, 3].map((k) => ({ key: BigInt(k), value: k, extra: null })),
+    );
     const h1 = v1.rootCell()?.hash().toString('hex');
     const v2 = v1.set(2n, 20, null).delete(3n).set(9n, 9, null);
     expect(v1.get(2n)?.value).toBe(2);
@@ -260,7 +263,11 @@ describe('Merkle proofs', () => {
       uint32Spec,
       Array.from({ length: 300 }, (_, i) => ({ key: BigInt(i * 104729), value: i, extra: null })),
     );
-    const root = beginCell().storeUint(7, 8).storeRef(d.rootCell() as Cell).storeRef(uintCell(99)).endCell();
+    const root = beginCell()
+      .storeUint(7, 8)
+      .storeRef(d.rootCell() as Cell)
+      .storeRef(uintCell(99))
+      .endCell();
     const path = dictLookupPath(root.refs[0], 32, 104729n * 77n);
     const keep = { open: new Set([root, ...path.cells]), full: new Set([root.refs[1]]) };
     const other = uintCell(5);

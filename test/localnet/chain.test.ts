@@ -20,7 +20,13 @@ import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/chain/ids';
 import { accountLeaf, GLOBAL_BALANCE, LocalChain } from '../../src/localnet/chain/LocalChain';
 import { StoredBlock } from '../../src/localnet/chain/store';
 import { blockSignaturePayload } from '../../src/localnet/chain/validator';
-import { loadMerkleUpdateHeader, loadMcStateExtra, loadShardStateUnsplit, loadValidatorDescr, loadValidatorSet } from '../../src/localnet/tlb';
+import {
+  loadMerkleUpdateHeader,
+  loadMcStateExtra,
+  loadShardStateUnsplit,
+  loadValidatorDescr,
+  loadValidatorSet,
+} from '../../src/localnet/tlb';
 import {
   DEFAULT_LOCALNET_MNEMONIC,
   deriveLocalnetWallets,
@@ -190,7 +196,14 @@ describe('LocalChain', () => {
           );
           // prev_blocks lists every earlier masterchain block.
           const seqnos: number[] = [];
-          checkHashmapAug(extra!.prevBlocks.root, 32, (s) => ({ key: s.loadBit(), lt: s.loadUintBig(64) }), (a) => a, () => true, (k) => seqnos.push(Number(k)));
+          checkHashmapAug(
+            extra!.prevBlocks.root,
+            32,
+            (s) => ({ key: s.loadBit(), lt: s.loadUintBig(64) }),
+            (a) => a,
+            () => true,
+            (k) => seqnos.push(Number(k)),
+          );
           expect(seqnos).toEqual(Array.from({ length: ours.seqno }, (_, i) => i));
         }
       }
@@ -242,7 +255,13 @@ describe('LocalChain', () => {
       const info = strictLoad<GenBlock>('loadBlock', b.root).info;
       expect(info.gen_validator_list_hash_short >>> 0).toBe(chain.validator.validatorSetHash(0));
     }
-    expect(nacl.sign.detached.verify(blockSignaturePayload(Buffer.alloc(32), Buffer.alloc(32)), chain.lastMasterchainBlock().signature!, descr.publicKey)).toBe(false);
+    expect(
+      nacl.sign.detached.verify(
+        blockSignaturePayload(Buffer.alloc(32), Buffer.alloc(32)),
+        chain.lastMasterchainBlock().signature!,
+        descr.publicKey,
+      ),
+    ).toBe(false);
   });
 
   it('executes a signed transfer, seals it, and runs get-methods against old and new states', async () => {
@@ -253,9 +272,19 @@ describe('LocalChain', () => {
     );
     const seqnoAt = async (b: StoredBlock) => {
       const top = chain.shardTopOf(b);
-      const run = await chain.runGetMethod({ state: top.state, genUtime: top.genUtime, mcSeqno: b.id.seqno, address: wallet.address, methodId: 85143, params: Buffer.alloc(0) });
+      const run = await chain.runGetMethod({
+        state: top.state,
+        genUtime: top.genUtime,
+        mcSeqno: b.id.seqno,
+        address: wallet.address,
+        methodId: 85143,
+        params: Buffer.alloc(0),
+      });
       expect(run.exitCode).toBe(0);
-      return Cell.fromBoc(run.stack!)[0].beginParse().skip(24 + 8).loadUintBig(64);
+      return Cell.fromBoc(run.stack!)[0]
+        .beginParse()
+        .skip(24 + 8)
+        .loadUintBig(64);
     };
     expect(await seqnoAt(chain.store.bySeqno(MASTERCHAIN, 1)!)).toBe(0n);
     expect(await seqnoAt(chain.lastMasterchainBlock())).toBe(1n);
@@ -272,8 +301,15 @@ describe('LocalChain', () => {
 
   it('rejects an external message the wallet does not accept, changing nothing', async () => {
     const v4 = wallets.wallets[0].contract as WalletContractV4;
-    const replay: Cell = v4.createTransfer({ seqno: 0, secretKey: wallets.keyPair.secretKey, messages: [], sendMode: SendMode.PAY_GAS_SEPARATELY });
-    const ext = beginCell().store(storeMessage(external({ to: v4.address, body: replay }))).endCell();
+    const replay: Cell = v4.createTransfer({
+      seqno: 0,
+      secretKey: wallets.keyPair.secretKey,
+      messages: [],
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+    });
+    const ext = beginCell()
+      .store(storeMessage(external({ to: v4.address, body: replay })))
+      .endCell();
     const height = chain.store.height(MASTERCHAIN);
     await expect(chain.sendExternalMessage(ext.toBoc())).rejects.toBeInstanceOf(ExternalMessageRejectedError);
     expect(chain.store.height(MASTERCHAIN)).toBe(height);

@@ -13,7 +13,11 @@ import { ConnectedLocalnet, startConnectedLocalnet } from './helpers/liteClient'
 type TlBlockId = { kind: 'tonNode.blockIdExt'; workchain: number; shard: string; seqno: number; rootHash: Buffer; fileHash: Buffer };
 
 function accountQuery(id: TlBlockId, address: Address) {
-  return { kind: 'liteServer.getAccountState' as const, id, account: { kind: 'liteServer.accountId' as const, workchain: address.workChain, id: address.hash } };
+  return {
+    kind: 'liteServer.getAccountState' as const,
+    id,
+    account: { kind: 'liteServer.accountId' as const, workchain: address.workChain, id: address.hash },
+  };
 }
 
 /** The Merkle proof cell's virtual root (what the proof stands for). */
@@ -165,7 +169,9 @@ describe('local lite server: accounts, messages, transactions', () => {
     });
     const wallet = ctx.client.open(v4);
     const height = ctx.net.chain.lastMasterchainBlock().id.seqno;
-    await expect(wallet.send(replay)).rejects.toThrow(/^cannot apply external message to current state : External message was not accepted/);
+    await expect(wallet.send(replay)).rejects.toThrow(
+      /^cannot apply external message to current state : External message was not accepted/,
+    );
     expect(ctx.net.chain.lastMasterchainBlock().id.seqno).toBe(height);
     await expect(
       ctx.engine.query(Functions.liteServer_sendMessage, { kind: 'liteServer.sendMessage', body: Buffer.from('not a boc') }),
@@ -189,7 +195,12 @@ describe('local lite server: accounts, messages, transactions', () => {
     const page1 = await ctx.client.getAccountTransactions(v5.address, lt.toString(), hash, 2);
     const first = Cell.fromBoc(page1.transactions).map((c) => loadTransaction(c.beginParse()));
     expect(first).toHaveLength(2);
-    const page2 = await ctx.client.getAccountTransactions(v5.address, first[1].prevTransactionLt.toString(), bigintHash(first[1].prevTransactionHash), 2);
+    const page2 = await ctx.client.getAccountTransactions(
+      v5.address,
+      first[1].prevTransactionLt.toString(),
+      bigintHash(first[1].prevTransactionHash),
+      2,
+    );
     const second = Cell.fromBoc(page2.transactions).map((c) => loadTransaction(c.beginParse()));
     expect(second).toHaveLength(2);
     expect(second[1].prevTransactionLt).toBe(0n);
@@ -205,7 +216,9 @@ describe('local lite server: accounts, messages, transactions', () => {
       hash,
     });
     expect(capped.ids).toHaveLength(4);
-    await expect(ctx.client.getAccountTransactions(v5.address, lt.toString(), Buffer.alloc(32), 2)).rejects.toThrow('transaction hash mismatch');
+    await expect(ctx.client.getAccountTransactions(v5.address, lt.toString(), Buffer.alloc(32), 2)).rejects.toThrow(
+      'transaction hash mismatch',
+    );
     await expect(ctx.client.getAccountTransactions(v5.address, (lt + 1n).toString(), hash, 2)).rejects.toThrow(/cannot locate transaction/);
 
     const one = await ctx.client.getAccountTransaction(v5.address, lt.toString(), page1.ids[0]);
@@ -215,7 +228,10 @@ describe('local lite server: accounts, messages, transactions', () => {
 
   it('reads masterchain accounts with a reference block of their own chain and no shard proof', async () => {
     const info = await ctx.client.getMasterchainInfo();
-    const res = await ctx.engine.query(Functions.liteServer_getAccountState, accountQuery(info.last as TlBlockId, new Address(-1, Buffer.alloc(32))));
+    const res = await ctx.engine.query(
+      Functions.liteServer_getAccountState,
+      accountQuery(info.last as TlBlockId, new Address(-1, Buffer.alloc(32))),
+    );
     expect(res.shardProof.length).toBe(0);
     expect(res.shardblk.seqno).toBe(info.last.seqno);
     expect(res.shardblk.workchain).toBe(-1);

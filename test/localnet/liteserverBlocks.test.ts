@@ -22,7 +22,14 @@ function virtualRoot(proof: Cell): Cell {
 }
 
 function tlId(id: { workchain: number; shard: string; seqno: number; rootHash: Buffer; fileHash: Buffer }): TlBlockId {
-  return { kind: 'tonNode.blockIdExt', workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash };
+  return {
+    kind: 'tonNode.blockIdExt',
+    workchain: id.workchain,
+    shard: id.shard,
+    seqno: id.seqno,
+    rootHash: id.rootHash,
+    fileHash: id.fileHash,
+  };
 }
 
 describe('local lite server: blocks, config, proofs', () => {
@@ -185,7 +192,11 @@ describe('local lite server: blocks, config, proofs', () => {
     // Only what was asked for is revealed.
     expect(() => dictLookupPath(configRoot, 32, 20n)).toThrow(/pruned/);
 
-    const all = await ctx.engine.query(Functions.liteServer_getConfigAll, { kind: 'liteServer.getConfigAll', mode: 0, id: tlId(info.last) });
+    const all = await ctx.engine.query(Functions.liteServer_getConfigAll, {
+      kind: 'liteServer.getConfigAll',
+      mode: 0,
+      id: tlId(info.last),
+    });
     const allRoot = virtualRoot(Cell.fromBoc(all.configProof)[0]).refs[3].refs[1];
     expect(Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), allRoot).size).toBe(config.config.size);
   });
@@ -227,7 +238,14 @@ describe('local lite server: blocks, config, proofs', () => {
     const chain = ctx.net.chain;
     const last = chain.lastMasterchainBlock();
     const zero = chain.zeroState.id;
-    const zeroId: TlBlockId = { kind: 'tonNode.blockIdExt', workchain: -1, shard: SHARD, seqno: 0, rootHash: zero.rootHash, fileHash: zero.fileHash };
+    const zeroId: TlBlockId = {
+      kind: 'tonNode.blockIdExt',
+      workchain: -1,
+      shard: SHARD,
+      seqno: 0,
+      rootHash: zero.rootHash,
+      fileHash: zero.fileHash,
+    };
     const forward = await ctx.engine.query(Functions.liteServer_getBlockProof, {
       kind: 'liteServer.getBlockProof',
       mode: 0,
@@ -272,7 +290,10 @@ describe('local lite server: blocks, config, proofs', () => {
     expect(src.hash(0).equals(last.id.rootHash)).toBe(true);
     const srcState = virtualRoot(Cell.fromBoc(link.stateProof)[0]);
     expect(loadMerkleUpdateHeader(src.refs[2]).newHash.equals(srcState.hash(0))).toBe(true);
-    const prevBlocks = srcState.refs[3].refs[2].beginParse().skip(16 + 65).loadRef();
+    const prevBlocks = srcState.refs[3].refs[2]
+      .beginParse()
+      .skip(16 + 65)
+      .loadRef();
     // Leaf: KeyMaxLt extra (key bit, max_end_lt), then KeyExtBlkRef (key bit, end_lt, seqno, hashes).
     const entry = dictLookupPath(prevBlocks, 32, 2n).value!;
     entry.skip(1 + 64);

@@ -5,12 +5,7 @@ export function prunedBranch(cell: Cell): Cell {
   if (cell.level() !== 0) {
     throw new Error('only level-0 cells can be pruned at Merkle depth 1');
   }
-  return beginCell()
-    .storeUint(1, 8)
-    .storeUint(1, 8)
-    .storeBuffer(cell.hash(0))
-    .storeUint(cell.depth(0), 16)
-    .endCell({ exotic: true });
+  return beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(cell.hash(0)).storeUint(cell.depth(0), 16).endCell({ exotic: true });
 }
 
 /** Which cells of a tree a proof reveals. */

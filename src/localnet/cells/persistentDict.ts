@@ -58,10 +58,7 @@ export class PersistentDict<V, E = null> {
     return new PersistentDict(spec, null, 0);
   }
 
-  static from<V, E = null>(
-    spec: DictSpec<V, E>,
-    entries: Iterable<{ key: bigint; value: V; extra: E }>,
-  ): PersistentDict<V, E> {
+  static from<V, E = null>(spec: DictSpec<V, E>, entries: Iterable<{ key: bigint; value: V; extra: E }>): PersistentDict<V, E> {
     let dict = PersistentDict.empty(spec);
     for (const e of entries) dict = dict.set(e.key, e.value, e.extra);
     return dict;
@@ -175,9 +172,7 @@ export class PersistentDict<V, E = null> {
 
   /** A fork at `bit` over a new leaf and an existing subtree, ordered by the leaf's bit. */
   private fork(bit: number, leaf: Leaf<V, E>, existing: Node<V, E>): Fork<V, E> {
-    return keyBit(leaf.key, this.spec.keyBits, bit)
-      ? this.makeFork(bit, existing, leaf)
-      : this.makeFork(bit, leaf, existing);
+    return keyBit(leaf.key, this.spec.keyBits, bit) ? this.makeFork(bit, existing, leaf) : this.makeFork(bit, leaf, existing);
   }
 
   private makeFork(bit: number, left: Node<V, E>, right: Node<V, E>): Fork<V, E> {

@@ -40,7 +40,6 @@ import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
 import { BlockStore, StoredBlock, StoredTransaction, ZeroState } from './store';
 import { LocalValidator } from './validator';
 
-
 export interface LocalChainOptions {
   /** Seal an (often empty) block this often; 0 disables the timer. Default 1000. */
   blockIntervalMs?: number;
@@ -109,7 +108,11 @@ export class LocalChain {
     this.lastUtime = genesisUtime;
     this.getMethodGasLimit = getMethodGasLimit;
     this.events.setMaxListeners(0);
-    this.lastKeyBlock = { seqno: 0, ref: { endLt: 0n, seqno: 0, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) }, id: {} as BlockId };
+    this.lastKeyBlock = {
+      seqno: 0,
+      ref: { endLt: 0n, seqno: 0, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) },
+      id: {} as BlockId,
+    };
   }
 
   /** Builds both zerostates. No block exists until the first `seal()`. */
@@ -216,7 +219,9 @@ export class LocalChain {
       if (this.sealQueued || this.stopped) return;
       this.sealQueued = true;
       this.seal()
-        .catch((err: unknown) => this.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'localnet: timed seal failed'))
+        .catch((err: unknown) =>
+          this.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'localnet: timed seal failed'),
+        )
         .finally(() => {
           this.sealQueued = false;
         });
@@ -457,7 +462,13 @@ export class LocalChain {
       accountBlocks: shardTxs.cell,
       mcExtra: null,
     });
-    const shardId: BlockId = { workchain: BASECHAIN, shard: FULL_SHARD, seqno, rootHash: shardBlock.root.hash(), fileHash: shardBlock.fileHash };
+    const shardId: BlockId = {
+      workchain: BASECHAIN,
+      shard: FULL_SHARD,
+      seqno,
+      rootHash: shardBlock.root.hash(),
+      fileHash: shardBlock.fileHash,
+    };
 
     const shardHashes = buildShardHashes(shardDescrFor(shardId, { startLt, endLt, genUtime, minRefMcSeqno: seqno - 1 }, seqno));
     const mcAccounts = this.accounts.get(MASTERCHAIN) as AccountsDict;
@@ -648,7 +659,11 @@ export class LocalChain {
       chain.store.add(shard);
       chain.store.add(mc);
       const ref = extBlkRef(mc.id, mc.endLt);
-      chain.prevBlocks = chain.prevBlocks.set(BigInt(mc.id.seqno), { key: mc.keyBlock, blkRef: ref }, { key: mc.keyBlock, maxEndLt: mc.endLt });
+      chain.prevBlocks = chain.prevBlocks.set(
+        BigInt(mc.id.seqno),
+        { key: mc.keyBlock, blkRef: ref },
+        { key: mc.keyBlock, maxEndLt: mc.endLt },
+      );
       if (mc.keyBlock) chain.lastKeyBlock = { seqno: mc.id.seqno, ref, id: mc.id };
       chain.lastEndLt = mc.endLt;
     }
@@ -663,7 +678,11 @@ export class LocalChain {
         const shardAccount = leaf.asCell();
         dict = dict.set(key, shardAccount, balance);
         const lastPaid = loadShardAccount(shardAccount.beginParse()).account?.storageStats.lastPaid ?? 0;
-        restored.push({ address: new Address(wc, Buffer.from(key.toString(16).padStart(64, '0'), 'hex')), shardAccount, lastTxTime: lastPaid });
+        restored.push({
+          address: new Address(wc, Buffer.from(key.toString(16).padStart(64, '0'), 'hex')),
+          shardAccount,
+          lastTxTime: lastPaid,
+        });
       });
       chain.accounts.set(wc, dict);
     }
@@ -775,7 +794,6 @@ export function accountLeaf(state: Cell, address: Address) {
   leaf.loadMaybeRef();
   return leaf;
 }
-
 
 function unixNow(): number {
   return Math.floor(Date.now() / 1000);

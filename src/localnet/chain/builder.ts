@@ -69,7 +69,9 @@ export function shardAccountBalance(shardAccount: Cell): CurrencyCollection | nu
 }
 
 export function accountsCell(accounts: AccountsDict): Cell {
-  return beginCell().store((b) => accounts.storeHashmapAugE(b)).endCell();
+  return beginCell()
+    .store((b) => accounts.storeHashmapAugE(b))
+    .endCell();
 }
 
 /** `OldMcBlocksInfo`: previous masterchain blocks by seqno. */
@@ -176,7 +178,12 @@ export function buildAccountBlocks(txs: readonly ExecutedTransaction[]): Account
     });
     dict = dict.set(BigInt('0x' + key), accountBlock, txDict.extra);
   }
-  return { cell: beginCell().store((b) => dict.storeHashmapAugE(b)).endCell(), ordered };
+  return {
+    cell: beginCell()
+      .store((b) => dict.storeHashmapAugE(b))
+      .endCell(),
+    ordered,
+  };
 }
 
 /** Everything that differs between two consecutive blocks of one shard chain. */

@@ -40,7 +40,9 @@ export function buildLocalConfig(base: Cell, validator: LocalValidator, utimeSin
     },
   }).set(
     0n,
-    beginCell().store(storeValidatorDescr({ publicKey: validator.publicKey, weight: validator.weight, adnlAddr: null })).endCell(),
+    beginCell()
+      .store(storeValidatorDescr({ publicKey: validator.publicKey, weight: validator.weight, adnlAddr: null }))
+      .endCell(),
     null,
   );
   const p34 = beginCell()

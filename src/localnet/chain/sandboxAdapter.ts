@@ -12,15 +12,7 @@
  *   the parsed account with @ton/core could change the Account hash, which must equal the
  *   last transaction's `state_update.new_hash`.
  */
-import {
-  Address,
-  Cell,
-  CurrencyCollection,
-  loadMessage,
-  loadTransaction,
-  Message,
-  Transaction,
-} from '@ton/core';
+import { Address, Cell, CurrencyCollection, loadMessage, loadTransaction, Message, Transaction } from '@ton/core';
 import { Blockchain, BlockchainTransaction, EmulationError, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
 
 /** One transaction as the chain needs it: exact cell plus the fields blocks are built from. */
@@ -39,8 +31,7 @@ export interface ExecutedTransaction {
 }
 
 export type ExternalResult =
-  | { accepted: true; transactions: ExecutedTransaction[] }
-  | { accepted: false; reason: string; exitCode: number | null };
+  { accepted: true; transactions: ExecutedTransaction[] } | { accepted: false; reason: string; exitCode: number | null };
 
 interface BlockchainInternals {
   currentLt: bigint;
@@ -175,7 +166,11 @@ export class SandboxEngine {
    * Puts accounts back as they were (restoring a chain snapshot): the exact ShardAccount cells,
    * the lt the next transaction must exceed, and the global libraries.
    */
-  async restore(accounts: readonly { address: Address; shardAccount: Cell; lastTxTime: number }[], lt: bigint, libs: Cell | undefined): Promise<void> {
+  async restore(
+    accounts: readonly { address: Address; shardAccount: Cell; lastTxTime: number }[],
+    lt: bigint,
+    libs: Cell | undefined,
+  ): Promise<void> {
     for (const acc of accounts) {
       const contract = (await this.bc.getContract(acc.address)) as unknown as SmartContractInternals;
       contract._account = acc.shardAccount.toBoc().toString('base64');

@@ -155,12 +155,7 @@ export function storeMcBlockExtra(src: McBlockExtra) {
       .storeBit(src.keyBlock)
       .store(storeHashmapE(src.shardHashes))
       .store(storeHashmapAugE(src.shardFees, storeShardFeeCreated))
-      .storeRef(
-        beginCell()
-          .store(storeHashmapE(src.prevBlkSignatures))
-          .storeMaybeRef(src.recoverCreateMsg)
-          .storeMaybeRef(src.mintMsg),
-      );
+      .storeRef(beginCell().store(storeHashmapE(src.prevBlkSignatures)).storeMaybeRef(src.recoverCreateMsg).storeMaybeRef(src.mintMsg));
     if (src.config) b.store(storeConfigParams(src.config));
   };
 }

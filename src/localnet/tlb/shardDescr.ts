@@ -3,9 +3,7 @@ import { CurrencyCollection, loadCurrencyCollection, storeCurrencyCollection } f
 
 /** `fsm_none$0 | fsm_split$10 | fsm_merge$11` */
 export type FutureSplitMerge =
-  | { kind: 'none' }
-  | { kind: 'split'; splitUtime: number; interval: number }
-  | { kind: 'merge'; mergeUtime: number; interval: number };
+  { kind: 'none' } | { kind: 'split'; splitUtime: number; interval: number } | { kind: 'merge'; mergeUtime: number; interval: number };
 
 export function storeFutureSplitMerge(src: FutureSplitMerge) {
   return (b: Builder) => {
@@ -64,11 +62,7 @@ export function storeShardDescr(src: ShardDescr) {
       .storeUint(src.minRefMcSeqno, 32)
       .storeUint(src.genUtime, 32)
       .store(storeFutureSplitMerge(src.splitMergeAt))
-      .storeRef(
-        beginCell()
-          .store(storeCurrencyCollection(src.feesCollected))
-          .store(storeCurrencyCollection(src.fundsCreated)),
-      );
+      .storeRef(beginCell().store(storeCurrencyCollection(src.feesCollected)).store(storeCurrencyCollection(src.fundsCreated)));
   };
 }
 

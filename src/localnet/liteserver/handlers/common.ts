@@ -48,7 +48,11 @@ export function requireBlock(chain: LocalChain, id: BlockIdExt): StoredBlock {
   return block;
 }
 
-export function requireMasterchainBlock(chain: LocalChain, id: BlockIdExt, what = 'reference block must belong to the masterchain'): StoredBlock {
+export function requireMasterchainBlock(
+  chain: LocalChain,
+  id: BlockIdExt,
+  what = 'reference block must belong to the masterchain',
+): StoredBlock {
   if (id.workchain !== MASTERCHAIN) throw new LiteServerError(ERR_FATAL, what);
   return requireBlock(chain, id);
 }

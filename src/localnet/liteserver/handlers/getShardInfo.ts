@@ -16,7 +16,13 @@ export function getShardInfo(chain: LocalChain): LiteHandler<'liteServer.getShar
     // The only shard of a workchain is the full one: an exact request must name it.
     const exactMismatch = query.exact && BigInt.asUintN(64, BigInt(query.shard)) !== 0x8000000000000000n;
     if (!info.leaf || exactMismatch || query.workchain !== BASECHAIN) {
-      return { kind: 'liteServer.shardInfo', id: toTlBlockId(block.id), shardblk: INVALID_BLOCK_ID, shardProof, shardDescr: Buffer.alloc(0) };
+      return {
+        kind: 'liteServer.shardInfo',
+        id: toTlBlockId(block.id),
+        shardblk: INVALID_BLOCK_ID,
+        shardProof,
+        shardDescr: Buffer.alloc(0),
+      };
     }
     return {
       kind: 'liteServer.shardInfo',

@@ -23,13 +23,26 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
     const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
     const withProofs = (mode & 1) !== 0;
     if (!ctx.shard) {
-      return result(mode, toTlBlockId(ctx.base.id), INVALID_BLOCK_ID, withProofs ? ctx.shardProof : null, withProofs ? Buffer.alloc(0) : null, null, -256, null);
+      return result(
+        mode,
+        toTlBlockId(ctx.base.id),
+        INVALID_BLOCK_ID,
+        withProofs ? ctx.shardProof : null,
+        withProofs ? Buffer.alloc(0) : null,
+        null,
+        -256,
+        null,
+      );
     }
     const shard = ctx.shard;
     const proof = withProofs ? serializeProofs([stateRootProof(shard.root), accountStateProof(shard.state, query.account.id)]) : null;
     const account = accountCellOf(shard.state, query.account.id);
     const stateProof =
-      mode & 2 ? (account ? serializeProofs([{ root: account, keep: { open: new Set([account]), full: new Set([account]) } }]) : Buffer.alloc(0)) : null;
+      mode & 2
+        ? account
+          ? serializeProofs([{ root: account, keep: { open: new Set([account]), full: new Set([account]) } }])
+          : Buffer.alloc(0)
+        : null;
     const methodId = Number(BigInt(query.methodId));
     if (!Number.isSafeInteger(methodId)) throw new LiteServerError(ERR_FATAL, 'method id out of range');
     let run;
