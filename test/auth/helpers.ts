@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -73,17 +74,19 @@ export async function deleteKeysWithPrefix(url: string, prefix: string): Promise
   }
 }
 
-export async function redisReachable(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
+/**
+ * Whether a Redis answers PING at `url`, decided synchronously (in a child process) because
+ * jest must know while collecting suites whether to run or skip them.
+ */
+export function redisReachableSync(url: string): boolean {
+  const { hostname, port } = new URL(url);
+  const script = `
+    const socket = require('node:net').connect(${Number(port || 6379)}, ${JSON.stringify(hostname)});
+    socket.setTimeout(2000, () => process.exit(1));
+    socket.on('error', () => process.exit(1));
+    socket.on('connect', () => socket.write('PING\\r\\n'));
+    socket.on('data', (data) => process.exit(String(data).startsWith('+PONG') ? 0 : 1));`;
+  return spawnSync(process.execPath, ['-e', script], { timeout: 5000 }).status === 0;
 }
 
 /**
