@@ -1,0 +1,27 @@
+/**
+ * `npm run bench`: every benchmark, one after another. Add a bench as one entry below.
+ * `npm run bench -- limiter` runs only the named ones.
+ */
+import { runLimiterBench } from './limiter';
+
+const BENCHES: Record<string, () => Promise<void>> = {
+  limiter: runLimiterBench,
+};
+
+async function main(selected: string[]): Promise<void> {
+  const unknown = selected.filter((name) => !(name in BENCHES));
+  if (unknown.length > 0) throw new Error(`unknown bench ${unknown.join(', ')} (have: ${Object.keys(BENCHES).join(', ')})`);
+  const names = selected.length > 0 ? selected : Object.keys(BENCHES);
+  for (const name of names) {
+    await BENCHES[name]!();
+    console.log('');
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
