@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import pino from 'pino';
 import { createAccessControl } from '../../src/auth';
 import { KeysFileError, buildKeyring, hashApiKey, loadKeysFile, parseKeysText } from '../../src/auth/keys';
@@ -124,6 +125,16 @@ describe('keys file', () => {
 
   it('says which file cannot be read', async () => {
     await expect(loadKeysFile('/nonexistent/keys.yaml')).rejects.toThrow('cannot read keys file /nonexistent/keys.yaml (ENOENT)');
+  });
+});
+
+describe('config/keys.example.yaml', () => {
+  it('is a valid keys file whose documented hash matches its documented key', async () => {
+    const keyring = await loadKeysFile(path.resolve(__dirname, '..', '..', 'config', 'keys.example.yaml'));
+    expect(keyring.names()).toEqual(['backend', 'partner', 'devtools']);
+    expect(keyring.lookup('replace-me-with-a-long-random-string-0001')?.rate).toEqual({ rps: 10, burst: 20 });
+    expect(keyring.lookup('replace-me-with-another-key-0002')?.rate).toEqual({ rps: 2.5, burst: 3 });
+    expect(keyring.lookup('replace-me-local-development-0003')?.rate).toBeUndefined();
   });
 });
 
