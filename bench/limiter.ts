@@ -90,7 +90,9 @@ async function benchHttp(access: AccessControl | undefined, flags: string[], hea
 }
 
 function row(label: string, figures: Percentiles, baseline?: Percentiles): string {
-  const added = baseline ? `   added p50 ${(figures.p50 - baseline.p50).toFixed(1).padStart(6)} µs   p99 ${(figures.p99 - baseline.p99).toFixed(1).padStart(6)} µs` : '';
+  const added = baseline
+    ? `   added p50 ${(figures.p50 - baseline.p50).toFixed(1).padStart(6)} µs   p99 ${(figures.p99 - baseline.p99).toFixed(1).padStart(6)} µs`
+    : '';
   return `  ${label.padEnd(34)} p50 ${figures.p50.toFixed(1).padStart(7)} µs   p99 ${figures.p99.toFixed(1).padStart(7)} µs${added}`;
 }
 
@@ -118,7 +120,10 @@ export async function runLimiterBench(): Promise<void> {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'ton-bridge-bench-'));
   const keysFile = path.join(dir, 'keys.yaml');
-  writeFileSync(keysFile, `keys:\n  - name: bench\n    key: ${BENCH_KEY}\n    rps: 1000000000\n    burst: 1000000000\n    networks: [local]\n`);
+  writeFileSync(
+    keysFile,
+    `keys:\n  - name: bench\n    key: ${BENCH_KEY}\n    rps: 1000000000\n    burst: 1000000000\n    networks: [local]\n`,
+  );
   const keyed = { 'X-API-Key': BENCH_KEY };
 
   const baseline = await benchHttp(undefined, [], keyed);
@@ -140,7 +145,9 @@ export async function runLimiterBench(): Promise<void> {
       await access.close();
     }
   }
-  console.log(`  (${HTTP_ROUNDS} sequential keep-alive requests per line after ${WARMUP} warm-up; store lines: ${STORE_ROUNDS.memory} memory / ${STORE_ROUNDS.redis} Redis takes)`);
+  console.log(
+    `  (${HTTP_ROUNDS} sequential keep-alive requests per line after ${WARMUP} warm-up; store lines: ${STORE_ROUNDS.memory} memory / ${STORE_ROUNDS.redis} Redis takes)`,
+  );
 }
 
 if (require.main === module) {

@@ -26,7 +26,12 @@ export interface TakeOutcome {
 }
 
 /** Refills a bucket to `now`, then takes `cost` tokens if they are there. */
-export function takeTokens(state: BucketState | undefined, now: number, rate: BucketRate, cost: number): { outcome: TakeOutcome; state: BucketState } {
+export function takeTokens(
+  state: BucketState | undefined,
+  now: number,
+  rate: BucketRate,
+  cost: number,
+): { outcome: TakeOutcome; state: BucketState } {
   let tokens = state ? state.tokens : rate.burst;
   let at = state ? state.at : now;
   // A clock that goes back (a Redis failover to a host behind ours) must not mint tokens.

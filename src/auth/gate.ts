@@ -54,7 +54,10 @@ function rpcId(body: unknown): string | number | null {
 function sendRefusal(req: Request, res: Response, err: ApiError, extraHeaders: Record<string, string> = {}): void {
   const { status, body, headers } = toErrorResponse(err);
   const payload = isJsonRpc(req) ? { ...body, jsonrpc: '2.0', id: Array.isArray(req.body) ? null : rpcId(req.body) } : body;
-  res.set({ ...extraHeaders, ...headers }).status(status).json(payload);
+  res
+    .set({ ...extraHeaders, ...headers })
+    .status(status)
+    .json(payload);
 }
 
 /**

@@ -40,7 +40,11 @@ export interface AccessControlOptions {
  * if one is configured (an unreachable Redis is logged and the failure policy applies until
  * it answers; it is not fatal).
  */
-export async function createAccessControl(config: AccessConfig, logger: Logger, options: AccessControlOptions = {}): Promise<AccessControl> {
+export async function createAccessControl(
+  config: AccessConfig,
+  logger: Logger,
+  options: AccessControlOptions = {},
+): Promise<AccessControl> {
   const log = logger.child({ component: 'auth' });
   const keysFile = config.keysFile ? path.resolve(config.keysFile) : undefined;
   let keyring: Keyring | undefined = keysFile ? await loadKeysFile(keysFile) : undefined;

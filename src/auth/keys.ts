@@ -196,7 +196,9 @@ export function parseKeysText(text: string, fileName: string): Keyring {
     } catch (err) {
       if (err instanceof YAMLParseError) {
         const before = text.slice(0, err.pos[0]).split('\n');
-        throw new KeysFileError(`${fileName} is not valid YAML (${err.code} at line ${before.length}, column ${before.at(-1)!.length + 1})`);
+        throw new KeysFileError(
+          `${fileName} is not valid YAML (${err.code} at line ${before.length}, column ${before.at(-1)!.length + 1})`,
+        );
       }
       throw new KeysFileError(`${fileName} is not valid YAML`);
     }

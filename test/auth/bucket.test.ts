@@ -34,13 +34,20 @@ describe('token bucket arithmetic', () => {
   });
 
   it('mints nothing when the clock goes back, and clamps to a lowered burst', () => {
-    expect(takeTokens({ tokens: 1, at: 5000 }, 4000, rate, 1)).toEqual({ outcome: { allowed: true, tokens: 0 }, state: { tokens: 0, at: 5000 } });
+    expect(takeTokens({ tokens: 1, at: 5000 }, 4000, rate, 1)).toEqual({
+      outcome: { allowed: true, tokens: 0 },
+      state: { tokens: 0, at: 5000 },
+    });
     expect(takeTokens({ tokens: 10, at: 0 }, 0, rate, 1).outcome).toEqual({ allowed: true, tokens: 2 });
   });
 
   it('reports remaining, reset and retry-after in whole units', () => {
     expect(reportBucket({ allowed: true, tokens: 1.5 }, rate, 1)).toEqual({ remaining: 1, resetSeconds: 1, retryAfterSeconds: 1 });
-    expect(reportBucket({ allowed: false, tokens: 0.2 }, { rps: 0.1, burst: 10 }, 1)).toEqual({ remaining: 0, resetSeconds: 98, retryAfterSeconds: 8 });
+    expect(reportBucket({ allowed: false, tokens: 0.2 }, { rps: 0.1, burst: 10 }, 1)).toEqual({
+      remaining: 0,
+      resetSeconds: 98,
+      retryAfterSeconds: 8,
+    });
     // A batch of 5 under a burst of 3: the time to a full bucket, at least a second.
     expect(reportBucket({ allowed: false, tokens: 3 }, rate, 5)).toEqual({ remaining: 3, resetSeconds: 0, retryAfterSeconds: 1 });
     expect(reportBucket({ allowed: false, tokens: 0 }, rate, 5)).toEqual({ remaining: 0, resetSeconds: 2, retryAfterSeconds: 2 });

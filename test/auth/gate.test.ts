@@ -118,11 +118,23 @@ describe('access gate (memory store)', () => {
 
     it('keyless: 1 request per second per IP holds under a burst of 50', async () => {
       const { app } = await build();
-      const statuses = await Promise.all(Array.from({ length: 50 }, () => request(app).get(DETECT_PATH).then((res) => res.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          request(app)
+            .get(DETECT_PATH)
+            .then((res) => res.status),
+        ),
+      );
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
       expect(statuses.filter((status) => status === 429)).toHaveLength(49);
       clock.advance(1000);
-      const next = await Promise.all(Array.from({ length: 10 }, () => request(app).get(DETECT_PATH).then((res) => res.status)));
+      const next = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          request(app)
+            .get(DETECT_PATH)
+            .then((res) => res.status),
+        ),
+      );
       expect(next.filter((status) => status === 200)).toHaveLength(1);
       const refused = await request(app).get(DETECT_PATH);
       expect(refused.body).toEqual(RATE_LIMITED);
@@ -138,7 +150,13 @@ describe('access gate (memory store)', () => {
 
     it('--keyless-rps N sets the keyless rate and burst; 0 lifts the keyless limit', async () => {
       const { app } = await build(['--keyless-rps', '3']);
-      const statuses = await Promise.all(Array.from({ length: 10 }, () => request(app).get(DETECT_PATH).then((res) => res.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          request(app)
+            .get(DETECT_PATH)
+            .then((res) => res.status),
+        ),
+      );
       expect(statuses.filter((status) => status === 200)).toHaveLength(3);
       await subject.access.close();
 
@@ -208,7 +226,8 @@ describe('access gate (memory store)', () => {
       expect(wrongNetwork.status).toBe(403);
       expect(wrongNetwork.body).toEqual({ ...FORBIDDEN, jsonrpc: '2.0', id: 7 });
 
-      for (let i = 0; i < 2; i++) expect((await request(app).post('/api/v2/jsonRPC').set('X-API-Key', SLOW_KEY).send(rpc(i))).status).toBe(200);
+      for (let i = 0; i < 2; i++)
+        expect((await request(app).post('/api/v2/jsonRPC').set('X-API-Key', SLOW_KEY).send(rpc(i))).status).toBe(200);
       const limited = await request(app).post('/api/v2/jsonRPC').set('X-API-Key', SLOW_KEY).send(rpc('x'));
       expect(limited.status).toBe(429);
       expect(limited.body).toEqual({ ...RATE_LIMITED, jsonrpc: '2.0', id: 'x' });
@@ -217,33 +236,57 @@ describe('access gate (memory store)', () => {
 
     it('every batch element costs a token; a batch passes whole or not at all', async () => {
       const { app } = await build();
-      const three = await request(app).post('/api/v2/jsonRPC').set('X-API-Key', BATCH_KEY).send([rpc(1), rpc(2), rpc(3)]);
+      const three = await request(app)
+        .post('/api/v2/jsonRPC')
+        .set('X-API-Key', BATCH_KEY)
+        .send([rpc(1), rpc(2), rpc(3)]);
       expect(three.status).toBe(200);
       expect(three.body).toHaveLength(3);
       expect(three.headers['ratelimit-remaining']).toBe('2');
 
-      const again = await request(app).post('/api/v2/jsonRPC').set('X-API-Key', BATCH_KEY).send([rpc(4), rpc(5), rpc(6)]);
+      const again = await request(app)
+        .post('/api/v2/jsonRPC')
+        .set('X-API-Key', BATCH_KEY)
+        .send([rpc(4), rpc(5), rpc(6)]);
       expect(again.status).toBe(429);
       expect(again.body).toEqual({ ...RATE_LIMITED, jsonrpc: '2.0', id: null });
       expect(rateLimitHeaders(again)).toEqual({ policy: '5;w=5', limit: '5', remaining: '2', reset: '3', retryAfter: '1' });
 
       // The refused batch took nothing: two single calls still fit.
-      expect((await request(app).post('/api/v2/jsonRPC').set('X-API-Key', BATCH_KEY).send([rpc(7), rpc(8)])).status).toBe(200);
+      expect(
+        (
+          await request(app)
+            .post('/api/v2/jsonRPC')
+            .set('X-API-Key', BATCH_KEY)
+            .send([rpc(7), rpc(8)])
+        ).status,
+      ).toBe(200);
       expect((await request(app).post('/api/v2/jsonRPC').set('X-API-Key', BATCH_KEY).send(rpc(9))).status).toBe(429);
     });
 
     it('a batch larger than the burst is refused; Retry-After is the time to a full bucket', async () => {
       const { app } = await build();
-      const six = await request(app).post('/api/v2/jsonRPC').set('X-API-Key', BATCH_KEY).send([1, 2, 3, 4, 5, 6].map((id) => rpc(id)));
+      const six = await request(app)
+        .post('/api/v2/jsonRPC')
+        .set('X-API-Key', BATCH_KEY)
+        .send([1, 2, 3, 4, 5, 6].map((id) => rpc(id)));
       expect(six.status).toBe(429);
       expect(rateLimitHeaders(six)).toEqual({ policy: '5;w=5', limit: '5', remaining: '5', reset: '0', retryAfter: '1' });
     });
 
     it('keyless batches count per element too', async () => {
       const { app } = await build(['--keyless-rps', '2']);
-      const res = await request(app).post('/api/v2/jsonRPC').send([rpc(1), rpc(2), rpc(3)]);
+      const res = await request(app)
+        .post('/api/v2/jsonRPC')
+        .send([rpc(1), rpc(2), rpc(3)]);
       expect(res.status).toBe(429);
-      expect((await request(app).post('/api/v2/jsonRPC').send([rpc(1), rpc(2)])).status).toBe(200);
+      expect(
+        (
+          await request(app)
+            .post('/api/v2/jsonRPC')
+            .send([rpc(1), rpc(2)])
+        ).status,
+      ).toBe(200);
     });
   });
 

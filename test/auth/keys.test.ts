@@ -77,15 +77,30 @@ describe('keys file', () => {
 
   it.each([
     [{ keys: [{ name: 'a', rps: 1, networks: ['local'] }] }, "keys[0] ('a'): give exactly one of key and sha256"],
-    [{ keys: [{ name: 'a', key: PLAIN_KEY, sha256: hashApiKey(PLAIN_KEY), rps: 1, networks: ['local'] }] }, "keys[0] ('a'): give exactly one of key and sha256"],
-    [{ keys: [{ name: 'a b', key: PLAIN_KEY, rps: 1, networks: ['local'] }] }, 'keys[0]: name must be 1-64 characters of A-Z a-z 0-9 . _ -'],
+    [
+      { keys: [{ name: 'a', key: PLAIN_KEY, sha256: hashApiKey(PLAIN_KEY), rps: 1, networks: ['local'] }] },
+      "keys[0] ('a'): give exactly one of key and sha256",
+    ],
+    [
+      { keys: [{ name: 'a b', key: PLAIN_KEY, rps: 1, networks: ['local'] }] },
+      'keys[0]: name must be 1-64 characters of A-Z a-z 0-9 . _ -',
+    ],
     [{ keys: [{ name: 'a', key: PLAIN_KEY, rps: -1, networks: ['local'] }] }, "keys[0] ('a'): rps must be a number >= 0 (0 = no limit)"],
     [{ keys: [{ name: 'a', key: PLAIN_KEY, rps: 1, burst: 1.5, networks: ['local'] }] }, "keys[0] ('a'): burst must be an integer >= 1"],
-    [{ keys: [{ name: 'a', key: PLAIN_KEY, rps: 1, networks: [] }] }, "keys[0] ('a'): networks must be a non-empty list of local, mainnet, testnet"],
-    [{ keys: [{ name: 'a', key: PLAIN_KEY, rps: 1, networks: ['devnet'] }] }, "keys[0] ('a'): networks may only contain local, mainnet, testnet"],
+    [
+      { keys: [{ name: 'a', key: PLAIN_KEY, rps: 1, networks: [] }] },
+      "keys[0] ('a'): networks must be a non-empty list of local, mainnet, testnet",
+    ],
+    [
+      { keys: [{ name: 'a', key: PLAIN_KEY, rps: 1, networks: ['devnet'] }] },
+      "keys[0] ('a'): networks may only contain local, mainnet, testnet",
+    ],
     [{ keys: [{ name: 'a', key: PLAIN_KEY, rps: 1, networks: ['local'], rate: 3 }] }, "keys[0] ('a'): unknown field 'rate'"],
     [{ keys: [{ name: 'a', sha256: 'abc', rps: 1, networks: ['local'] }] }, "keys[0] ('a'): sha256 must be 64 hex digits"],
-    [{ keys: [{ name: 'a', sha256: 12345, rps: 1, networks: ['local'] }] }, "keys[0] ('a'): sha256 must be 64 hex digits (quote it: YAML read it as a number)"],
+    [
+      { keys: [{ name: 'a', sha256: 12345, rps: 1, networks: ['local'] }] },
+      "keys[0] ('a'): sha256 must be 64 hex digits (quote it: YAML read it as a number)",
+    ],
     [{ keys: {} }, '`keys` must be a list'],
     [{ key: [] }, "unknown top-level field 'key' (only `keys`)"],
     [
@@ -150,8 +165,13 @@ describe('keys reload', () => {
       writeFile(dir, 'keys.yaml', `keys:\n  - name: only\n    key: ${HASHED_KEY}\n    rps: 1\n    networks: [mainnet]\n`);
       expect(await access.reloadKeys()).toEqual({ ok: true, keys: 1 });
       writeFile(dir, 'keys.yaml', `keys:\n  - name: broken\n    key: ${PLAIN_KEY}\n    rps: fast\n    networks: [mainnet]\n`);
-      expect(await access.reloadKeys()).toEqual({ ok: false, error: `${file}: keys[0] ('broken'): rps must be a number >= 0 (0 = no limit)` });
-      const rejected = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry['msg'] === 'API keys file rejected; the previous keys stay in force');
+      expect(await access.reloadKeys()).toEqual({
+        ok: false,
+        error: `${file}: keys[0] ('broken'): rps must be a number >= 0 (0 = no limit)`,
+      });
+      const rejected = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((entry) => entry['msg'] === 'API keys file rejected; the previous keys stay in force');
       expect(rejected?.['keptKeys']).toBe(1);
       expect(lines.join('\n')).not.toContain(PLAIN_KEY);
       expect(lines.join('\n')).not.toContain(HASHED_KEY);
@@ -164,7 +184,9 @@ describe('keys reload', () => {
     const dir = tempDir();
     const file = writeFile(dir, 'keys.yaml', 'keys:\n  - name: x\n');
     const config = loadConfig(['--keys-file', file], {}).config;
-    await expect(createAccessControl(config, pino({ level: 'silent' }))).rejects.toThrow(`${file}: keys[0] ('x'): give exactly one of key and sha256`);
+    await expect(createAccessControl(config, pino({ level: 'silent' }))).rejects.toThrow(
+      `${file}: keys[0] ('x'): give exactly one of key and sha256`,
+    );
   });
 });
 

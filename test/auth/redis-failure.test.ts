@@ -14,7 +14,9 @@ const KEY = 'outage-key-0000000000000001';
 const KEYS_YAML = `keys:\n  - name: outage\n    key: ${KEY}\n    rps: 1\n    networks: [local]\n`;
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}: ${output}`)), 10_000);
@@ -78,11 +80,16 @@ describeWithServer(suiteName, () => {
     const port = await freePort();
     children.push(await startRedis(port));
     subject = await buildAuthApp([
-      '--keys-file', keysFile,
-      '--redis-url', `redis://127.0.0.1:${port}`,
-      '--redis-failure-policy', policy,
-      '--redis-timeout', '300',
-      '--limiter-prefix', 'outage:',
+      '--keys-file',
+      keysFile,
+      '--redis-url',
+      `redis://127.0.0.1:${port}`,
+      '--redis-failure-policy',
+      policy,
+      '--redis-timeout',
+      '300',
+      '--limiter-prefix',
+      'outage:',
     ]);
     return { port, subject };
   }
@@ -140,7 +147,14 @@ describeWithServer(suiteName, () => {
 
   it('a Redis that is down at start-up is not fatal: the policy applies from the first request', async () => {
     const port = await freePort();
-    subject = await buildAuthApp(['--redis-url', `redis://127.0.0.1:${port}`, '--redis-failure-policy', 'closed', '--redis-timeout', '300']);
+    subject = await buildAuthApp([
+      '--redis-url',
+      `redis://127.0.0.1:${port}`,
+      '--redis-failure-policy',
+      'closed',
+      '--redis-timeout',
+      '300',
+    ]);
     expect(subject.access.storeKind).toBe('redis');
     const res = await request(subject.app).get(DETECT_PATH).timeout(NO_HANG_MS);
     expect(res.status).toBe(503);

@@ -45,7 +45,10 @@ describeWithRedis('rate limits in Redis', reachable, () => {
   const servers: Listening[] = [];
 
   async function instance(flags: string[] = [], clock?: () => number): Promise<AuthTestApp> {
-    const subject = await buildAuthApp(['--keys-file', keysFile, '--redis-url', REDIS_URL, '--limiter-prefix', prefix, ...flags], clock ? { clock } : {});
+    const subject = await buildAuthApp(
+      ['--keys-file', keysFile, '--redis-url', REDIS_URL, '--limiter-prefix', prefix, ...flags],
+      clock ? { clock } : {},
+    );
     opened.push(subject);
     return subject;
   }
@@ -58,12 +61,30 @@ describeWithRedis('rate limits in Redis', reachable, () => {
 
   it('the Lua script computes exactly what the TypeScript bucket computes', async () => {
     const clock = manualClock();
-    const store = new RedisBucketStore({ url: REDIS_URL, keyPrefix: prefix, timeoutMs: 1000, clock: clock.now, onAvailabilityChange: () => undefined });
+    const store = new RedisBucketStore({
+      url: REDIS_URL,
+      keyPrefix: prefix,
+      timeoutMs: 1000,
+      clock: clock.now,
+      onAvailabilityChange: () => undefined,
+    });
     try {
       expect(await store.connect()).toBe(true);
       const rate = { rps: 3, burst: 4 };
       const steps: [advanceMs: number, cost: number][] = [
-        [0, 1], [0, 2], [0, 2], [100, 1], [250, 1], [0, 1], [333, 1], [1, 3], [5000, 5], [0, 4], [10, 1], [-50, 1], [700, 1],
+        [0, 1],
+        [0, 2],
+        [0, 2],
+        [100, 1],
+        [250, 1],
+        [0, 1],
+        [333, 1],
+        [1, 3],
+        [5000, 5],
+        [0, 4],
+        [10, 1],
+        [-50, 1],
+        [700, 1],
       ];
       let state: BucketState | undefined;
       for (const [advance, cost] of steps) {
@@ -154,7 +175,12 @@ describeWithRedis('rate limits in Redis', reachable, () => {
 
   it('buckets of different networks do not share tokens', async () => {
     const clock = manualClock();
-    const flags = ['--limiter-prefix', `${prefix}networks:`, '--keys-file', writeFile(tempDir(), 'k.yaml', KEYS_YAML.replace(/networks: \[local\]/g, 'networks: [mainnet, testnet]'))];
+    const flags = [
+      '--limiter-prefix',
+      `${prefix}networks:`,
+      '--keys-file',
+      writeFile(tempDir(), 'k.yaml', KEYS_YAML.replace(/networks: \[local\]/g, 'networks: [mainnet, testnet]')),
+    ];
     const mainnet = (await instance(['--network', 'mainnet', ...flags], clock.now)).app;
     const testnet = (await instance(['--network', 'testnet', ...flags], clock.now)).app;
     expect((await request(mainnet).get(DETECT_PATH).set('X-API-Key', SLOW_KEY)).status).toBe(200);

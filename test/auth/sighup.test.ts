@@ -57,13 +57,31 @@ describe('SIGHUP to a running server', () => {
     const liteservers = writeFile(
       dir,
       'global.json',
-      JSON.stringify({ liteservers: [{ ip: 2130706433, port: await freePort(), id: { '@type': 'pub.ed25519', key: randomBytes(32).toString('base64') } }] }),
+      JSON.stringify({
+        liteservers: [{ ip: 2130706433, port: await freePort(), id: { '@type': 'pub.ed25519', key: randomBytes(32).toString('base64') } }],
+      }),
     );
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TON_BRIDGE_')));
     child = spawn(
       process.execPath,
       // tsx as a loader, not its CLI: the CLI runs the server in a grandchild that signals would miss.
-      ['--import', 'tsx', 'src/main.ts', '--port', String(port), '--network', 'testnet', '--liteservers', liteservers, '--keys-file', file, '--keyless-rps', '0', '--log-level', 'info'],
+      [
+        '--import',
+        'tsx',
+        'src/main.ts',
+        '--port',
+        String(port),
+        '--network',
+        'testnet',
+        '--liteservers',
+        liteservers,
+        '--keys-file',
+        file,
+        '--keyless-rps',
+        '0',
+        '--log-level',
+        'info',
+      ],
       { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -79,7 +97,8 @@ describe('SIGHUP to a running server', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
-    const statusWith = async (key: string): Promise<number> => (await fetch(`${base}${DETECT_PATH}`, { headers: { 'X-API-Key': key } })).status;
+    const statusWith = async (key: string): Promise<number> =>
+      (await fetch(`${base}${DETECT_PATH}`, { headers: { 'X-API-Key': key } })).status;
 
     await waitFor('the server to listen', async () => {
       try {
