@@ -1,4 +1,6 @@
+import { toFullAccountState } from '../../converters';
 import { param } from '../../params/schema';
+import { readAccount } from '../accountState';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 
@@ -10,5 +12,9 @@ export default defineHandler({
   params: {
     address: param.address(),
     seqno: param.int32().optional(),
+  },
+  run: async (ctx, p) => {
+    const read = await ctx.lite().run((client) => readAccount(client, p.address.address, p.seqno));
+    return toFullAccountState(read, { addressFlags: { bounceable: p.address.bounceable, testOnly: p.address.testOnly } });
   },
 });
