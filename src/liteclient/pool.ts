@@ -310,7 +310,7 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
         return member;
       }
       // Nothing healthy right now: wait for a probe to bring a server back, up to the deadline.
-      if (this.remaining() <= 0) throw new NoHealthyLiteServerError(this.pool.noHealthyText({ archival }));
+      if (this.remaining() <= 0) throw this.expiryError();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(this.remaining(), 250));
         const pool = this.pool;
@@ -321,7 +321,7 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
         }
         pool.once('health', done);
       });
-      if (this.remaining() <= 0) throw new NoHealthyLiteServerError(this.pool.noHealthyText({ archival }));
+      if (this.remaining() <= 0) throw this.expiryError();
     }
   }
 
@@ -363,9 +363,12 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     }
   }
 
-  /** At the deadline: 503 if no server was ever available to this request, else 504. */
+  /**
+   * At the deadline: 503 if no server was ever available to this request, else 504 (a server
+   * took the request and did not answer in time, even if none is healthy now).
+   */
   private expiryError(): Error {
-    if (this.used.length === 0 && !this.pool.hasHealthy()) return new NoHealthyLiteServerError(this.pool.noHealthyText(this.options));
+    if (this.used.length === 0) return new NoHealthyLiteServerError(this.pool.noHealthyText(this.options));
     return new LiteServerTimeoutError();
   }
 
