@@ -1,5 +1,7 @@
+import { parseTypedStack, renderTypedStack } from '../../converters';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
+import { loadContract, methodIdOf } from '../getMethod';
 import { POST_ONLY } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -16,5 +18,16 @@ export default defineHandler({
   },
   validate: (p) => {
     positiveSeqno(p.seqno);
+    methodIdOf(p.method);
+  },
+  run: async (ctx, p) => {
+    const stack = parseTypedStack(p.stack);
+    const outcome = await ctx.lite().run(async (client) => (await loadContract(client, p.address.address, p.seqno)).run(p.method, stack));
+    return {
+      '@type': 'smc.runResult',
+      gas_used: outcome.gasUsed,
+      stack: renderTypedStack(outcome.stack),
+      exit_code: outcome.exitCode,
+    };
   },
 });
