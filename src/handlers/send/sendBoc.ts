@@ -1,5 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
+import { parseExternalMessage, sendToLiteServer } from '../externalMessage';
 import { POST_ONLY } from '../types';
 import { nonEmptyBoc } from '../validation';
 
@@ -13,5 +14,10 @@ export default defineHandler({
   },
   validate: (p) => {
     nonEmptyBoc(p.boc);
+    parseExternalMessage(p.boc);
+  },
+  run: async (ctx, p) => {
+    await ctx.lite().run((client) => sendToLiteServer(client, p.boc));
+    return { '@type': 'ok' };
   },
 });

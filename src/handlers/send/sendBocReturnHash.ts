@@ -1,5 +1,7 @@
+import { toExtMessageInfo } from '../../converters/extMessage';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
+import { parseExternalMessage, sendToLiteServer } from '../externalMessage';
 import { POST_ONLY } from '../types';
 import { nonEmptyBoc } from '../validation';
 
@@ -13,5 +15,11 @@ export default defineHandler({
   },
   validate: (p) => {
     nonEmptyBoc(p.boc);
+    parseExternalMessage(p.boc);
+  },
+  run: async (ctx, p) => {
+    const message = parseExternalMessage(p.boc);
+    await ctx.lite().run((client) => sendToLiteServer(client, p.boc));
+    return toExtMessageInfo(message);
   },
 });

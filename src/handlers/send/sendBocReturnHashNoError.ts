@@ -1,7 +1,15 @@
+import { toExtMessageInfo } from '../../converters/extMessage';
+import { ApiError, LiteServerError, ValidationError } from '../../errors';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
+import { parseExternalMessage, sendToLiteServer } from '../externalMessage';
 import { POST_ONLY } from '../types';
-import { nonEmptyBoc } from '../validation';
+
+/** A message that cannot be sent is the caller's problem here: 400 with the reason, never 422/500. */
+function asBadRequest(err: unknown): unknown {
+  if (err instanceof ValidationError || err instanceof LiteServerError) return new ApiError(400, err.message);
+  return err;
+}
 
 export default defineHandler({
   name: 'sendBocReturnHashNoError',
@@ -11,7 +19,13 @@ export default defineHandler({
   params: {
     boc: param.bytes(),
   },
-  validate: (p) => {
-    nonEmptyBoc(p.boc);
+  run: async (ctx, p) => {
+    try {
+      const message = parseExternalMessage(p.boc);
+      await ctx.lite().run((client) => sendToLiteServer(client, p.boc));
+      return toExtMessageInfo(message);
+    } catch (err) {
+      throw asBadRequest(err);
+    }
   },
 });

@@ -1,0 +1,77 @@
+import { Address, beginCell, Builder, Cell, loadMessage, StateInit, storeStateInit } from '@ton/core';
+import type { LiteClient } from 'ton-lite-client';
+import { ApiError } from '../errors';
+import { invalid } from './define';
+
+/**
+ * Inbound external messages: checking a BoC a client wants sent, building one from parts
+ * (sendQuery, estimateFee, as tonlib's raw.createQuery does) and handing it to the lite server.
+ */
+
+/** The single root of `boc`, which must be an inbound external message (422 otherwise). */
+export function parseExternalMessage(boc: Buffer): Cell {
+  let roots: Cell[];
+  try {
+    roots = Cell.fromBoc(boc);
+  } catch (err) {
+    invalid(`boc is not a valid bag of cells: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (roots.length !== 1) invalid(`boc must have exactly one root cell, it has ${roots.length}`);
+  const root = roots[0];
+  let type: string;
+  try {
+    type = loadMessage(root.beginParse()).info.type;
+  } catch (err) {
+    invalid(`boc is not a message: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (type !== 'external-in') invalid(`boc is an ${type} message; only inbound external messages can be sent`);
+  return root;
+}
+
+/** A cell from a BoC parameter (body, init code, init data), or null for an empty one. */
+export function parseCellParam(name: string, boc: Buffer): Cell | null {
+  if (boc.length === 0) return null;
+  try {
+    const roots = Cell.fromBoc(boc);
+    if (roots.length !== 1) invalid(`${name} must have exactly one root cell, it has ${roots.length}`);
+    return roots[0];
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    invalid(`${name} is not a valid bag of cells: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** tonlib attaches a StateInit only when init code or data is given. */
+export function stateInitOf(code: Cell | null, data: Cell | null): StateInit | null {
+  return code || data ? { code, data } : null;
+}
+
+function fits(builder: Builder, bits: number, refs: number): boolean {
+  return builder.availableBits >= bits && builder.availableRefs >= refs;
+}
+
+/**
+ * `ext_in_msg_info` from addr_none to `address` with zero import fee; StateInit and body inline
+ * when they fit the root cell, in references otherwise.
+ */
+export function buildExternalMessage(address: Address, body: Cell, init: StateInit | null): Cell {
+  const builder = beginCell().storeUint(0b10, 2).storeUint(0b00, 2).storeAddress(address).storeCoins(0);
+  const initCell = init ? beginCell().store(storeStateInit(init)).endCell() : null;
+  if (!initCell) {
+    builder.storeBit(0);
+  } else if (fits(builder, 2 + initCell.bits.length + 1 + body.bits.length, initCell.refs.length + body.refs.length)) {
+    builder.storeBit(1).storeBit(0).storeSlice(initCell.beginParse());
+  } else {
+    builder.storeBit(1).storeBit(1).storeRef(initCell);
+  }
+  if (fits(builder, 1 + body.bits.length, body.refs.length)) builder.storeBit(0).storeSlice(body.beginParse());
+  else builder.storeBit(1).storeRef(body);
+  return builder.endCell();
+}
+
+/** Status 1 is the only answer that means the lite server took the message. */
+export async function sendToLiteServer(client: LiteClient, message: Cell | Buffer): Promise<void> {
+  const boc = Buffer.isBuffer(message) ? message : message.toBoc();
+  const answer = await client.sendMessage(boc);
+  if (answer.status !== 1) throw new ApiError(500, `the lite server did not accept the message (status ${answer.status})`);
+}
