@@ -1,4 +1,6 @@
+import { toTransactionJson } from '../../converters';
 import { param } from '../../params/schema';
+import { lastTransactionOf, walkHistory } from '../accountTransactions';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { accountTransactionsPaging } from '../validation';
@@ -18,5 +20,14 @@ export default defineHandler({
   },
   validate: (p) => {
     accountTransactionsPaging(p);
+  },
+  run: async (ctx, p) => {
+    const address = p.address.address;
+    const transactions = await ctx.lite({ archival: p.archival }).run(async (client) => {
+      // lt = 0 means "not given" (validation already paired lt and hash).
+      const start = p.lt && p.hash ? { lt: p.lt, hash: p.hash } : await lastTransactionOf(client, address);
+      return start ? (await walkHistory(client, address, start, { limit: p.limit, toLt: p.to_lt })).transactions : [];
+    });
+    return transactions.map((tx) => toTransactionJson(tx, address.workChain));
   },
 });

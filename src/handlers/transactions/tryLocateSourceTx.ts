@@ -1,5 +1,7 @@
+import { toTransactionJson } from '../../converters';
 import { param } from '../../params/schema';
 import { defineHandler, invalid } from '../define';
+import { locateSourceTransaction } from '../locateTransaction';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -14,5 +16,10 @@ export default defineHandler({
   },
   validate: (p) => {
     if (p.created_lt < 0n) invalid('created_lt should be non-negative');
+  },
+  run: async (ctx, p) => {
+    const ref = { source: p.source.address, destination: p.destination.address, createdLt: p.created_lt };
+    const tx = await ctx.lite().run((client) => locateSourceTransaction(client, ref));
+    return toTransactionJson(tx, ref.source.workChain);
   },
 });
