@@ -88,7 +88,8 @@ export function toBlockHeader(input: BlockHeaderInput): BlockHeaderJson {
     catchain_seqno: info.genCatchainSeqno | 0,
     min_ref_mc_seqno: info.minRefMcSeqno | 0,
     is_key_block: info.keyBlock,
-    prev_key_block_seqno: info.prevKeyBlockSeqno | 0,
+    // tonlib reports it for masterchain blocks only; shardchain headers say 0.
+    prev_key_block_seqno: info.notMaster ? 0 : info.prevKeyBlockSeqno | 0,
     start_lt: info.startLt.toString(10),
     end_lt: info.endLt.toString(10),
     gen_utime: info.genUtime,
