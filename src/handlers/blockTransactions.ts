@@ -1,0 +1,129 @@
+import { loadTransaction, Transaction } from '@ton/core';
+import type { LiteClient } from 'ton-lite-client';
+import type { BlockID } from 'ton-lite-client/dist/types';
+import type { ShortTxIdInput } from '../converters/blockTransactions';
+import type { TransactionId3 } from '../localnet/tl';
+import { bocRoots, invalidLiteAnswer, liteQuery, parseLiteAnswer, sameBlock, tlBlockId } from './liteAnswers';
+
+/**
+ * toncenter's paging over a block's transactions, shared by getBlockTransactions and
+ * getBlockTransactionsExt: ask for min(256, remaining) at a time with mode 7 + 128 (account, lt,
+ * hash, after the cursor), move the cursor to the last (account, lt) returned, and stop at `count`
+ * or when the lite server says the list is complete.
+ */
+
+/** account + lt + hash of each id, and `after` present. */
+export const BLOCK_TRANSACTIONS_MODE = 7 + 128;
+/** The most a lite server returns per call. */
+export const BLOCK_TRANSACTIONS_CHUNK = 256;
+
+export interface BlockTransactionsCursor {
+  /** 256-bit account id (toncenter's `after_hash`). */
+  account: Buffer;
+  lt: bigint;
+}
+
+export interface BlockTransactionsPage<T> {
+  transactions: T[];
+  /** The `incomplete` flag of the last chunk. */
+  incomplete: boolean;
+}
+
+interface Chunk<T> {
+  items: T[];
+  incomplete: boolean;
+}
+
+const START: BlockTransactionsCursor = { account: Buffer.alloc(32), lt: 0n };
+
+/** The cursor from toncenter's `after_hash` (an account id) and `after_lt`, given together or not at all. */
+export function blockTransactionsCursor(afterHash: Buffer | undefined, afterLt: bigint | undefined): BlockTransactionsCursor | undefined {
+  return afterHash !== undefined && afterLt !== undefined ? { account: afterHash, lt: afterLt } : undefined;
+}
+
+async function collect<T>(
+  count: number,
+  after: BlockTransactionsCursor | undefined,
+  fetch: (chunkSize: number, after: TransactionId3) => Promise<Chunk<T>>,
+  cursorOf: (item: T) => BlockTransactionsCursor,
+): Promise<BlockTransactionsPage<T>> {
+  const out: T[] = [];
+  let cursor = after ?? START;
+  let incomplete = true;
+  while (out.length < count) {
+    const remaining = count - out.length;
+    const chunk = await fetch(Math.min(BLOCK_TRANSACTIONS_CHUNK, remaining), {
+      kind: 'liteServer.transactionId3',
+      account: cursor.account,
+      lt: cursor.lt.toString(),
+    });
+    const items = chunk.items.slice(0, remaining);
+    out.push(...items);
+    incomplete = chunk.incomplete;
+    // An empty chunk cannot move the cursor: asking again would loop forever.
+    if (!incomplete || items.length === 0) break;
+    cursor = cursorOf(items[items.length - 1]);
+  }
+  return { transactions: out, incomplete };
+}
+
+/** Short ids (account, lt, hash) of up to `count` transactions of the block after the cursor. */
+export function listBlockShortTxIds(
+  client: LiteClient,
+  block: BlockID,
+  count: number,
+  after?: BlockTransactionsCursor,
+): Promise<BlockTransactionsPage<ShortTxIdInput & { account: Buffer }>> {
+  return collect(
+    count,
+    after,
+    async (chunkSize, cursor) => {
+      const answer = await liteQuery(client, {
+        kind: 'liteServer.listBlockTransactions',
+        id: tlBlockId(block),
+        mode: BLOCK_TRANSACTIONS_MODE,
+        count: chunkSize,
+        after: cursor,
+        reverseOrder: null,
+        wantProof: null,
+      });
+      if (!sameBlock(answer.id, block)) throw invalidLiteAnswer('listBlockTransactions', 'answer is about another block');
+      const items = answer.ids.map((id) => {
+        if (!id.account || id.lt === null || !id.hash)
+          throw invalidLiteAnswer('listBlockTransactions', 'transaction id without account, lt or hash');
+        return { account: id.account, lt: BigInt(id.lt), hash: id.hash };
+      });
+      return { items, incomplete: answer.incomplete };
+    },
+    (tx) => ({ account: tx.account, lt: BigInt(tx.lt) }),
+  );
+}
+
+/** Full transactions of the block after the cursor, as listBlockTransactionsExt's BoC holds them. */
+export function listBlockTransactionsExt(
+  client: LiteClient,
+  block: BlockID,
+  count: number,
+  after?: BlockTransactionsCursor,
+): Promise<BlockTransactionsPage<Transaction>> {
+  return collect(
+    count,
+    after,
+    async (chunkSize, cursor) => {
+      const answer = await liteQuery(client, {
+        kind: 'liteServer.listBlockTransactionsExt',
+        id: tlBlockId(block),
+        mode: BLOCK_TRANSACTIONS_MODE,
+        count: chunkSize,
+        after: cursor,
+        reverseOrder: null,
+        wantProof: null,
+      });
+      if (!sameBlock(answer.id, block)) throw invalidLiteAnswer('listBlockTransactionsExt', 'answer is about another block');
+      const roots = bocRoots(answer.transactions, 'listBlockTransactionsExt transactions');
+      const items = parseLiteAnswer('listBlockTransactionsExt transactions', () => roots.map((root) => loadTransaction(root.beginParse())));
+      return { items, incomplete: answer.incomplete };
+    },
+    (tx) => ({ account: Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'), lt: tx.lt }),
+  );
+}

@@ -1,0 +1,87 @@
+import { Cell, CellType } from '@ton/core';
+import type { LiteClient } from 'ton-lite-client';
+import type { BlockID } from 'ton-lite-client/dist/types';
+import { ApiError } from '../errors';
+import { BlockIdExt, liteClientFunction, LiteAnswerMap, LiteQueryKind, LiteQueryOf } from '../localnet/tl';
+
+/**
+ * Lite functions sent with this package's current-schema codecs (ton-lite-client lacks some and
+ * decodes others with an outdated schema), and the checks handlers make on what comes back.
+ */
+
+/** Sends one lite function through the request's session (its engine is the pool session). */
+export function liteQuery<K extends LiteQueryKind>(client: LiteClient, query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
+  return client.engine.query(liteClientFunction(query.kind as K), query);
+}
+
+export function tlBlockId(id: BlockID): BlockIdExt {
+  return {
+    kind: 'tonNode.blockIdExt',
+    workchain: id.workchain,
+    shard: id.shard,
+    seqno: id.seqno,
+    rootHash: id.rootHash,
+    fileHash: id.fileHash,
+  };
+}
+
+/** The same block (the shard compared as a signed 64-bit number, whatever its text form). */
+export function sameBlock(a: BlockID | BlockIdExt, b: BlockID | BlockIdExt): boolean {
+  return (
+    a.workchain === b.workchain &&
+    BigInt.asIntN(64, BigInt(a.shard)) === BigInt.asIntN(64, BigInt(b.shard)) &&
+    a.seqno === b.seqno &&
+    a.rootHash.equals(b.rootHash) &&
+    a.fileHash.equals(b.fileHash)
+  );
+}
+
+/**
+ * An answer the lite server sent but we cannot use (bad BoC, broken proof, wrong block). toncenter
+ * reports tonlib's complaint about such answers as a 500 with its text; so do we, with ours.
+ */
+export function invalidLiteAnswer(what: string, detail?: string): ApiError {
+  return new ApiError(500, `invalid lite-server answer: ${what}${detail ? `: ${detail}` : ''}`);
+}
+
+/** Runs a parser over lite-server data; any failure becomes an invalidLiteAnswer naming `what`. */
+export function parseLiteAnswer<T>(what: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw invalidLiteAnswer(what, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The single root of a BoC the lite server sent. */
+export function bocRoot(bytes: Buffer, what: string): Cell {
+  return parseLiteAnswer(what, () => {
+    const roots = Cell.fromBoc(bytes);
+    if (roots.length !== 1) throw new Error(`expected one root, got ${roots.length}`);
+    return roots[0];
+  });
+}
+
+/** Every root of a multi-root BoC the lite server sent (none for empty bytes). */
+export function bocRoots(bytes: Buffer, what: string): Cell[] {
+  if (bytes.length === 0) return [];
+  return parseLiteAnswer(what, () => Cell.fromBoc(bytes));
+}
+
+/**
+ * The cell a Merkle proof BoC proves (its only reference). Its level-0 hash is the hash of the
+ * original cell, pruned branches and all.
+ */
+export function merkleProofContent(bytes: Buffer, what: string): Cell {
+  const root = bocRoot(bytes, what);
+  if (root.type !== CellType.MerkleProof) throw invalidLiteAnswer(what, 'not a Merkle proof');
+  return root.refs[0];
+}
+
+/** A proven block's root: the proof's content must hash to the block's root hash. */
+export function provenBlockRoot(bytes: Buffer, block: BlockID | BlockIdExt, what: string): Cell {
+  const root = merkleProofContent(bytes, what);
+  if (!root.hash(0).equals(block.rootHash)) throw invalidLiteAnswer(what, 'proof does not match the block root hash');
+  return root;
+}
