@@ -1,3 +1,4 @@
+import { toBlockIdExt } from '../../converters/blockId';
 import { param } from '../../params/schema';
 import { defineHandler, invalid } from '../define';
 import { READ_VERBS } from '../types';
@@ -21,5 +22,14 @@ export default defineHandler({
     positiveSeqno(p.seqno);
     if (p.lt !== undefined && p.lt < 0n) invalid('lt should be non-negative');
     if (p.unixtime !== undefined && p.unixtime < 0) invalid('unixtime should be non-negative');
+  },
+  run: async (ctx, p) => {
+    const block = { workchain: p.workchain, shard: BigInt.asIntN(64, p.shard).toString() };
+    const header = await ctx.lite().run((client) => {
+      if (p.seqno !== undefined) return client.lookupBlockByID({ ...block, seqno: p.seqno });
+      if (p.lt !== undefined) return client.lookupBlockByLt({ ...block, lt: p.lt });
+      return client.lookupBlockByUtime({ ...block, utime: p.unixtime ?? 0 });
+    });
+    return toBlockIdExt(header.id);
   },
 });

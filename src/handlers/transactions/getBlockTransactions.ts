@@ -1,4 +1,7 @@
+import { toBlockTransactions } from '../../converters/blockTransactions';
 import { param } from '../../params/schema';
+import { resolveBlock } from '../blockRefs';
+import { blockTransactionsCursor, listBlockShortTxIds } from '../blockTransactions';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { blockTransactionsPaging } from '../validation';
@@ -20,5 +23,12 @@ export default defineHandler({
   },
   validate: (p) => {
     blockTransactionsPaging(p);
+  },
+  run: async (ctx, p) => {
+    return ctx.lite().run(async (client) => {
+      const block = await resolveBlock(client, p);
+      const page = await listBlockShortTxIds(client, block, p.count, blockTransactionsCursor(p.after_hash, p.after_lt));
+      return toBlockTransactions({ id: block, reqCount: p.count, incomplete: page.incomplete, transactions: page.transactions });
+    });
   },
 });
