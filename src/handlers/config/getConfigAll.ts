@@ -1,5 +1,9 @@
+import { toConfigInfo } from '../../converters/config';
 import { param } from '../../params/schema';
+import { masterchainBlockAt } from '../blockRefs';
+import { configDictionary } from '../configProof';
 import { defineHandler } from '../define';
+import { liteQuery, tlBlockId } from '../liteAnswers';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -13,5 +17,13 @@ export default defineHandler({
   },
   validate: (p) => {
     positiveSeqno(p.seqno);
+  },
+  run: async (ctx, p) => {
+    const dict = await ctx.lite().run(async (client) => {
+      const block = await masterchainBlockAt(client, p.seqno);
+      const answer = await liteQuery(client, { kind: 'liteServer.getConfigAll', mode: 0, id: tlBlockId(block) });
+      return configDictionary(answer, block);
+    });
+    return toConfigInfo(dict);
   },
 });

@@ -1,5 +1,9 @@
+import { toConfigInfo } from '../../converters/config';
 import { param } from '../../params/schema';
+import { masterchainBlockAt } from '../blockRefs';
+import { configDictionary, configParam } from '../configProof';
 import { defineHandler } from '../define';
+import { liteQuery, tlBlockId } from '../liteAnswers';
 import { READ_VERBS } from '../types';
 import { configParamSelector, positiveSeqno } from '../validation';
 
@@ -16,5 +20,15 @@ export default defineHandler({
   validate: (p) => {
     configParamSelector(p);
     positiveSeqno(p.seqno);
+  },
+  run: async (ctx, p) => {
+    // configParamSelector guarantees one of them; on GET config_id wins, as in toncenter.
+    const id = p.config_id ?? p.param ?? 0;
+    const value = await ctx.lite().run(async (client) => {
+      const block = await masterchainBlockAt(client, p.seqno);
+      const answer = await liteQuery(client, { kind: 'liteServer.getConfigParams', mode: 0, id: tlBlockId(block), paramList: [id] });
+      return configParam(configDictionary(answer, block), id);
+    });
+    return toConfigInfo(value);
   },
 });
