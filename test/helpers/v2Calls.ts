@@ -1,0 +1,96 @@
+import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address } from '@ton/core';
+import type { WalletContractV4 } from '@ton/ton';
+import type { LocalStack } from './localStack';
+
+/**
+ * One v2 method called the three ways toncenter serves it: GET with a query string, POST with a
+ * JSON body, and JSON-RPC. End-to-end suites run the same assertions over all three.
+ */
+export type CallMode = 'GET' | 'POST' | 'JSON-RPC';
+export const CALL_MODES: readonly CallMode[] = ['GET', 'POST', 'JSON-RPC'];
+
+export interface V2Response<T = unknown> {
+  status: number;
+  body: { ok: boolean; result: T; error?: string; code?: number; '@extra'?: string };
+}
+
+type ParamValue = string | number | boolean | readonly string[];
+
+export async function callV2<T = unknown>(
+  stack: LocalStack,
+  mode: CallMode,
+  method: string,
+  params: Record<string, ParamValue> = {},
+): Promise<V2Response<T>> {
+  let res: Response;
+  if (mode === 'GET') {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) {
+      for (const item of Array.isArray(value) ? value : [value]) query.append(name, String(item));
+    }
+    res = await fetch(`${stack.api}/${method}?${query.toString()}`);
+  } else if (mode === 'POST') {
+    res = await fetch(`${stack.api}/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(params),
+    });
+  } else {
+    res = await fetch(`${stack.api}/jsonRPC`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+  }
+  return { status: res.status, body: (await res.json()) as V2Response<T>['body'] };
+}
+
+/** The result of a call that must succeed (fails the test with the error body otherwise). */
+export async function resultOf<T>(stack: LocalStack, mode: CallMode, method: string, params: Record<string, ParamValue> = {}): Promise<T> {
+  const res = await callV2<T>(stack, mode, method, params);
+  if (res.status !== 200 || !res.body.ok)
+    throw new Error(`${mode} ${method} ${JSON.stringify(params)}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.result;
+}
+
+/**
+ * Sends value from the stack's funded v4r2 wallet #0 to each recipient in one external message:
+ * through /sendBoc when it is built, otherwise straight to the local lite server. Returns the
+ * masterchain seqno before sending (the transfer lands in a later block).
+ */
+export async function sendTransfer(
+  stack: LocalStack,
+  recipients: readonly Address[],
+  value: bigint,
+): Promise<{ seqnoBefore: number; sender: Address }> {
+  const { keyPair, wallets } = stack.localnet.wallets;
+  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0);
+  if (!sender) throw new Error('no v4r2 wallet #0');
+  const contract = sender.contract as WalletContractV4;
+  const session = () => stack.server.pool.openSession({}, Date.now() + 5000);
+  const { seqno, seqnoBefore } = await session().run(async (client) => {
+    const info = await client.getMasterchainInfo();
+    return { seqno: await client.open(contract).getSeqno(), seqnoBefore: info.last.seqno };
+  });
+  const transfer: Cell = contract.createTransfer({
+    seqno,
+    secretKey: keyPair.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    messages: recipients.map((to) => internal({ to, value, bounce: false, body: 'blocks e2e' })),
+  });
+  const boc = beginCell()
+    .store(storeMessage(external({ to: sender.address, body: transfer })))
+    .endCell()
+    .toBoc();
+  const res = await fetch(`${stack.api}/sendBoc`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ boc: boc.toString('base64') }),
+  });
+  if (res.status === 501) {
+    await session().run((client) => client.sendMessage(boc));
+  } else if (res.status !== 200) {
+    throw new Error(`sendBoc: ${res.status} ${await res.text()}`);
+  }
+  return { seqnoBefore, sender: sender.address };
+}
