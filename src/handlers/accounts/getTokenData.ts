@@ -1,5 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
+import { readTokenData } from '../tokenData';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -15,4 +16,5 @@ export default defineHandler({
   validate: (p) => {
     positiveSeqno(p.seqno);
   },
+  run: async (ctx, p) => ctx.lite().run((client) => readTokenData(client, p.address, p.seqno)),
 });
