@@ -29,7 +29,7 @@ export interface BlockTransactionsPage<T> {
   incomplete: boolean;
 }
 
-interface Chunk<T> {
+export interface BlockTransactionsChunk<T> {
   items: T[];
   incomplete: boolean;
 }
@@ -41,10 +41,11 @@ export function blockTransactionsCursor(afterHash: Buffer | undefined, afterLt: 
   return afterHash !== undefined && afterLt !== undefined ? { account: afterHash, lt: afterLt } : undefined;
 }
 
-async function collect<T>(
+/** The paging loop itself, over any chunk source (exported for its unit test). */
+export async function collectBlockTransactions<T>(
   count: number,
   after: BlockTransactionsCursor | undefined,
-  fetch: (chunkSize: number, after: TransactionId3) => Promise<Chunk<T>>,
+  fetch: (chunkSize: number, after: TransactionId3) => Promise<BlockTransactionsChunk<T>>,
   cursorOf: (item: T) => BlockTransactionsCursor,
 ): Promise<BlockTransactionsPage<T>> {
   const out: T[] = [];
@@ -74,7 +75,7 @@ export function listBlockShortTxIds(
   count: number,
   after?: BlockTransactionsCursor,
 ): Promise<BlockTransactionsPage<ShortTxIdInput & { account: Buffer }>> {
-  return collect(
+  return collectBlockTransactions(
     count,
     after,
     async (chunkSize, cursor) => {
@@ -106,7 +107,7 @@ export function listBlockTransactionsExt(
   count: number,
   after?: BlockTransactionsCursor,
 ): Promise<BlockTransactionsPage<Transaction>> {
-  return collect(
+  return collectBlockTransactions(
     count,
     after,
     async (chunkSize, cursor) => {
