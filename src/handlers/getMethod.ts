@@ -3,6 +3,7 @@ import { Executor } from '@ton/sandbox';
 import type { LiteClient } from 'ton-lite-client';
 import { ApiError } from '../errors';
 import { parseTvmInteger } from '../converters';
+import { crc16 } from '../params/address';
 import { AccountRead, readAccount } from './accountState';
 import { ChainConfig, configAt } from './chainConfig';
 import { invalid } from './define';
@@ -56,16 +57,6 @@ export function methodIdOf(method: string | number): number {
     return Number(numeric);
   }
   return (crc16(Buffer.from(text, 'utf8')) & 0xffff) | 0x10000;
-}
-
-/** CRC-16/XMODEM, TON's method-id hash. */
-function crc16(data: Buffer): number {
-  let crc = 0;
-  for (const byte of data) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
 }
 
 /** Hashes of the library cells reachable from `roots`. */

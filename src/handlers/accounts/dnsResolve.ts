@@ -1,5 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler, invalid } from '../define';
+import { resolveDns } from '../dns';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -19,4 +20,6 @@ export default defineHandler({
     positiveSeqno(p.seqno);
     if (p.ttl !== undefined && p.ttl < 0) invalid('ttl should be non-negative');
   },
+  // `category` is accepted and ignored, as toncenter does: every record of the name is returned.
+  run: async (ctx, p) => ctx.lite().run((client) => resolveDns(client, p.address.address, p.name ?? '', p.ttl ?? 0, p.seqno)),
 });
