@@ -2,7 +2,7 @@ import { Cell, CellType } from '@ton/core';
 import type { LiteClient } from 'ton-lite-client';
 import type { BlockID } from 'ton-lite-client/dist/types';
 import { ApiError } from '../errors';
-import { BlockIdExt, liteClientFunction, LiteAnswerMap, LiteQueryKind, LiteQueryOf } from '../localnet/tl';
+import { BlockIdExt, BlockLink, liteClientFunction, LiteAnswerMap, LiteQueryKind, LiteQueryOf } from '../localnet/tl';
 
 /**
  * Lite functions sent with this package's current-schema codecs (ton-lite-client lacks some and
@@ -14,7 +14,7 @@ export function liteQuery<K extends LiteQueryKind>(client: LiteClient, query: Li
   return client.engine.query(liteClientFunction(query.kind as K), query);
 }
 
-export function tlBlockId(id: BlockID): BlockIdExt {
+export function tlBlockId(id: BlockID | BlockIdExt): BlockIdExt {
   return {
     kind: 'tonNode.blockIdExt',
     workchain: id.workchain,
@@ -84,4 +84,30 @@ export function provenBlockRoot(bytes: Buffer, block: BlockID | BlockIdExt, what
   const root = merkleProofContent(bytes, what);
   if (!root.hash(0).equals(block.rootHash)) throw invalidLiteAnswer(what, 'proof does not match the block root hash');
   return root;
+}
+
+/** A proof BoC that may be absent (empty bytes). */
+export function optionalBocRoot(bytes: Buffer, what: string): Cell | null {
+  return bytes.length === 0 ? null : bocRoot(bytes, what);
+}
+
+/** getBlockProof mode as tonlib sends it: target block given (bit 0), base block trusted (bit 12). */
+const BLOCK_PROOF_MODE = 0x1001;
+
+/** The links of a complete masterchain proof from `from` to `to` (liteServer.getBlockProof). */
+export async function masterchainProofLinks(
+  client: LiteClient,
+  from: BlockID | BlockIdExt,
+  to: BlockID | BlockIdExt,
+): Promise<BlockLink[]> {
+  const proof = await liteQuery(client, {
+    kind: 'liteServer.getBlockProof',
+    mode: BLOCK_PROOF_MODE,
+    knownBlock: tlBlockId(from),
+    targetBlock: tlBlockId(to),
+  });
+  if (!proof.complete || !sameBlock(proof.from, from) || !sameBlock(proof.to, to)) {
+    throw invalidLiteAnswer('partialBlockProof', 'the proof does not lead from the known block to the target block');
+  }
+  return proof.steps;
 }

@@ -2,12 +2,9 @@ import { toBlockSignatures, toBlockSignaturesSimplex } from '../../converters/si
 import { param } from '../../params/schema';
 import { FULL_SHARD, masterchainBlock } from '../blockRefs';
 import { defineHandler } from '../define';
-import { invalidLiteAnswer, liteQuery, sameBlock, tlBlockId } from '../liteAnswers';
+import { invalidLiteAnswer, masterchainProofLinks, sameBlock } from '../liteAnswers';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
-
-/** getBlockProof mode as tonlib sends it: target block given (bit 0), base block trusted (bit 12). */
-const BLOCK_PROOF_MODE = 0x1001;
 
 export default defineHandler({
   name: 'getMasterchainBlockSignatures',
@@ -29,20 +26,9 @@ export default defineHandler({
           ? { ...(await client.getMasterchainInfo()).init, shard: FULL_SHARD, seqno: 0 }
           : await masterchainBlock(client, p.seqno - 1);
       const block = await masterchainBlock(client, p.seqno);
-      const proof = await liteQuery(client, {
-        kind: 'liteServer.getBlockProof',
-        mode: BLOCK_PROOF_MODE,
-        knownBlock: tlBlockId(previous),
-        targetBlock: tlBlockId(block),
-      });
-      const last = proof.steps[proof.steps.length - 1];
-      if (
-        !proof.complete ||
-        !sameBlock(proof.to, block) ||
-        !last ||
-        last.kind !== 'liteServer.blockLinkForward' ||
-        !sameBlock(last.to, block)
-      ) {
+      const links = await masterchainProofLinks(client, previous, block);
+      const last = links[links.length - 1];
+      if (!last || last.kind !== 'liteServer.blockLinkForward' || !sameBlock(last.to, block)) {
         throw invalidLiteAnswer('partialBlockProof', 'the proof does not end in a signed link to the block');
       }
       const set = last.signatures;

@@ -3,18 +3,9 @@ import { ApiError } from '../../errors';
 import { param } from '../../params/schema';
 import { MASTERCHAIN, masterchainBlockAt, resolveBlock } from '../blockRefs';
 import { defineHandler, invalid } from '../define';
-import { bocRoot, invalidLiteAnswer, liteQuery, sameBlock, tlBlockId } from '../liteAnswers';
+import { invalidLiteAnswer, liteQuery, masterchainProofLinks, optionalBocRoot, sameBlock, tlBlockId } from '../liteAnswers';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
-
-/** getBlockProof mode as tonlib sends it: target block given (bit 0), base block trusted (bit 12). */
-const BLOCK_PROOF_MODE = 0x1001;
-/** tonlib refuses longer shard-link chains. */
-const MAX_SHARD_LINKS = 8;
-
-function optionalRoot(bytes: Buffer, what: string) {
-  return bytes.length === 0 ? null : bocRoot(bytes, what);
-}
 
 export default defineHandler({
   name: 'getShardBlockProof',
@@ -38,29 +29,24 @@ export default defineHandler({
       const shardProof = await liteQuery(client, { kind: 'liteServer.getShardBlockProof', id: tlBlockId(block) });
       const mcId = shardProof.masterchainId;
       if (mcId.workchain !== MASTERCHAIN) throw invalidLiteAnswer('shardBlockProof', 'masterchain_id is not a masterchain block');
-      if (shardProof.links.length > MAX_SHARD_LINKS) throw invalidLiteAnswer('shardBlockProof', 'chain is too long');
+      // tonlib refuses chains of more than 8 shard links.
+      if (shardProof.links.length > 8) throw invalidLiteAnswer('shardBlockProof', 'chain is too long');
       // tonlib's text: the shard block was registered after the block the proof should start from.
       if (mcId.seqno > from.seqno) throw new ApiError(500, 'from mc block is too old');
       const mcProof: BlockLinkBackInput[] = [];
       if (!sameBlock(mcId, from)) {
-        const proof = await liteQuery(client, {
-          kind: 'liteServer.getBlockProof',
-          mode: BLOCK_PROOF_MODE,
-          knownBlock: tlBlockId(from),
-          targetBlock: mcId,
-        });
-        if (!proof.complete || !sameBlock(proof.from, from) || !sameBlock(proof.to, mcId) || proof.steps.length > 1) {
+        const links = await masterchainProofLinks(client, from, mcId);
+        if (links.length > 1)
           throw invalidLiteAnswer('partialBlockProof', 'not a one-link proof from the start block to the masterchain block');
-        }
-        for (const step of proof.steps) {
+        for (const step of links) {
           if (step.kind !== 'liteServer.blockLinkBack') throw invalidLiteAnswer('partialBlockProof', 'expected a backward link');
           mcProof.push({
             toKeyBlock: step.toKeyBlock,
             from: step.from,
             to: step.to,
-            destProof: optionalRoot(step.destProof, 'blockLinkBack dest_proof'),
-            proof: optionalRoot(step.proof, 'blockLinkBack proof'),
-            stateProof: optionalRoot(step.stateProof, 'blockLinkBack state_proof'),
+            destProof: optionalBocRoot(step.destProof, 'blockLinkBack dest_proof'),
+            proof: optionalBocRoot(step.proof, 'blockLinkBack proof'),
+            stateProof: optionalBocRoot(step.stateProof, 'blockLinkBack state_proof'),
           });
         }
       }
