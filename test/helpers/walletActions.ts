@@ -1,0 +1,36 @@
+import { Address, contractAddress, MessageRelaxed, SendMode, StateInit, toNano } from '@ton/core';
+import { internal, TonClient, WalletContractV4 } from '@ton/ton';
+import type { KeyPair } from '@ton/crypto';
+
+/**
+ * Transfers from the funded v4r2 wallet 0 of the local chain, made through the API with TonClient
+ * (every call is a real request to the server under test).
+ */
+
+/** Sends up to four messages in one transfer and returns once the wallet's seqno moved. */
+export async function transferFromWallet(client: TonClient, keyPair: KeyPair, messages: MessageRelaxed[]): Promise<void> {
+  const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey }));
+  const seqno = await wallet.getSeqno();
+  await wallet.sendTransfer({
+    seqno,
+    secretKey: keyPair.secretKey,
+    messages,
+    sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
+  });
+  // The local lite server executes an accepted message before it answers, so one look is enough;
+  // the loop only guards against a slower chain.
+  for (let i = 0; i < 100 && (await wallet.getSeqno()) === seqno; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** Deploys contracts (four per transfer) with 0.5 TON each; returns their addresses. */
+export async function deployFromWallet(client: TonClient, keyPair: KeyPair, inits: StateInit[], value = toNano('0.5')): Promise<Address[]> {
+  const addresses = inits.map((init) => contractAddress(0, init));
+  for (let i = 0; i < inits.length; i += 4) {
+    await transferFromWallet(
+      client,
+      keyPair,
+      inits.slice(i, i + 4).map((init, j) => internal({ to: addresses[i + j], value, init, bounce: false })),
+    );
+  }
+  return addresses;
+}
