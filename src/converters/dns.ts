@@ -1,5 +1,4 @@
-import { Address, Cell, Slice } from '@ton/core';
-import { crc16 } from '../params/address';
+import { ADNLAddress, Address, Cell, Slice } from '@ton/core';
 import { AccountAddressJson, tonlibAddress, toAccountAddress } from './address';
 import { bocBase64 } from './boc';
 
@@ -74,29 +73,9 @@ function loadDnsText(slice: Slice): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-
-function base32(bytes: Buffer): string {
-  let out = '';
-  let buffer = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    buffer = (buffer << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(buffer >> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(buffer << (5 - bits)) & 31];
-  return out;
-}
-
-/** The 55-character form of an ADNL address: base32 of 0x2d, the id and its CRC16, first letter dropped. */
+/** The 55-character base32 form of an ADNL address (tonlib's adnl_id_encode, lowercase). */
 export function adnlAddressText(id: Buffer): string {
-  const body = Buffer.concat([Buffer.from([0x2d]), id]);
-  const crc = crc16(body);
-  return base32(Buffer.concat([body, Buffer.from([crc >> 8, crc & 0xff])])).slice(1);
+  return new ADNLAddress(id).toString();
 }
 
 function addressEntry(address: Address): AccountAddressJson {

@@ -136,10 +136,14 @@ export interface StorageFeeInput {
   prices: StoragePrices[];
 }
 
-/** Storage rent from `lastPaid` to `now` over every price period in between, rounded up once. */
+/**
+ * Storage rent from `lastPaid` to `now` over every price period in between, rounded up once.
+ * (@ton/ton's computeStorageFees charges again for periods before `lastPaid`, so it is not used.)
+ */
 export function storageFee(input: StorageFeeInput): bigint {
   const prices = [...input.prices].sort((a, b) => a.utime_since - b.utime_since);
-  if (input.now <= input.lastPaid || prices.length === 0 || input.now < prices[0].utime_since) return 0n;
+  // As the node: nothing is due without a last payment time or before the first price period.
+  if (input.now <= input.lastPaid || input.lastPaid === 0 || prices.length === 0 || input.now <= prices[0].utime_since) return 0n;
   let total = 0n;
   let upto = Math.max(input.lastPaid, prices[0].utime_since);
   for (let i = 0; i < prices.length && upto < input.now; i++) {
