@@ -2,10 +2,12 @@
  * `npm run bench`: every benchmark, one after another. Add a bench as one entry below.
  * `npm run bench -- limiter` runs only the named ones.
  */
+import { runApiBench } from './api';
 import { runLimiterBench } from './limiter';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   limiter: runLimiterBench,
+  api: runApiBench,
 };
 
 async function main(selected: string[]): Promise<void> {
