@@ -1,10 +1,10 @@
 import { Account, Address, beginCell, Cell, loadAccount, loadShardAccounts, Slice } from '@ton/core';
 import type { LiteClient } from 'ton-lite-client';
 import type { BlockID } from 'ton-lite-client/dist/types';
-import { Functions } from 'ton-lite-client/dist/schema';
 import type { AccountStateInput } from '../converters';
 import { InternalError } from '../errors';
 import { masterchainBlockAt } from './blockRefs';
+import { liteQuery, tlBlockId } from './liteAnswers';
 
 /**
  * Reading one account the way tonlib's `raw.getAccountState` does: at the current masterchain
@@ -56,9 +56,9 @@ function parseAccountCell(cell: Cell): Account | null {
 
 /** The account at the given masterchain block. */
 export async function readAccountAtBlock(client: LiteClient, address: Address, block: BlockID): Promise<AccountRead> {
-  const answer = await client.engine.query(Functions.liteServer_getAccountState, {
+  const answer = await liteQuery(client, {
     kind: 'liteServer.getAccountState',
-    id: { kind: 'tonNode.blockIdExt', ...block },
+    id: tlBlockId(block),
     account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
   });
   let accountCell: Cell | null = null;

@@ -3,9 +3,9 @@ import type { LiteClient } from 'ton-lite-client';
 import type { BlockID } from 'ton-lite-client/dist/types';
 import { transactionMessages } from '../converters';
 import { LiteServerError, NotFoundError } from '../errors';
-import { LiteClientFunctions } from '../localnet/tl';
 import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } from './accountTransactions';
 import { FULL_SHARD, MASTERCHAIN } from './blockRefs';
+import { liteQuery, tlBlockId } from './liteAnswers';
 
 /**
  * tryLocate*: following an internal message (source, destination, created_lt) to the transaction
@@ -40,9 +40,9 @@ async function accountTransactionsInBlock(
   const found: TransactionCursor[] = [];
   let after = afterLt;
   for (;;) {
-    const answer = await client.engine.query(LiteClientFunctions.listBlockTransactions, {
+    const answer = await liteQuery(client, {
       kind: 'liteServer.listBlockTransactions',
-      id: { kind: 'tonNode.blockIdExt', ...block },
+      id: tlBlockId(block),
       mode: 1 + 2 + 4 + 128,
       count: LITE_TRANSACTIONS_PER_QUERY,
       after: { kind: 'liteServer.transactionId3', account: address.hash, lt: after.toString() },
