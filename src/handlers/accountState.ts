@@ -2,9 +2,8 @@ import { Account, Address, beginCell, Cell, loadAccount, loadShardAccounts, Slic
 import type { LiteClient } from 'ton-lite-client';
 import type { BlockID } from 'ton-lite-client/dist/types';
 import type { AccountStateInput } from '../converters';
-import { InternalError } from '../errors';
 import { masterchainBlockAt } from './blockRefs';
-import { liteQuery, tlBlockId } from './liteAnswers';
+import { bocRoots, liteQuery, optionalBocRoot, parseLiteAnswer, tlBlockId } from './liteAnswers';
 
 /**
  * Reading one account the way tonlib's `raw.getAccountState` does: at the current masterchain
@@ -61,20 +60,14 @@ export async function readAccountAtBlock(client: LiteClient, address: Address, b
     id: tlBlockId(block),
     account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
   });
-  let accountCell: Cell | null = null;
-  let account: Account | null = null;
-  let view: ShardStateView;
-  try {
-    if (answer.state.length > 0) {
-      accountCell = Cell.fromBoc(answer.state)[0];
-      account = parseAccountCell(accountCell);
-      if (!account) accountCell = null;
-    }
-    const proofRoots = answer.proof.length > 0 ? Cell.fromBoc(answer.proof) : [];
-    view = proofRoots.length >= 2 ? readShardStateProof(proofRoots[1], address.hash) : { genUtime: 0, lastTransaction: null };
-  } catch {
-    throw new InternalError('the lite server sent an account state that does not parse');
-  }
+  const stateCell = optionalBocRoot(answer.state, 'accountState state');
+  const account = stateCell ? parseLiteAnswer('accountState state', () => parseAccountCell(stateCell)) : null;
+  const accountCell = account ? stateCell : null;
+  const proofRoots = bocRoots(answer.proof, 'accountState proof');
+  const view =
+    proofRoots.length >= 2
+      ? parseLiteAnswer('accountState proof', () => readShardStateProof(proofRoots[1], address.hash))
+      : { genUtime: 0, lastTransaction: null };
   const last = view.lastTransaction;
   return {
     address,
