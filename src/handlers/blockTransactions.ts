@@ -2,7 +2,7 @@ import { loadTransaction, Transaction } from '@ton/core';
 import type { LiteClient } from 'ton-lite-client';
 import type { BlockID } from 'ton-lite-client/dist/types';
 import type { ShortTxIdInput } from '../converters/blockTransactions';
-import type { TransactionId3 } from '../localnet/tl';
+import type { TransactionId3 } from '../tl';
 import { bocRoots, invalidLiteAnswer, liteQuery, parseLiteAnswer, sameBlock, tlBlockId } from './liteAnswers';
 
 /**

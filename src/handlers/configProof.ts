@@ -1,6 +1,6 @@
 import { Cell, CellType, Slice } from '@ton/core';
 import type { BlockID } from 'ton-lite-client/dist/types';
-import type { ConfigInfo } from '../localnet/tl';
+import type { ConfigInfo } from '../tl';
 import { invalidLiteAnswer, merkleProofContent, parseLiteAnswer, provenBlockRoot, sameBlock } from './liteAnswers';
 
 /**

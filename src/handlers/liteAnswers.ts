@@ -2,7 +2,7 @@ import { Cell, CellType } from '@ton/core';
 import type { LiteClient } from 'ton-lite-client';
 import type { BlockID } from 'ton-lite-client/dist/types';
 import { ApiError } from '../errors';
-import { BlockIdExt, BlockLink, liteClientFunction, LiteAnswerMap, LiteQueryKind, LiteQueryOf } from '../localnet/tl';
+import { BlockIdExt, BlockLink, liteClientFunction, LiteAnswerMap, LiteQueryKind, LiteQueryOf } from '../tl';
 
 /**
  * Lite functions sent with this package's current-schema codecs (ton-lite-client lacks some and

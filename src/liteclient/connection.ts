@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { LiteServerError } from '../errors';
-import { FrameReader, encodeFrame } from '../localnet/adnl/frames';
-import { createClientHandshake, type AdnlSessionCiphers } from '../localnet/adnl/handshake';
+import { FrameReader, encodeFrame } from '../adnl/frames';
+import { createClientHandshake, type AdnlSessionCiphers } from '../adnl/handshake';
 import {
   adnlMessageQueryCodec,
   decodeAdnlPayload,
   decodeLiteServerErrorIfAny,
   encodeTl,
   tcpPingCodec,
-} from '../localnet/tl';
+} from '../tl';
 
 /** Where a lite server listens and the ed25519 key it proves in the handshake. */
 export interface LiteServerEndpoint {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { LiteEngine } from 'ton-lite-client';
 import { TLReadBuffer, TLWriteBuffer, type TLFunction } from 'ton-tl';
-import { encodeTl, liteServerQueryCodec, waitMasterchainSeqnoCodec } from '../localnet/tl';
+import { encodeTl, liteServerQueryCodec, waitMasterchainSeqnoCodec } from '../tl';
 import { AdnlClientConnection, LiteTransportError, type LiteServerEndpoint } from './connection';
 
 export interface ServerEngineOptions {

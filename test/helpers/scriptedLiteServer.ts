@@ -1,7 +1,7 @@
 import { LiteServerError } from '../../src/errors';
 import { AdnlServer } from '../../src/localnet/adnl/server';
 import { createLiteDispatcher, type LiteHandlers } from '../../src/localnet/liteserver/dispatcher';
-import type { BlockIdExt } from '../../src/localnet/tl';
+import type { BlockIdExt } from '../../src/tl';
 import type { PooledServer } from '../../src/liteclient/pool';
 
 /**

@@ -8,7 +8,7 @@ import { Functions } from 'ton-lite-client/dist/schema';
 import nacl from 'tweetnacl';
 import { dictLookupPath } from '../../src/localnet/cells';
 import { blockSignaturePayload } from '../../src/localnet/chain/validator';
-import { LiteClientFunctions } from '../../src/localnet/tl';
+import { LiteClientFunctions } from '../../src/tl';
 import { loadBlockInfo, loadMerkleUpdateHeader, loadShardDescr, loadValidatorDescr, loadValidatorSet } from '../../src/localnet/tlb';
 import { ConnectedLocalnet, startConnectedLocalnet } from './helpers/liteClient';
 

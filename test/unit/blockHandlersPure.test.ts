@@ -4,7 +4,7 @@ import { storeShardIdent } from '../../src/converters/blockInfo';
 import { ApiError } from '../../src/errors';
 import { collectBlockTransactions, type BlockTransactionsChunk } from '../../src/handlers/blockTransactions';
 import { configDictionary, configParam, hashmapLookup } from '../../src/handlers/configProof';
-import type { ConfigInfo, TransactionId3 } from '../../src/localnet/tl';
+import type { ConfigInfo, TransactionId3 } from '../../src/tl';
 
 /** The pure parts behind the block and config handlers: config proofs and the paging loop. */
 

@@ -3,12 +3,12 @@
  * query/answer, with idle timeout and backpressure. Protocol violations close only this socket.
  */
 import { Socket } from 'net';
-import { TlDecodeError } from '../tl/buffer';
-import { encodeTl } from '../tl/codec';
-import { adnlMessageAnswerCodec, decodeAdnlPayload, tcpPongCodec } from '../tl/adnlMessages';
-import { AdnlFrameError, FrameReader, encodeFrame } from './frames';
-import { AdnlHandshakeError, AdnlSessionCiphers, HANDSHAKE_SIZE, acceptHandshake } from './handshake';
-import { AdnlKeyPair } from './keys';
+import { TlDecodeError } from '../../tl/buffer';
+import { encodeTl } from '../../tl/codec';
+import { adnlMessageAnswerCodec, decodeAdnlPayload, tcpPongCodec } from '../../tl/adnlMessages';
+import { AdnlFrameError, FrameReader, encodeFrame } from '../../adnl/frames';
+import { AdnlHandshakeError, AdnlSessionCiphers, HANDSHAKE_SIZE, acceptHandshake } from '../../adnl/handshake';
+import { AdnlKeyPair } from '../../adnl/keys';
 import { LocalnetLogger } from './logger';
 
 export interface ConnectionInfo {

@@ -1,10 +1,5 @@
 export { AdnlServer } from './server';
 export type { AdnlServerOptions, AdnlServerAddress } from './server';
 export type { ConnectionInfo, AdnlQueryHandler } from './connection';
-export { adnlShortId, createAdnlKeyPair, ed25519PublicKeyToX25519, adnlSharedSecret } from './keys';
-export type { AdnlKeyPair } from './keys';
-export { acceptHandshake, createClientHandshake, AdnlHandshakeError, HANDSHAKE_SIZE } from './handshake';
-export type { AdnlSessionCiphers, ClientHandshake } from './handshake';
-export { encodeFrame, FrameReader, AdnlFrameError, DEFAULT_MAX_FRAME_SIZE, FRAME_OVERHEAD } from './frames';
 export { silentLogger } from './logger';
 export type { LocalnetLogger } from './logger';

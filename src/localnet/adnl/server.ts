@@ -1,8 +1,8 @@
 /** ADNL/TCP server: accepts lite clients and hands each query's bytes to `onQuery`. */
 import { Server, Socket, createServer } from 'net';
 import { AdnlConnection, AdnlQueryHandler } from './connection';
-import { DEFAULT_MAX_FRAME_SIZE } from './frames';
-import { AdnlKeyPair, createAdnlKeyPair } from './keys';
+import { DEFAULT_MAX_FRAME_SIZE } from '../../adnl/frames';
+import { AdnlKeyPair, createAdnlKeyPair } from '../../adnl/keys';
 import { LocalnetLogger, silentLogger } from './logger';
 
 export interface AdnlServerOptions {

@@ -6,8 +6,8 @@
 import { LiteServerError } from '../../errors';
 import { AdnlQueryHandler, ConnectionInfo } from '../adnl/connection';
 import { LocalnetLogger, silentLogger } from '../adnl/logger';
-import { TlDecodeError } from '../tl/buffer';
-import { decodeLiteServerQuery, encodeLiteServerError } from '../tl/envelope';
+import { TlDecodeError } from '../../tl/buffer';
+import { decodeLiteServerQuery, encodeLiteServerError } from '../../tl/envelope';
 import {
   LiteAnswerMap,
   LiteQuery,
@@ -16,7 +16,7 @@ import {
   UnknownLiteFunctionError,
   decodeLiteQuery,
   encodeLiteAnswer,
-} from '../tl/functions';
+} from '../../tl/functions';
 
 /** Lite-server error codes as TON's liteserver uses them. */
 export const LITE_ERROR_CODES = {

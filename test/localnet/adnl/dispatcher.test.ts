@@ -11,8 +11,8 @@ import {
   encodeLiteServerQuery,
   encodeTl,
   liteServerQueryCodec,
-} from '../../../src/localnet/tl';
-import { mcBlock } from '../tl/samples';
+} from '../../../src/tl';
+import { mcBlock } from '../../tl/samples';
 
 const connection: ConnectionInfo = { id: 7, remoteAddress: '127.0.0.1', remotePort: 1 };
 

@@ -5,9 +5,10 @@
 import { LiteClient, LiteEngine, LiteRoundRobinEngine, LiteSingleEngine } from 'ton-lite-client';
 import { Functions } from 'ton-lite-client/dist/schema';
 import { LiteServerError } from '../../../src/errors';
-import { AdnlServer, ConnectionInfo, createAdnlKeyPair } from '../../../src/localnet/adnl';
+import { createAdnlKeyPair } from '../../../src/adnl';
+import { AdnlServer, ConnectionInfo } from '../../../src/localnet/adnl';
 import { createLiteDispatcher, LiteHandlers } from '../../../src/localnet/liteserver/dispatcher';
-import { BlockIdExt, LiteClientFunctions, ZeroStateIdExt } from '../../../src/localnet/tl';
+import { BlockIdExt, LiteClientFunctions, ZeroStateIdExt } from '../../../src/tl';
 import { unrefTimersWhileInstalled } from './liteClientTimers';
 import { waitUntil } from './rawAdnlClient';
 

@@ -1,9 +1,9 @@
 /** A minimal ADNL/TCP client over a raw socket, able to send deliberately broken input. */
 import { Socket, connect } from 'net';
 import { randomBytes } from 'crypto';
-import { FrameReader, createClientHandshake, encodeFrame } from '../../../src/localnet/adnl';
-import { AdnlSessionCiphers } from '../../../src/localnet/adnl/handshake';
-import { AdnlPayload, adnlMessageQueryCodec, decodeAdnlPayload, encodeTl, tcpPingCodec } from '../../../src/localnet/tl';
+import { FrameReader, createClientHandshake, encodeFrame } from '../../../src/adnl';
+import { AdnlSessionCiphers } from '../../../src/adnl/handshake';
+import { AdnlPayload, adnlMessageQueryCodec, decodeAdnlPayload, encodeTl, tcpPingCodec } from '../../../src/tl';
 
 export class RawAdnlClient {
   readonly socket: Socket;

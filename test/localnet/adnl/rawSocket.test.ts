@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
-import { AdnlServer, createAdnlKeyPair, createClientHandshake, encodeFrame } from '../../../src/localnet/adnl';
+import { createAdnlKeyPair, createClientHandshake, encodeFrame } from '../../../src/adnl';
+import { AdnlServer } from '../../../src/localnet/adnl';
 import { createLiteDispatcher } from '../../../src/localnet/liteserver/dispatcher';
 import {
   AdnlMessageAnswer,
@@ -8,7 +9,7 @@ import {
   encodeLiteServerQuery,
   encodeTl,
   liteServerQueryCodec,
-} from '../../../src/localnet/tl';
+} from '../../../src/tl';
 import { RawAdnlClient, waitUntil } from './rawAdnlClient';
 
 const NOW = 1_700_000_123;

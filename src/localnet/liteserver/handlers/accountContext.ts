@@ -4,7 +4,7 @@ import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';
 import { StoredBlock } from '../../chain/store';
-import { BlockIdExt } from '../../tl';
+import { BlockIdExt } from '../../../tl';
 import { ERR_FATAL, requireBlock } from './common';
 
 /** Where an account is read from for a reference block, and the proof linking the two. */

@@ -2,7 +2,7 @@ import { LiteServerError } from '../../../errors';
 import { BlockId, blockIdString, longToShard, MASTERCHAIN, shardToLong } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { StoredBlock } from '../../chain/store';
-import { BlockIdExt } from '../../tl';
+import { BlockIdExt } from '../../../tl';
 
 /** TON's lite-server constants (liteserver.hpp). */
 export const LS_VERSION = 0x101;

@@ -3,8 +3,8 @@ import { serializeProofs } from '../../cells';
 import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { configStateProof, keyBlockConfigProof, mcStateExtraParts, stateRootProof } from '../../chain/proofs';
-import { ConfigInfo } from '../../tl';
-import { BlockIdExt } from '../../tl';
+import { ConfigInfo } from '../../../tl';
+import { BlockIdExt } from '../../../tl';
 import { ERR_FATAL, requireBlock, toTlBlockId } from './common';
 
 /**

@@ -4,7 +4,7 @@ import { BlockId, blockIdString, MASTERCHAIN, sameBlockId } from '../../chain/id
 import { LocalChain } from '../../chain/LocalChain';
 import { ancestorProof, blockHeaderProof, configStateProof, keyBlockConfigProof, stateRootProof } from '../../chain/proofs';
 import { StoredBlock } from '../../chain/store';
-import { BlockIdExt, BlockLink } from '../../tl';
+import { BlockIdExt, BlockLink } from '../../../tl';
 import { LiteHandler } from '../dispatcher';
 import { ERR_FATAL, fromTlBlockId, toTlBlockId } from './common';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { AdnlFrameError, FrameReader, encodeFrame } from '../../../src/localnet/adnl';
+import { AdnlFrameError, FrameReader, encodeFrame } from '../../src/adnl';
 
 describe('ADNL frames', () => {
   it('lays out length, nonce, payload and sha256(nonce ‖ payload)', () => {

@@ -25,7 +25,7 @@ import {
   liteServerQueryCodec,
   tcpPingCodec,
   waitMasterchainSeqnoCodec,
-} from '../../../src/localnet/tl';
+} from '../../src/tl';
 import { hash, mcBlock, sampleAnswers, sampleQueries, shardBlock } from './samples';
 
 interface TonTlFunction {

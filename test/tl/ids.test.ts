@@ -15,10 +15,10 @@ import {
   tlDeclarationId,
   transactionIdCodec,
   waitMasterchainSeqnoCodec,
-} from '../../../src/localnet/tl';
-import * as objects from '../../../src/localnet/tl/objects';
+} from '../../src/tl';
+import * as objects from '../../src/tl/objects';
 
-const specPath = path.resolve(__dirname, '../../../../shared/spec/lite_api.tl');
+const specPath = path.resolve(__dirname, '../../../shared/spec/lite_api.tl');
 const specAvailable = existsSync(specPath);
 
 /** Splits a .tl file into declarations (they may span lines) and computes every constructor id. */

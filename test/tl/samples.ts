@@ -9,7 +9,7 @@ import {
   Signature,
   TransactionId,
   ZeroStateIdExt,
-} from '../../../src/localnet/tl';
+} from '../../src/tl';
 
 export function hash(seed: number): Buffer {
   return Buffer.alloc(32, seed);

@@ -1,4 +1,4 @@
-import { TlDecodeError, TlEncodeError, TlReader, TlWriter } from '../../../src/localnet/tl';
+import { TlDecodeError, TlEncodeError, TlReader, TlWriter } from '../../src/tl';
 
 function written(fill: (writer: TlWriter) => void): Buffer {
   const writer = new TlWriter();

@@ -6,7 +6,7 @@ import {
   createAdnlKeyPair,
   createClientHandshake,
   ed25519PublicKeyToX25519,
-} from '../../../src/localnet/adnl';
+} from '../../src/adnl';
 
 describe('ADNL keys', () => {
   it('maps the ed25519 base point to the X25519 base point u = 9', () => {

@@ -1,4 +1,4 @@
-/** lite_api.tl codecs for the embedded lite server and for clients that need current-schema functions. */
+/** lite_api.tl codecs, shared by the embedded lite server and the pool (current-schema functions ton-lite-client lacks). */
 export { TlReader, TlWriter, TlDecodeError, TlEncodeError } from './buffer';
 export type { TlCodec, TlConstructor, TlField, TlFields } from './codec';
 export { encodeTl, decodeTl, hexId } from './codec';
