@@ -1,5 +1,5 @@
 import { BlockIdExtInput, toBlockIdExt, TonBlockIdExtJson, toSignedShard } from './blockId';
-import { BlockInfo, ExtBlkRef } from './blockInfo';
+import type { BlockInfo, ExtBlkRef } from '../tlb';
 
 /** getBlockHeader's `blocks.header`. */
 
@@ -61,7 +61,7 @@ function prevId(workchain: number, shard: bigint, ref: ExtBlkRef): BlockIdExtInp
  */
 export function previousBlockIds(id: BlockIdExtInput, info: BlockInfo): BlockIdExtInput[] {
   const shard = BigInt.asUintN(64, toSignedShard(id.shard));
-  if (info.prevRef.type === 'merged') {
+  if (info.prevRef.kind === 'merged') {
     return [
       prevId(id.workchain, shardChild(shard, true), info.prevRef.prev1),
       prevId(id.workchain, shardChild(shard, false), info.prevRef.prev2),

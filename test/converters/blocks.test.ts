@@ -8,7 +8,8 @@ import {
   toTransactionId,
   zeroStateToBlockIdExt,
 } from '../../src/converters/blockId';
-import { BlockInfo, loadBlockHeaderPart, loadBlockInfo, shardIdentToShardId, storeBlockInfo } from '../../src/converters/blockInfo';
+import { loadBlockHeaderPart, shardIdentToShardId } from '../../src/converters/blockInfo';
+import { loadBlockInfo, storeBlockInfo, type BlockInfo } from '../../src/tlb';
 import { toBlockTransactions, toBlockTransactionsExt, toShortTxId } from '../../src/converters/blockTransactions';
 import { toConfigInfo, toTvmCell } from '../../src/converters/config';
 import { toLibraryResult } from '../../src/converters/libraries';
@@ -156,7 +157,7 @@ describeWithFixtures('block objects against the recordings', () => {
       flags: recorded['flags'] as number,
       seqno: recorded.id.seqno,
       vertSeqno: recorded['vert_seqno'] as number,
-      shard: { prefixBits: 0, workchain: -1, prefix: 0n },
+      shard: { shardPrefixBits: 0, workchainId: -1, shardPrefix: 0n },
       genUtime: recorded['gen_utime'] as number,
       startLt: BigInt(recorded['start_lt'] as string),
       endLt: BigInt(recorded['end_lt'] as string),
@@ -167,7 +168,7 @@ describeWithFixtures('block objects against the recordings', () => {
       genSoftware: { version: 8, capabilities: 0x2en },
       masterRef: null,
       prevRef: {
-        type: 'single',
+        kind: 'single',
         prev: {
           endLt: BigInt(recorded['start_lt'] as string),
           seqno: prev.seqno,
@@ -243,7 +244,7 @@ describe('block header', () => {
     flags: 0,
     seqno: 10,
     vertSeqno: 1,
-    shard: { prefixBits: 2, workchain: 0, prefix: 0x4000000000000000n },
+    shard: { shardPrefixBits: 2, workchainId: 0, shardPrefix: 0x4000000000000000n },
     genUtime: 1700000000,
     startLt: 1000n,
     endLt: 1005n,
@@ -253,15 +254,15 @@ describe('block header', () => {
     prevKeyBlockSeqno: 5,
     genSoftware: null,
     masterRef: ref(77, 1),
-    prevRef: { type: 'single', prev: ref(9, 3) },
-    prevVertRef: ref(8, 5),
+    prevRef: { kind: 'single', prev: ref(9, 3) },
+    prevVertRef: { kind: 'single', prev: ref(8, 5) },
   };
 
   test('BlockInfo store/load round trip (shardchain block with master_ref and prev_vert_ref)', () => {
     const cell = beginCell().store(storeBlockInfo(baseInfo)).endCell();
     expect(loadBlockInfo(cell.beginParse())).toEqual(baseInfo);
     expect(shardIdentToShardId(baseInfo.shard)).toBe(0x6000000000000000n);
-    const merged: BlockInfo = { ...baseInfo, afterMerge: true, prevRef: { type: 'merged', prev1: ref(9, 3), prev2: ref(7, 9) } };
+    const merged: BlockInfo = { ...baseInfo, afterMerge: true, prevRef: { kind: 'merged', prev1: ref(9, 3), prev2: ref(7, 9) } };
     expect(loadBlockInfo(beginCell().store(storeBlockInfo(merged)).endCell().beginParse())).toEqual(merged);
   });
 
@@ -276,7 +277,7 @@ describe('block header', () => {
     const id: BlockIdExtInput = { workchain: 0, shard: 0x6000000000000000n, seqno: 10, rootHash: HASH_A, fileHash: HASH_B };
     expect(previousBlockIds(id, baseInfo).map((p) => [p.shard, p.seqno])).toEqual([[0x6000000000000000n, 9]]);
     expect(previousBlockIds(id, { ...baseInfo, afterSplit: true }).map((p) => p.shard)).toEqual([0x4000000000000000n]);
-    const merged: BlockInfo = { ...baseInfo, afterMerge: true, prevRef: { type: 'merged', prev1: ref(9, 3), prev2: ref(7, 9) } };
+    const merged: BlockInfo = { ...baseInfo, afterMerge: true, prevRef: { kind: 'merged', prev1: ref(9, 3), prev2: ref(7, 9) } };
     expect(previousBlockIds(id, merged).map((p) => [p.shard, p.seqno])).toEqual([
       [0x5000000000000000n, 9],
       [0x7000000000000000n, 7],

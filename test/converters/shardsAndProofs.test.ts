@@ -1,7 +1,7 @@
 import { beginCell, Builder, Cell, Dictionary } from '@ton/core';
 import { shardChild, toBlockHeader } from '../../src/converters/blockHeader';
 import { BlockIdExtInput, toBlockIdExt } from '../../src/converters/blockId';
-import { BlockInfo } from '../../src/converters/blockInfo';
+import type { BlockInfo } from '../../src/tlb';
 import { toConfigInfo } from '../../src/converters/config';
 import { toOutMsgQueueSizes } from '../../src/converters/outMsgQueueSizes';
 import { toShardBlockProof } from '../../src/converters/shardBlockProof';
@@ -243,7 +243,7 @@ describe('shardchain block headers', () => {
       flags: 0,
       seqno: 5,
       vertSeqno: 0,
-      shard: { prefixBits: 0, workchain: 0, prefix: 0n },
+      shard: { shardPrefixBits: 0, workchainId: 0, shardPrefix: 0n },
       genUtime: 1,
       startLt: 2n,
       endLt: 3n,
@@ -253,7 +253,7 @@ describe('shardchain block headers', () => {
       prevKeyBlockSeqno: 17,
       genSoftware: null,
       masterRef: ref,
-      prevRef: { type: 'single', prev: ref },
+      prevRef: { kind: 'single', prev: ref },
       prevVertRef: null,
     };
     const id: BlockIdExtInput = { workchain: 0, shard: ROOT_SHARD, seqno: 5, rootHash: Buffer.alloc(32, 7), fileHash: Buffer.alloc(32, 8) };

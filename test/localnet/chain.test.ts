@@ -26,7 +26,7 @@ import {
   loadShardStateUnsplit,
   loadValidatorDescr,
   loadValidatorSet,
-} from '../../src/localnet/tlb';
+} from '../../src/tlb';
 import {
   DEFAULT_LOCALNET_MNEMONIC,
   deriveLocalnetWallets,

@@ -6,7 +6,7 @@ import { Address, Cell, internal, loadAccount, loadTransaction, SendMode, serial
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { Functions } from 'ton-lite-client/dist/schema';
 import { dictLookupPath } from '../../src/localnet/cells';
-import { loadMerkleUpdateHeader, loadShardDescr } from '../../src/localnet/tlb';
+import { loadMerkleUpdateHeader, loadShardDescr } from '../../src/tlb';
 import { LOCALNET_WALLET_BALANCE } from '../../src/localnet/wallets';
 import { ConnectedLocalnet, startConnectedLocalnet } from './helpers/liteClient';
 

@@ -9,7 +9,7 @@ import nacl from 'tweetnacl';
 import { dictLookupPath } from '../../src/localnet/cells';
 import { blockSignaturePayload } from '../../src/localnet/chain/validator';
 import { LiteClientFunctions } from '../../src/tl';
-import { loadBlockInfo, loadMerkleUpdateHeader, loadShardDescr, loadValidatorDescr, loadValidatorSet } from '../../src/localnet/tlb';
+import { loadBlockInfo, loadMerkleUpdateHeader, loadShardDescr, loadValidatorDescr, loadValidatorSet } from '../../src/tlb';
 import { ConnectedLocalnet, startConnectedLocalnet } from './helpers/liteClient';
 
 type TlBlockId = { kind: 'tonNode.blockIdExt'; workchain: number; shard: string; seqno: number; rootHash: Buffer; fileHash: Buffer };

@@ -36,7 +36,7 @@ import {
   storeValidatorSet,
   storeValueFlow,
   ValueFlow,
-} from '../../src/localnet/tlb';
+} from '../../src/tlb';
 
 function roundTrip<T>(store: (v: T) => (b: Builder) => void, load: (s: Slice) => T, value: T): T {
   const cell = beginCell().store(store(value)).endCell();

@@ -1,6 +1,6 @@
 import { beginCell, Cell, convertToMerkleProof, Dictionary } from '@ton/core';
 import type { BlockID } from 'ton-lite-client/dist/types';
-import { storeShardIdent } from '../../src/converters/blockInfo';
+import { storeShardIdent } from '@ton/core';
 import { ApiError } from '../../src/errors';
 import { collectBlockTransactions, type BlockTransactionsChunk } from '../../src/handlers/blockTransactions';
 import { configDictionary, configParam, hashmapLookup } from '../../src/handlers/configProof';
@@ -87,7 +87,7 @@ describe('configDictionary: the config out of a configInfo answer, checked again
     return beginCell()
       .storeUint(0x9023afe2, 32)
       .storeInt(-239, 32)
-      .store(storeShardIdent({ prefixBits: 0, workchain: -1, prefix: 0n }))
+      .store(storeShardIdent({ shardPrefixBits: 0, workchainId: -1, shardPrefix: 0n }))
       .storeUint(5, 32)
       .storeUint(0, 32)
       .storeUint(1700000000, 32)

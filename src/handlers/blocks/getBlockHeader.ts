@@ -32,7 +32,7 @@ export default defineHandler({
       const { info } = part;
       if (
         info.seqno !== block.seqno ||
-        info.shard.workchain !== block.workchain ||
+        info.shard.workchainId !== block.workchain ||
         shardIdentToShardId(info.shard) !== BigInt.asUintN(64, BigInt(block.shard))
       ) {
         throw invalidLiteAnswer('blockHeader header proof', 'BlockInfo describes another block');

@@ -17,7 +17,7 @@ import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
 import { dictLookupPath, forEachDictLeaf, serializeBoc } from '../cells';
-import { ExtBlkRef, loadBlockInfo, loadCurrencyCollection, McStateExtra } from '../tlb';
+import { ExtBlkRef, loadBlockInfo, loadCurrencyCollection, McStateExtra } from '../../tlb';
 import {
   AccountsDict,
   buildAccountBlocks,

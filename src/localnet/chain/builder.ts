@@ -30,7 +30,7 @@ import {
   storeShardStateUnsplit,
   ValueFlow,
   zeroCurrency,
-} from '../tlb';
+} from '../../tlb';
 import { ExecutedTransaction } from './sandboxAdapter';
 import { BlockId, FULL_SHARD, MASTERCHAIN } from './ids';
 

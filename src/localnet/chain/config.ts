@@ -1,5 +1,5 @@
 import { beginCell, Cell, Dictionary } from '@ton/core';
-import { GlobalVersion, loadGlobalVersion, storeValidatorDescr, storeValidatorSet } from '../tlb';
+import { GlobalVersion, loadGlobalVersion, storeValidatorDescr, storeValidatorSet } from '../../tlb';
 import { PersistentDict } from '../cells';
 import { LocalValidator } from './validator';
 

@@ -1,4 +1,4 @@
-import { ExtBlkRef } from '../tlb';
+import { ExtBlkRef } from '../../tlb';
 
 /** The single basechain shard and the masterchain shard: the full shard, `0x8000000000000000`. */
 export const FULL_SHARD = 0x8000000000000000n;

@@ -11,7 +11,7 @@ import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof, ProofSpec }
 export function proofCell(spec: ProofSpec): Cell {
   return merkleProof(spec.root, spec.keep);
 }
-import { loadMcBlockExtra } from '../tlb';
+import { loadMcBlockExtra } from '../../tlb';
 
 function keepOf(open: Iterable<Cell>, full: Iterable<Cell> = []): KeepSet {
   return { open: new Set(open), full: new Set(full) };

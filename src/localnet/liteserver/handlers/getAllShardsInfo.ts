@@ -2,7 +2,7 @@ import { beginCell } from '@ton/core';
 import { serializeBoc, serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { allShardsProof, mcBlockExtraCell } from '../../chain/proofs';
-import { loadMcBlockExtra } from '../../tlb';
+import { loadMcBlockExtra } from '../../../tlb';
 import { LiteHandler } from '../dispatcher';
 import { requireMasterchainBlock, toTlBlockId } from './common';
 
