@@ -1,5 +1,5 @@
 import { parseLegacyStack, renderLegacyStack, toBlockIdExt, toLastTransactionId } from '../../converters';
-import { param } from '../../params/schema';
+import { getMethodParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { loadContract, methodIdOf } from '../getMethod';
 import { POST_ONLY } from '../types';
@@ -10,12 +10,7 @@ export default defineHandler({
   category: 'run',
   verbs: POST_ONLY,
   summary: 'Runs a get-method; legacy stack form (["num","0x..."], ["cell", {...}]).',
-  params: {
-    address: param.address(),
-    method: param.methodId(),
-    stack: param.jsonArray(),
-    seqno: param.strictInt32().optional(),
-  },
+  params: getMethodParams,
   validate: (p) => {
     positiveSeqno(p.seqno);
     methodIdOf(p.method);

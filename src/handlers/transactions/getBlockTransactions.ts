@@ -1,7 +1,7 @@
 import { toBlockTransactions } from '../../converters/blockTransactions';
-import { param } from '../../params/schema';
 import { resolveBlock } from '../blockRefs';
 import { blockTransactionsCursor, listBlockShortTxIds } from '../blockTransactions';
+import { blockTransactionsParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { blockTransactionsPaging } from '../validation';
@@ -11,16 +11,7 @@ export default defineHandler({
   category: 'transactions',
   verbs: READ_VERBS,
   summary: 'Short ids of the transactions of a block, paged by (after_lt, after_hash).',
-  params: {
-    workchain: param.int32(),
-    shard: param.int64(),
-    seqno: param.int32(),
-    root_hash: param.hash().optional(),
-    file_hash: param.hash().optional(),
-    after_lt: param.int64().optional(),
-    after_hash: param.afterHash().optional(),
-    count: param.int32().withDefault(40),
-  },
+  params: blockTransactionsParams,
   validate: (p) => {
     blockTransactionsPaging(p);
   },

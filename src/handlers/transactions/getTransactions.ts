@@ -1,6 +1,6 @@
 import { toTransactionJson } from '../../converters';
-import { param } from '../../params/schema';
 import { lastTransactionOf, walkHistory } from '../accountTransactions';
+import { accountTransactionsParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { accountTransactionsPaging } from '../validation';
@@ -10,14 +10,7 @@ export default defineHandler({
   category: 'transactions',
   verbs: READ_VERBS,
   summary: 'Transactions of an account, newest first, from (lt, hash) inclusive down to to_lt exclusive.',
-  params: {
-    address: param.address(),
-    limit: param.int32().withDefault(10),
-    lt: param.int64().optional(),
-    hash: param.hash().optional(),
-    to_lt: param.int64().optional(),
-    archival: param.bool().optional(),
-  },
+  params: accountTransactionsParams,
   validate: (p) => {
     accountTransactionsPaging(p);
   },

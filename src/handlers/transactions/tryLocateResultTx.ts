@@ -1,5 +1,5 @@
 import { toTransactionJson } from '../../converters';
-import { param } from '../../params/schema';
+import { locateParams } from '../sharedParams';
 import { defineHandler, invalid } from '../define';
 import { locateResultTransaction } from '../locateTransaction';
 import { READ_VERBS } from '../types';
@@ -10,11 +10,7 @@ export default defineHandler({
   category: 'transactions',
   verbs: READ_VERBS,
   summary: 'The transaction on destination caused by the message from source with created_lt.',
-  params: {
-    source: param.address(),
-    destination: param.address(),
-    created_lt: param.int64(),
-  },
+  params: locateParams,
   validate: (p) => {
     if (p.created_lt < 0n) invalid('created_lt should be non-negative');
   },
