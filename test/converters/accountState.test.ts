@@ -23,27 +23,9 @@ import { BlockIdExtInput } from '../../src/converters/blockId';
 import { SUSPENDED_ACCOUNTS, SUSPENSION_END_UTIME } from '../../src/converters/suspendedAccounts';
 import { decodeWalletData, detectWallet } from '../../src/converters/wallet';
 import { describeWithFixtures, loadFixtures } from '../helpers/fixtures';
-import { fixture, fixtureRows, keyOrder, projectOnto, result, withoutExtra } from './support';
+import { type RecordedId, fixture, fixtureRows, idInput, keyOrder, projectOnto, result, withoutExtra } from './support';
 
 type Recorded = Record<string, unknown>;
-
-interface RecordedBlockId {
-  workchain: number;
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-}
-
-function blockInput(id: RecordedBlockId): BlockIdExtInput {
-  return {
-    workchain: id.workchain,
-    shard: id.shard,
-    seqno: id.seqno,
-    rootHash: Buffer.from(id.root_hash, 'base64'),
-    fileHash: Buffer.from(id.file_hash, 'base64'),
-  };
-}
 
 function makeAccount(address: Address, balance: bigint, state: Account['storage']['state'], other?: Dictionary<number, bigint>): Account {
   return {
@@ -77,7 +59,7 @@ function inputFromRecorded(recorded: Recorded, address: Address): AccountStateIn
     address,
     account,
     lastTransaction: lastTx.lt === '0' ? null : { lt: BigInt(lastTx.lt), hash: Buffer.from(lastTx.hash, 'base64') },
-    block: blockInput(recorded['block_id'] as RecordedBlockId),
+    block: idInput(recorded['block_id'] as RecordedId),
     syncUtime: recorded['sync_utime'] as number,
   };
 }
@@ -147,7 +129,7 @@ describeWithFixtures('account states against the recordings', () => {
     const base = inputFromRecorded(result(source), Address.parse(given));
     const input: AccountStateInput = {
       ...base,
-      block: blockInput(recorded['block_id'] as RecordedBlockId),
+      block: idInput(recorded['block_id'] as RecordedId),
       syncUtime: recorded['sync_utime'] as number,
     };
     const flags = Address.parseFriendly(given);
@@ -162,7 +144,7 @@ describeWithFixtures('account states against the recordings', () => {
       address,
       account: null,
       lastTransaction: null,
-      block: blockInput(recorded['block_id'] as RecordedBlockId),
+      block: idInput(recorded['block_id'] as RecordedId),
       syncUtime: recorded['sync_utime'] as number,
     });
     expect(projectOnto(converted, recorded)).toEqual(recorded);

@@ -19,25 +19,7 @@ import { toBlockSignatures, toBlockSignaturesSimplex } from '../../src/converter
 import { loadTransactionBoc } from '../../src/converters/transaction';
 import { bocBase64 } from '../../src/converters/boc';
 import { describeWithFixtures, fixtureResult, loadFixtures } from '../helpers/fixtures';
-import { fixtureRows, keyOrder, projectOnto, result, withoutExtra } from './support';
-
-interface RecordedId {
-  workchain: number;
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-}
-
-function idInput(id: RecordedId): BlockIdExtInput {
-  return {
-    workchain: id.workchain,
-    shard: id.shard,
-    seqno: id.seqno,
-    rootHash: Buffer.from(id.root_hash, 'base64'),
-    fileHash: Buffer.from(id.file_hash, 'base64'),
-  };
-}
+import { type RecordedId, fixtureRows, idInput, keyOrder, projectOnto, result, withoutExtra } from './support';
 
 /** GetBlock's 2023 recordings have alphabetically re-sorted keys; only native-order ones pin key order. */
 const sortedKeys = (file: string) => /-01\.json$/.test(file) && !file.startsWith('lookupBlock-03');

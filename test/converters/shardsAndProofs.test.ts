@@ -8,25 +8,7 @@ import { toShardBlockProof } from '../../src/converters/shardBlockProof';
 import { loadShardDescrHead, loadShardHashesTopBlocks } from '../../src/converters/shardHashes';
 import { toBlockShards } from '../../src/converters/shards';
 import { describeWithFixtures, fixtureResult } from '../helpers/fixtures';
-import { fixtureRows, keyOrder, withoutExtra } from './support';
-
-interface RecordedId {
-  workchain: number;
-  shard: string;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-}
-
-function idInput(id: RecordedId): BlockIdExtInput {
-  return {
-    workchain: id.workchain,
-    shard: id.shard,
-    seqno: id.seqno,
-    rootHash: Buffer.from(id.root_hash, 'base64'),
-    fileHash: Buffer.from(id.file_hash, 'base64'),
-  };
-}
+import { type RecordedId, fixtureRows, idInput, keyOrder, withoutExtra } from './support';
 
 /** GetBlock's 2023 recordings (`-01`) have alphabetically re-sorted keys: no key-order check for them. */
 const nativeOrder = (file: string) => !/-01\.json$/.test(file);

@@ -1,3 +1,4 @@
+import type { BlockIdExtInput } from '../../src/converters/blockId';
 import { Fixture, fixtureResult, loadFixtures } from '../helpers/fixtures';
 
 /** Shared bits of the converter tests (not a test file itself). */
@@ -69,4 +70,24 @@ export function mapMessageStrings(value: unknown, map: (text: string) => string)
 export function fixtureRows(method: string): (readonly [string, Fixture])[] {
   const rows = loadFixtures(method).map((f) => [f.file, f] as const);
   return rows.length > 0 ? rows : [['(recordings absent)', { file: '', method, params: {}, network: '', response: null }] as const];
+}
+
+/** A block id as the recordings print it (`ton.blockIdExt` without its tag). */
+export interface RecordedId {
+  workchain: number;
+  shard: string;
+  seqno: number;
+  root_hash: string;
+  file_hash: string;
+}
+
+/** The converters' input for a recorded block id. */
+export function idInput(id: RecordedId): BlockIdExtInput {
+  return {
+    workchain: id.workchain,
+    shard: id.shard,
+    seqno: id.seqno,
+    rootHash: Buffer.from(id.root_hash, 'base64'),
+    fileHash: Buffer.from(id.file_hash, 'base64'),
+  };
 }
