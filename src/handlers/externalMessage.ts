@@ -75,3 +75,14 @@ export async function sendToLiteServer(client: LiteClient, message: Cell | Buffe
   const answer = await client.sendMessage(boc);
   if (answer.status !== 1) throw new ApiError(500, `the lite server did not accept the message (status ${answer.status})`);
 }
+
+/**
+ * The external message sendQuery and estimateFee build from their parameters; bad or empty BoCs
+ * are 422s, raised before any lite-server work.
+ */
+export function queryMessage(address: Address, bodyBoc: Buffer, initCodeBoc: Buffer, initDataBoc: Buffer): Cell {
+  const body = parseCellParam('body', bodyBoc);
+  if (!body) invalid('empty body');
+  const init = stateInitOf(parseCellParam('init_code', initCodeBoc), parseCellParam('init_data', initDataBoc));
+  return buildExternalMessage(address, body, init);
+}

@@ -1,6 +1,6 @@
 import { param } from '../../params/schema';
-import { defineHandler, invalid } from '../define';
-import { buildExternalMessage, parseCellParam, sendToLiteServer, stateInitOf } from '../externalMessage';
+import { defineHandler } from '../define';
+import { queryMessage, sendToLiteServer } from '../externalMessage';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({
@@ -14,16 +14,8 @@ export default defineHandler({
     init_code: param.bytes().withDefault(Buffer.alloc(0)),
     init_data: param.bytes().withDefault(Buffer.alloc(0)),
   },
-  validate: (p) => {
-    if (!parseCellParam('body', p.body)) invalid('empty body');
-    parseCellParam('init_code', p.init_code);
-    parseCellParam('init_data', p.init_data);
-  },
   run: async (ctx, p) => {
-    const body = parseCellParam('body', p.body);
-    if (!body) invalid('empty body');
-    const init = stateInitOf(parseCellParam('init_code', p.init_code), parseCellParam('init_data', p.init_data));
-    const message = buildExternalMessage(p.address.address, body, init);
+    const message = queryMessage(p.address.address, p.body, p.init_code, p.init_data);
     await ctx.lite().run((client) => sendToLiteServer(client, message));
     return { '@type': 'ok' };
   },

@@ -4,8 +4,8 @@ import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';
 import { StoredBlock } from '../../chain/store';
-import { BlockIdExt } from '../../../tl';
-import { ERR_FATAL, requireBlock } from './common';
+import { AccountState, BlockIdExt } from '../../../tl';
+import { ERR_FATAL, INVALID_BLOCK_ID, requireBlock, toTlBlockId } from './common';
 
 /** Where an account is read from for a reference block, and the proof linking the two. */
 export interface AccountContext {
@@ -27,4 +27,16 @@ export function resolveAccountContext(chain: LocalChain, id: BlockIdExt, workcha
   const info = shardInfoProof(base.state, workchain);
   const shardProof = serializeProofs([stateRootProof(base.root), info.proof]);
   return { base, shard: info.leaf ? chain.shardTopOf(base) : null, shardProof };
+}
+
+/** The answer for an account of a workchain no shard holds: the shard proof, no state. */
+export function accountStateWithoutShard(ctx: AccountContext): AccountState {
+  return {
+    kind: 'liteServer.accountState',
+    id: toTlBlockId(ctx.base.id),
+    shardblk: INVALID_BLOCK_ID,
+    shardProof: ctx.shardProof,
+    proof: Buffer.alloc(0),
+    state: Buffer.alloc(0),
+  };
 }

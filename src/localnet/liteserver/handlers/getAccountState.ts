@@ -2,8 +2,8 @@ import { serializeBoc, serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { accountCellOf, accountStateProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
-import { INVALID_BLOCK_ID, toTlBlockId } from './common';
-import { resolveAccountContext } from './accountContext';
+import { toTlBlockId } from './common';
+import { accountStateWithoutShard, resolveAccountContext } from './accountContext';
 
 /**
  * `proof` has two roots like TON's: the shard block's state-root proof and the state proof with
@@ -12,16 +12,7 @@ import { resolveAccountContext } from './accountContext';
 export function getAccountState(chain: LocalChain): LiteHandler<'liteServer.getAccountState'> {
   return async (query) => {
     const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
-    if (!ctx.shard) {
-      return {
-        kind: 'liteServer.accountState',
-        id: toTlBlockId(ctx.base.id),
-        shardblk: INVALID_BLOCK_ID,
-        shardProof: ctx.shardProof,
-        proof: Buffer.alloc(0),
-        state: Buffer.alloc(0),
-      };
-    }
+    if (!ctx.shard) return accountStateWithoutShard(ctx);
     const account = accountCellOf(ctx.shard.state, query.account.id);
     const proof = serializeProofs([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]);
     return {

@@ -3,23 +3,14 @@ import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { accountCellOf, accountStateProof, prunedAccountProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
-import { INVALID_BLOCK_ID, toTlBlockId } from './common';
-import { resolveAccountContext } from './accountContext';
+import { toTlBlockId } from './common';
+import { accountStateWithoutShard, resolveAccountContext } from './accountContext';
 
 /** Like getAccountState, but `state` is a Merkle proof of the Account with code, data and libraries pruned. */
 export function getAccountStatePrunned(chain: LocalChain): LiteHandler<'liteServer.getAccountStatePrunned'> {
   return async (query) => {
     const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
-    if (!ctx.shard) {
-      return {
-        kind: 'liteServer.accountState',
-        id: toTlBlockId(ctx.base.id),
-        shardblk: INVALID_BLOCK_ID,
-        shardProof: ctx.shardProof,
-        proof: Buffer.alloc(0),
-        state: Buffer.alloc(0),
-      };
-    }
+    if (!ctx.shard) return accountStateWithoutShard(ctx);
     const account = accountCellOf(ctx.shard.state, query.account.id);
     let state: Buffer = Buffer.alloc(0);
     if (account) {
