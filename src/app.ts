@@ -4,7 +4,8 @@ import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
 import { serializeRequest } from './logging';
 import { createRestRouter } from './routes/rest';
-import { API_VERSION, bodyErrorTranslator, sendError } from './routes/http';
+import { checkUrl, createApiIntake } from './intake';
+import { API_VERSION, sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
 import type { AppServices } from './services';
 
@@ -15,7 +16,10 @@ function cors(req: Request, res: Response, next: NextFunction): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Ton-Client-Version, X-Request-Id, Authorization');
-  res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-API-Version, Retry-After, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset');
+  res.setHeader(
+    'Access-Control-Expose-Headers',
+    'X-Request-Id, X-API-Version, Retry-After, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+  );
   res.setHeader('Access-Control-Max-Age', '86400');
   if (req.method === 'OPTIONS') {
     res.status(204).end();
@@ -52,6 +56,7 @@ export function createApp(services: AppServices): express.Express {
     next();
   });
   app.use(cors);
+  app.use(checkUrl);
 
   app.get('/api/v2/healthcheck', (_req, res) => {
     res.status(200).json({
@@ -60,11 +65,9 @@ export function createApp(services: AppServices): express.Express {
     });
   });
 
-  // toncenter parses the body as JSON whatever the Content-Type (curl -d sends form encoding).
-  app.use('/api/v2', express.json({ limit: services.config.bodyLimit, type: () => true, strict: false }));
-  app.use(bodyErrorTranslator(services));
-  // After the body parser (a batch's length is its cost), before any route does work.
-  if (services.access) app.use('/api/v2', services.access.middleware);
+  // Gate, then body (read as JSON whatever the Content-Type, as toncenter: curl -d sends form
+  // encoding), then the JSON-RPC charge; see src/intake.
+  app.use('/api/v2', ...createApiIntake(services));
 
   app.use('/api/v2', createJsonRpcRouter(services));
   app.use('/api/v2', createRestRouter(services));

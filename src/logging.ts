@@ -1,16 +1,43 @@
 import type { IncomingMessage } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
-/** Paths pino blanks out wherever they appear in a log line. */
+/** Paths pino blanks out wherever they appear in a log line (Node lowercases header names). */
 const REDACTED_PATHS = ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.query.api_key', 'req.params.api_key'];
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }
 
-/** A URL with the value of `api_key` replaced, so keys sent in the query never reach the logs. */
+/** Longest URL written to a log line (URLs up to 16 KiB are served). */
+const MAX_LOGGED_URL = 2048;
+
+/**
+ * Whether a query-string pair carries an API key. Decided on the pair as the app's query parser
+ * (node:querystring, Express's `simple` parser) decodes it, so every spelling that parser turns
+ * into `api_key` (`api%5Fkey`, `api%5fkey`, `%61pi_key`, ...) counts; other letter cases
+ * (`API_KEY`) are not read as a key but are redacted all the same.
+ */
+function isKeyPair(pair: string): boolean {
+  const name = Object.keys(parseQueryString(pair))[0];
+  return name !== undefined && name.toLowerCase() === 'api_key';
+}
+
+/** A URL with the value of every API-key parameter replaced, so keys never reach the logs. */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/([?&]api_key=)[^&#]*/gi, '$1[redacted]');
+  if (url === undefined) return undefined;
+  const clipped = url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL)}...` : url;
+  const queryStart = clipped.indexOf('?');
+  if (queryStart < 0) return clipped;
+  const pairs = clipped
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      if (!isKeyPair(pair)) return pair;
+      const equals = pair.indexOf('=');
+      return `${equals < 0 ? pair : pair.slice(0, equals)}=[redacted]`;
+    });
+  return `${clipped.slice(0, queryStart + 1)}${pairs.join('&')}`;
 }
 
 export interface LoggedRequest {

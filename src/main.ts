@@ -2,6 +2,7 @@ import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
 import { LiteServerConfigError } from './liteclient';
 import { createLogger } from './logging';
 import { describeLocalnet, startConfiguredLocalnet, startLocalnetSource, writeGlobalConfig } from './localnetSource';
+import { installProcessGuards } from './processGuards';
 import { startServer } from './server';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
@@ -30,6 +31,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const local = config.network === 'local' && !config.liteservers ? await startLocalnetSource(config, logger) : undefined;
   if (local) process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
   const running = await startServer(config, logger, local);
+  installProcessGuards({ logger, stop: () => running.stop(), graceMs: config.shutdownGrace });
   // SIGHUP re-reads the API keys file without a restart.
   process.on('SIGHUP', () => void running.access.reloadKeys());
 
@@ -70,6 +72,8 @@ async function runLocalnetOnly(config: AppConfig, logger: ReturnType<typeof crea
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   const known = err instanceof LiteServerConfigError || err instanceof ConfigError;
-  process.stderr.write(`ton-http-bridge: ${known || !(err instanceof Error) ? String(err instanceof Error ? err.message : err) : err.stack}\n`);
+  process.stderr.write(
+    `ton-http-bridge: ${known || !(err instanceof Error) ? String(err instanceof Error ? err.message : err) : err.stack}\n`,
+  );
   process.exit(1);
 });

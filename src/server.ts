@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
+import { createApiHttpServer } from './intake';
+import { API_VERSION } from './routes/http';
 import { createAccessControl, type AccessControl } from './auth';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
@@ -36,9 +38,13 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   await pool.start();
   const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
   const app = createApp(services);
-  const http: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
+  const http: Server = createApiHttpServer(app, logger, API_VERSION);
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.port, config.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
   });
   const address = http.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { ApiError, ForbiddenError, RateLimitError, UnauthorizedError, toErrorResponse } from '../errors';
-import { LimiterUnavailableError, reportBucket, type BucketRate, type BucketStore } from './bucket';
+import { LimiterUnavailableError, reportBucket, type BucketRate, type BucketStore, type TakeOutcome } from './bucket';
 import type { Keyring, NetworkName } from './keys';
 import { TokenBucketRateLimitStore, chargeScope, currentCharge, type Charge } from './rate-limit-store';
 
@@ -31,18 +31,22 @@ export function presentedKey(req: Request): string | undefined {
 }
 
 /** Express matches routes case-insensitively and with a trailing slash, so this does too. */
-function isJsonRpc(req: Request): boolean {
+export function isJsonRpcPath(req: Request): boolean {
   return req.method === 'POST' && req.path.replace(/\/+$/, '').toLowerCase() === '/jsonrpc';
 }
 
+/** Which requests of a mount are JSON-RPC (their body decides the cost). */
+export type JsonRpcTest = (req: Request) => boolean;
+
 /** Every element of a JSON-RPC batch is a call and costs one token. */
-export function requestCost(req: Request): number {
+export function requestCost(req: Request, isJsonRpc: JsonRpcTest = isJsonRpcPath): number {
   return isJsonRpc(req) && Array.isArray(req.body) ? Math.max(1, req.body.length) : 1;
 }
 
 function rpcId(body: unknown): string | number | null {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
   const id = (body as Record<string, unknown>)['id'];
+  if (typeof id === 'bigint') return Number(id);
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
@@ -53,7 +57,8 @@ function rpcId(body: unknown): string | number | null {
  */
 function sendRefusal(req: Request, res: Response, err: ApiError, extraHeaders: Record<string, string> = {}): void {
   const { status, body, headers } = toErrorResponse(err);
-  const payload = isJsonRpc(req) ? { ...body, jsonrpc: '2.0', id: Array.isArray(req.body) ? null : rpcId(req.body) } : body;
+  const payload =
+    res.locals[JSON_RPC_LOCAL] === true ? { ...body, jsonrpc: '2.0', id: Array.isArray(req.body) ? null : rpcId(req.body) } : body;
   res
     .set({ ...extraHeaders, ...headers })
     .status(status)
@@ -77,12 +82,38 @@ function rateLimitHeaders(charge: Charge): Record<string, string> {
   };
 }
 
+/** res.locals keys the two stages share. */
+const JSON_RPC_LOCAL = 'accessJsonRpc';
+const CHARGE_LOCAL = 'accessCharge';
+
 /**
- * The /api/v2 middleware: API key (401 unknown, 403 wrong network), then a token bucket per
- * key, or per client IP without a key (429 when empty). Runs before the routers, so a refused
- * request never reaches a lite server. Keys are never logged nor echoed.
+ * Hook of the first stage for JSON-RPC refusals: the caller's `id` is echoed when the body is
+ * small enough to read for nothing (it sets req.body, or leaves it undefined).
  */
-export function createAccessGate(options: AccessGateOptions): RequestHandler {
+export type RefusalBodyReader = (req: Request) => Promise<void>;
+
+/**
+ * The gate in two stages around the body:
+ * - `admit`, before a byte of the body is read: the API key (401 unknown, 403 wrong network),
+ *   then the bucket. A REST call takes its one token here (429 when empty). A JSON-RPC request
+ *   costs one token per call, which only its body tells, so here it only has to find at least
+ *   one token in the bucket (none taken); an empty bucket is a 429 before the body.
+ * - `settle`, after the body is parsed: a JSON-RPC call or batch takes its tokens whole or not
+ *   at all (a refused batch takes nothing, as before the gate moved).
+ * So a refused client's body is never parsed, and the batch semantics stay. Keys are never
+ * logged nor echoed.
+ */
+export interface AccessGate {
+  admit(isJsonRpc: JsonRpcTest, readRefusalBody: RefusalBodyReader): RequestHandler;
+  readonly settle: RequestHandler;
+}
+
+interface PendingCharge {
+  readonly bucketId: string;
+  readonly rate: BucketRate;
+}
+
+export function createAccessGate(options: AccessGateOptions): AccessGate {
   const { logger } = options;
   const limiter = rateLimit({
     store: new TokenBucketRateLimitStore(options.buckets),
@@ -113,33 +144,9 @@ export function createAccessGate(options: AccessGateOptions): RequestHandler {
     sendRefusal(req, res, new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
   };
 
-  return (req: Request, res: Response, next: NextFunction): void => {
-    let rate: BucketRate | undefined;
-    let bucketId: string;
-    const key = presentedKey(req);
-    const keyring = options.keyring();
-    if (key !== undefined && keyring) {
-      const record = keyring.lookup(key);
-      if (!record) {
-        sendRefusal(req, res, new UnauthorizedError());
-        return;
-      }
-      if (!record.networks.has(options.network)) {
-        sendRefusal(req, res, new ForbiddenError());
-        return;
-      }
-      rate = record.rate;
-      bucketId = `${options.network}:key:${record.name}`;
-    } else {
-      // ipKeyGenerator folds IPv4-mapped addresses and groups IPv6 clients by /56.
-      rate = options.keylessRate;
-      bucketId = `${options.network}:ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
-    }
-    if (!rate) {
-      next();
-      return;
-    }
-    const charge: Charge = { bucketId, rate, cost: requestCost(req) };
+  /** Takes `cost` tokens through express-rate-limit; refuses with 429 or applies the failure policy. */
+  const take = (req: Request, res: Response, next: NextFunction, pending: PendingCharge, cost: number): void => {
+    const charge: Charge = { ...pending, cost };
     chargeScope.run(charge, () => {
       void limiter(req, res, (err?: unknown) => {
         if (err === undefined) {
@@ -153,4 +160,81 @@ export function createAccessGate(options: AccessGateOptions): RequestHandler {
       });
     });
   };
+
+  /** Checks that one token is there without taking it (a take of cost 0 refills and reports). */
+  const requireToken = async (
+    res: Response,
+    next: NextFunction,
+    pending: PendingCharge,
+    refuse: (err: ApiError, headers?: Record<string, string>) => void,
+  ): Promise<void> => {
+    let outcome: TakeOutcome;
+    try {
+      outcome = await options.buckets.take(pending.bucketId, pending.rate, 0);
+    } catch (err) {
+      if (!(err instanceof LimiterUnavailableError)) throw err;
+      if (options.failurePolicy === 'open') {
+        res.locals[CHARGE_LOCAL] = undefined;
+        next();
+      } else refuse(new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
+      return;
+    }
+    if (outcome.tokens + 1e-9 >= 1) {
+      next();
+      return;
+    }
+    const charge: Charge = { ...pending, cost: 1, outcome: { allowed: false, tokens: outcome.tokens } };
+    refuse(new RateLimitError(reportBucket(charge.outcome!, charge.rate, 1).retryAfterSeconds), rateLimitHeaders(charge));
+  };
+
+  const admit = (isJsonRpc: JsonRpcTest, readRefusalBody: RefusalBodyReader): RequestHandler => {
+    return (req: Request, res: Response, next: NextFunction): void => {
+      const jsonRpc = isJsonRpc(req);
+      res.locals[JSON_RPC_LOCAL] = jsonRpc;
+      res.locals[CHARGE_LOCAL] = undefined;
+      const refuse = (err: ApiError, headers: Record<string, string> = {}) => {
+        if (!jsonRpc) return sendRefusal(req, res, err, headers);
+        // JSON-RPC answers carry the caller's id; a small body is read to find it.
+        readRefusalBody(req).then(
+          () => sendRefusal(req, res, err, headers),
+          () => sendRefusal(req, res, err, headers),
+        );
+      };
+      let rate: BucketRate | undefined;
+      let bucketId: string;
+      const key = presentedKey(req);
+      const keyring = options.keyring();
+      if (key !== undefined && keyring) {
+        const record = keyring.lookup(key);
+        if (!record) return refuse(new UnauthorizedError());
+        if (!record.networks.has(options.network)) return refuse(new ForbiddenError());
+        rate = record.rate;
+        bucketId = `${options.network}:key:${record.name}`;
+      } else {
+        // ipKeyGenerator folds IPv4-mapped addresses and groups IPv6 clients by /56.
+        rate = options.keylessRate;
+        bucketId = `${options.network}:ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+      }
+      if (!rate) return next();
+      const pending: PendingCharge = { bucketId, rate };
+      if (!jsonRpc) return take(req, res, next, pending, 1);
+      res.locals[CHARGE_LOCAL] = pending;
+      requireToken(res, next, pending, refuse).catch(next);
+    };
+  };
+
+  const settle: RequestHandler = (req: Request, res: Response, next: NextFunction): void => {
+    const pending = res.locals[CHARGE_LOCAL] as PendingCharge | undefined;
+    if (!pending) return next();
+    res.locals[CHARGE_LOCAL] = undefined;
+    take(
+      req,
+      res,
+      next,
+      pending,
+      requestCost(req, () => true),
+    );
+  };
+
+  return { admit, settle };
 }

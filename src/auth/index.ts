@@ -1,21 +1,21 @@
 import path from 'node:path';
-import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import { MemoryBucketStore, type BucketRate, type BucketStore, type Clock } from './bucket';
-import { createAccessGate, type FailurePolicy } from './gate';
+import { createAccessGate, type AccessGate, type FailurePolicy } from './gate';
 import { KeysFileError, loadKeysFile, type Keyring } from './keys';
 import { RedisBucketStore, describeRedisUrl } from './redis-store';
 
 export { KeysFileError, hashApiKey } from './keys';
-export type { FailurePolicy } from './gate';
+export type { AccessGate, FailurePolicy, JsonRpcTest, RefusalBodyReader } from './gate';
+export { isJsonRpcPath } from './gate';
 
 export type ReloadOutcome = { readonly ok: true; readonly keys: number } | { readonly ok: false; readonly error: string };
 
 /** API keys and rate limits of the /api/v2 routes; built once per process by main.ts. */
 export interface AccessControl {
-  /** Mount on /api/v2 after the body parser and before the routers. */
-  readonly middleware: RequestHandler;
+  /** The gate's two stages, around the body (src/intake mounts them). */
+  readonly gate: AccessGate;
   readonly storeKind: 'memory' | 'redis';
   /** Re-reads the keys file (SIGHUP). Never rejects: a bad file is logged and the old keys stay. */
   reloadKeys(): Promise<ReloadOutcome>;
@@ -82,7 +82,7 @@ export async function createAccessControl(
     keysFile ? 'API keys and rate limits enabled' : 'no keys file: API keys are not checked, every client gets the keyless limit',
   );
 
-  const middleware = createAccessGate({
+  const gate = createAccessGate({
     network: config.network,
     keyring: () => keyring,
     keylessRate,
@@ -111,7 +111,7 @@ export async function createAccessControl(
   };
 
   return {
-    middleware,
+    gate,
     storeKind: buckets.kind,
     reloadKeys() {
       reloading = reloading.then(reloadOnce, reloadOnce);

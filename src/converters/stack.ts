@@ -109,6 +109,8 @@ const INT257_MAX = (1n << 256n) - 1n;
  * fit a TVM integer (257-bit signed). Returns null for anything else.
  */
 export function parseTvmInteger(text: string): bigint | null {
+  // 257 bits take at most 78 decimal digits; BigInt() of a longer text costs quadratic time.
+  if (text.length > 100) return null;
   const match = /^(-?)(?:0x([0-9a-fA-F]+)|([0-9]+))$/.exec(text);
   if (!match) return null;
   const magnitude = match[2] !== undefined ? BigInt(`0x${match[2]}`) : BigInt(match[3]);

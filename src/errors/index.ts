@@ -85,6 +85,17 @@ export class LiteServerError extends ApiError {
   }
 }
 
+/**
+ * A lite server sent an answer that does not decode as the answer to the query (TL). Says
+ * nothing about the connection or other queries on it, so the server is neither marked down nor
+ * disconnected, and the query is not retried: a 502 for this request only.
+ */
+export class LiteServerInvalidAnswerError extends ApiError {
+  constructor(detail: string) {
+    super(502, `LITE_SERVER_INVALID_ANSWER: ${detail.length > 200 ? `${detail.slice(0, 200)}...` : detail}`);
+  }
+}
+
 /** No lite server is healthy enough to take the query. */
 export class NoHealthyLiteServerError extends ApiError {
   constructor(message = 'no healthy lite server available') {
@@ -136,10 +147,16 @@ export interface ErrorResponse {
   headers: Record<string, string>;
 }
 
+/** Longest error text ever sent. */
+export const MAX_ERROR_TEXT = 512;
+
 /** The single mapping from any thrown value to the HTTP status, body and extra headers. */
 export function toErrorResponse(err: unknown): ErrorResponse {
   const apiError = err instanceof ApiError ? err : new InternalError();
-  const body: ErrorBody = { ok: false, error: apiError.message, code: apiError.code };
+  // A safety net: texts quote client input through quoteInput (~200 characters), so only a
+  // missed path could make one this long; the answer stays small either way.
+  const message = apiError.message.length > MAX_ERROR_TEXT ? `${apiError.message.slice(0, MAX_ERROR_TEXT)}...` : apiError.message;
+  const body: ErrorBody = { ok: false, error: message, code: apiError.code };
   const headers: Record<string, string> = {};
   if (apiError instanceof RateLimitError) {
     body.result = apiError.message;

@@ -1,16 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
-import { LiteServerError } from '../errors';
+import { LiteServerError, LiteServerInvalidAnswerError } from '../errors';
 import { FrameReader, encodeFrame } from '../adnl/frames';
 import { createClientHandshake, type AdnlSessionCiphers } from '../adnl/handshake';
-import {
-  adnlMessageQueryCodec,
-  decodeAdnlPayload,
-  decodeLiteServerErrorIfAny,
-  encodeTl,
-  tcpPingCodec,
-} from '../tl';
+import { adnlMessageQueryCodec, decodeAdnlPayload, decodeLiteServerErrorIfAny, encodeTl, tcpPingCodec } from '../tl';
 
 /** Where a lite server listens and the ed25519 key it proves in the handshake. */
 export interface LiteServerEndpoint {
@@ -168,7 +162,12 @@ export class AdnlClientConnection extends EventEmitter {
         reject(err instanceof LiteTransportError ? err : new LiteTransportError((err as Error).message));
       }
     }).then((answer) => {
-      const error = decodeLiteServerErrorIfAny(answer);
+      let error: ReturnType<typeof decodeLiteServerErrorIfAny>;
+      try {
+        error = decodeLiteServerErrorIfAny(answer);
+      } catch (err) {
+        throw new LiteServerInvalidAnswerError(`cannot decode liteServer.error: ${err instanceof Error ? err.message : String(err)}`);
+      }
       if (error) throw new LiteServerError(error.code, error.message);
       return answer;
     });

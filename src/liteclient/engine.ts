@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { LiteEngine } from 'ton-lite-client';
 import { TLReadBuffer, TLWriteBuffer, type TLFunction } from 'ton-tl';
+import { LiteServerInvalidAnswerError } from '../errors';
 import { encodeTl, liteServerQueryCodec, waitMasterchainSeqnoCodec } from '../tl';
 import { AdnlClientConnection, LiteTransportError, type LiteServerEndpoint } from './connection';
 
@@ -153,7 +154,8 @@ export class ServerEngine extends EventEmitter implements LiteEngine {
     try {
       return f.decodeResponse(new TLReadBuffer(answer));
     } catch (err) {
-      throw new LiteTransportError(`undecodable answer: ${(err as Error).message}`);
+      // A bad answer to one query: the connection and the other queries on it are fine.
+      throw new LiteServerInvalidAnswerError(`cannot decode the answer: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -174,7 +174,15 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const previous = member.health.state;
     member.health.state = state;
     const { host, port } = member.server;
-    const details = { server: member.index, host, port, from: previous, to: state, seqno: member.health.seqno, error: member.health.lastError };
+    const details = {
+      server: member.index,
+      host,
+      port,
+      from: previous,
+      to: state,
+      seqno: member.health.seqno,
+      error: member.health.lastError,
+    };
     if (state === 'up') this.logger.info(details, 'lite server is up');
     else this.logger.warn(details, `lite server is ${state}`);
     this.emit('health');
@@ -186,15 +194,16 @@ export class LitePool extends EventEmitter implements LiteGateway {
     this.setState(member, 'down');
   }
 
-  /** Weighted random pick among healthy servers that match the archival filter. */
+  /**
+   * Weighted random pick among healthy servers that match the archival filter. `archival=true`
+   * takes archival servers only; `archival=false` means "need not be archival": non-archival
+   * servers are preferred and any server is used when none is healthy (toncenter's Python
+   * server's rule), so the request never waits for a kind of server the pool may not have.
+   */
   pick(options: LiteSessionOptions, exclude: ReadonlySet<number> = new Set()): PoolMember | undefined {
-    const candidates = this.members.filter(
-      (member) =>
-        member.healthy &&
-        !exclude.has(member.index) &&
-        member.server.weight > 0 &&
-        (options.archival === undefined || member.server.archival === options.archival),
-    );
+    const usable = this.members.filter((member) => member.healthy && !exclude.has(member.index) && member.server.weight > 0);
+    let candidates = options.archival === undefined ? usable : usable.filter((member) => member.server.archival === options.archival);
+    if (candidates.length === 0 && options.archival === false) candidates = usable;
     const total = candidates.reduce((sum, member) => sum + member.server.weight, 0);
     let ticket = Math.random() * total;
     for (const member of candidates) {
@@ -206,7 +215,9 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   noHealthyText(options: LiteSessionOptions = {}): string {
     const kind = options.archival === true ? 'archival ' : options.archival === false ? 'non-archival ' : '';
-    const states = this.members.map((member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`);
+    const states = this.members.map(
+      (member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`,
+    );
     return `no healthy ${kind}lite server: ${states.join(', ')}`;
   }
 
@@ -248,6 +259,11 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   get queryTimeoutMs(): number {
     return this.options.engine.queryTimeoutMs;
+  }
+
+  /** Whether any configured server (healthy or not) is archival. */
+  hasArchival(): boolean {
+    return this.members.some((member) => member.server.archival && member.server.weight > 0);
   }
 
   hasHealthy(): boolean {
@@ -303,6 +319,8 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
   }
 
   private async choose(exclude: ReadonlySet<number>, archival = this.options.archival): Promise<PoolMember> {
+    // Waiting for a server the configuration does not have would only hold the request.
+    if (archival === true && !this.pool.hasArchival()) throw new NoHealthyLiteServerError('no archival lite server is configured');
     for (;;) {
       const member = this.pool.pick({ archival }, exclude);
       if (member) {

@@ -1,10 +1,17 @@
 import { ParsedAddress, parseAddress } from './address';
 import { parseBase64Bytes, parseHash256 } from './hash';
+import { quoteInput } from './quote';
 
 /**
  * Parameter schemas of the handler table. One schema serves GET (every value is a query-string
  * string) and POST / JSON-RPC (JSON values), so numbers may arrive as JSON numbers or decimal
  * strings, exactly as toncenter's C++ server accepts them.
+ *
+ * JSON values come from src/intake/json.ts: an integer literal beyond 2^53 - 1 arrives as a
+ * `bigint` with every digit, any other number as a `number`. The integer types accept a
+ * bigint, a safe-integer number or a decimal string, and reject anything else (1.5, 1e30, a
+ * rounded 2^63) with a 422 naming the parameter. Error texts quote at most ~200 characters of
+ * the value (quoteInput).
  */
 
 /** A value that could not be parsed; the executor turns it into a 422 with the request prefix. */
@@ -28,11 +35,7 @@ export type ParamValues<S extends ParamShape> = {
   [K in keyof S]: S[K] extends Param<infer T, true> ? T : S[K] extends Param<infer T, false> ? T | undefined : never;
 };
 
-function makeParam<T>(
-  type: string,
-  parse: (name: string, value: unknown) => T,
-  repeated = false,
-): Param<T, true> {
+function makeParam<T>(type: string, parse: (name: string, value: unknown) => T, repeated = false): Param<T, true> {
   const build = <R extends boolean>(required: R, defaultValue: T | undefined): Param<T, R> => ({
     type,
     required,
@@ -45,17 +48,17 @@ function makeParam<T>(
   return build(true, undefined);
 }
 
-function show(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return `'${text !== undefined && text.length > 120 ? `${text.slice(0, 120)}...` : text}'`;
-}
+const show = (value: unknown): string => quoteInput(value);
 
 const DECIMAL = /^-?\d+$/;
+/** Longer decimal text cannot be an in-range integer parameter; BigInt() of it would cost CPU for nothing. */
+const MAX_DECIMAL_CHARS = 40;
 
 function parseIntegerValue(name: string, value: unknown, min: bigint, max: bigint): bigint {
   let parsed: bigint | undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = BigInt(value);
-  else if (typeof value === 'string' && DECIMAL.test(value.trim())) parsed = BigInt(value.trim());
+  else if (typeof value === 'bigint') parsed = value;
+  else if (typeof value === 'string' && value.length <= MAX_DECIMAL_CHARS && DECIMAL.test(value.trim())) parsed = BigInt(value.trim());
   if (parsed === undefined || parsed < min || parsed > max) {
     throw new ParamError(`failed to parse ${name}: ${show(value)}`);
   }
@@ -126,8 +129,7 @@ export const param = {
       return parsed;
     }),
 
-  int32: (): Param<number, true> =>
-    makeParam('int32', (name, value) => Number(parseIntegerValue(name, value, INT32_MIN, INT32_MAX))),
+  int32: (): Param<number, true> => makeParam('int32', (name, value) => Number(parseIntegerValue(name, value, INT32_MIN, INT32_MAX))),
 
   /** Only a JSON integer (toncenter's runGetMethod/dnsResolve `seqno` and `ttl`), never a string. */
   strictInt32: (): Param<number, true> =>
@@ -136,7 +138,9 @@ export const param = {
         // A GET query string has no JSON types; accept its decimal text.
         return Number(parseIntegerValue(name, value, INT32_MIN, INT32_MAX));
       }
-      if (typeof value !== 'number') throw new ParamError(`failed to parse ${name}: expected an integer, got ${show(value)}`);
+      if (typeof value !== 'number' && typeof value !== 'bigint') {
+        throw new ParamError(`failed to parse ${name}: expected an integer, got ${show(value)}`);
+      }
       return Number(parseIntegerValue(name, value, INT32_MIN, INT32_MAX));
     }),
 

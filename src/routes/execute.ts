@@ -11,12 +11,16 @@ export interface CallOutcome {
   extra: string;
 }
 
-/** Keys that are transport concerns and must never reach a handler. */
-const TRANSPORT_KEYS = new Set(['api_key']);
+/**
+ * Keys that never reach a handler: `api_key` is a transport concern, and the names through
+ * which plain objects reach their prototype are never parameters, whatever a client sends.
+ */
+const EXCLUDED_KEYS = new Set(['api_key', '__proto__', 'constructor', 'prototype']);
 
-function withoutTransportKeys(raw: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (!TRANSPORT_KEYS.has(key)) out[key] = value;
+/** The parameters of a call, as an object without a prototype (a key cannot reach one). */
+export function callParameters(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(raw)) if (!EXCLUDED_KEYS.has(key)) out[key] = raw[key];
   return out;
 }
 
@@ -33,7 +37,7 @@ export async function executeCall(
   logger: Logger,
 ): Promise<CallOutcome> {
   const started = performance.now();
-  const params = handler.parse(withoutTransportKeys(raw), source);
+  const params = handler.parse(callParameters(raw), source);
   const deadline = Date.now() + services.config.requestTimeout;
   let session: LiteSession | undefined;
   const context: HandlerContext = {

@@ -1,6 +1,6 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, InternalError, PayloadTooLargeError, ValidationError, toErrorResponse } from '../errors';
+import { ApiError, InternalError, toErrorResponse } from '../errors';
 import type { AppServices } from '../services';
 
 export const API_VERSION = '2.1';
@@ -20,32 +20,4 @@ export function sendError(req: Request, res: Response, err: unknown, services: A
   }
   const { status, body, headers } = toErrorResponse(err);
   res.set(headers).status(status).json(body);
-}
-
-interface BodyParserError {
-  type?: string;
-  status?: number;
-  limit?: number;
-}
-
-/** Turns body-parser failures into v2 errors: 413 for size, 422 for bad JSON (as toncenter). */
-export function bodyErrorTranslator(services: AppServices) {
-  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
-    const parserError = err as BodyParserError;
-    if (parserError && typeof parserError.type === 'string') {
-      if (parserError.type === 'entity.too.large') {
-        sendError(req, res, new PayloadTooLargeError(services.config.bodyLimit), services);
-        return;
-      }
-      if (parserError.type === 'entity.parse.failed') {
-        sendError(req, res, new ValidationError('failed to parse post request: the body is not valid JSON'), services);
-        return;
-      }
-      if (parserError.status && parserError.status >= 400 && parserError.status < 500) {
-        sendError(req, res, new ApiError(parserError.status, `failed to read the request body: ${parserError.type}`), services);
-        return;
-      }
-    }
-    next(err);
-  };
 }

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import * as jayson from 'jayson';
 import { ApiError, MethodNotAllowedError, ValidationError, toErrorResponse } from '../errors';
+import { quoteInput } from '../params/quote';
 import { executeCall, type CallOutcome } from '../routes/execute';
 import { requestIdOf, requestLogger } from '../routes/http';
 import type { AppServices } from '../services';
@@ -40,6 +41,8 @@ function envelopeError(err: unknown, id: RpcId): RpcReply {
 }
 
 function readId(value: unknown): RpcId {
+  // An id beyond 2^53 arrives as a bigint (src/intake/json.ts); echo it as JSON.parse would have.
+  if (typeof value === 'bigint') return Number(value);
   return typeof value === 'string' || typeof value === 'number' ? value : null;
 }
 
@@ -54,11 +57,7 @@ export function createJsonRpcRouter(services: AppServices): Router {
         return new jayson.Method({
           useContext: true,
           params: Object,
-          handler: (
-            args: jayson.RequestParamsLike,
-            context: object,
-            done: (error: CarriedError | null, outcome?: CallOutcome) => void,
-          ) => {
+          handler: (args: jayson.RequestParamsLike, context: object, done: (error: CarriedError | null, outcome?: CallOutcome) => void) => {
             const { req } = context as CallContext;
             // JSON-RPC goes through the same checks as a REST POST (toncenter forwards it there).
             executeCall(services, handler, args as Record<string, unknown>, 'post', requestIdOf(req), requestLogger(req, services)).then(
@@ -90,7 +89,7 @@ export function createJsonRpcRouter(services: AppServices): Router {
       return envelopeError(new ValidationError('params must be a JSON object of named parameters'), id);
     }
     if (!services.table.find(method)) {
-      return envelopeError(new ValidationError(`Unknown method '${method}'`), id);
+      return envelopeError(new ValidationError(`Unknown method ${quoteInput(method)}`), id);
     }
     // jayson answers nothing to notifications; toncenter always answers, so give it an id of ours.
     const framed = { jsonrpc: '2.0', id: index, method, params: params ?? {} };

@@ -1,0 +1,54 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { MAX_URL_BYTES } from './url';
+
+/**
+ * Node's HTTP parser limit on the request line plus headers. Above MAX_URL_BYTES so that a long
+ * URL reaches the app and gets its 414 in the envelope; above this the parser itself refuses.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** Time a client gets to send its whole request (headers and body); bounds slow senders. */
+export const REQUEST_RECEIVE_TIMEOUT_MS = 60_000;
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long' };
+
+/** Writes a v2 error envelope straight to a socket the HTTP parser gave up on, then closes it. */
+function answerRaw(socket: Socket, code: number, error: string, apiVersion: string): void {
+  const body = JSON.stringify({ ok: false, error, code });
+  socket.end(
+    `HTTP/1.1 ${code} ${REASONS[code]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-API-Version: ${apiVersion}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * The HTTP server of the API: larger header limit than Node's 16 KiB default (see above), a
+ * receive timeout, and requests the parser rejects answered in the v2 envelope instead of
+ * Node's bare status line or a reset.
+ */
+export function createApiHttpServer(listener: RequestListener, logger: Logger, apiVersion: string): Server {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS }, listener);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    logger.debug({ code: err.code, remoteAddress: socket.remoteAddress }, 'malformed HTTP request');
+    if (err.code === 'HPE_HEADER_OVERFLOW') {
+      // The parser cannot say whether the URL or a header overflowed; a long URL is what clients send.
+      answerRaw(
+        socket,
+        414,
+        `URI Too Long: the request line and headers may have at most ${MAX_HEADER_BYTES} bytes, the URL ${MAX_URL_BYTES}`,
+        apiVersion,
+      );
+    } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      answerRaw(socket, 408, 'the request did not arrive in time', apiVersion);
+    } else {
+      answerRaw(socket, 400, 'malformed HTTP request', apiVersion);
+    }
+  });
+  return server;
+}

@@ -1,0 +1,93 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isJsonRpcPath, type JsonRpcTest } from '../auth';
+import { ApiError, ValidationError } from '../errors';
+import type { AppServices } from '../services';
+import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
+import { JsonBodyError, parseRequestJson } from './json';
+
+export { checkUrl, MAX_URL_BYTES } from './url';
+export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
+export { MAX_JSON_DEPTH } from './json';
+
+/**
+ * What every API request goes through before a route sees it, in this order:
+ * 1. the access gate's first stage (API key, bucket): a refused client's body is never read;
+ * 2. the body: declared size and Content-Encoding checked before reading (413, 415), read
+ *    within the byte limit (after decompression too) and a deadline, JSON with bounded nesting
+ *    and exact 64-bit integers (422); a JSON-RPC batch bounded by --max-batch (422);
+ * 3. the gate's second stage: a JSON-RPC call or batch takes its tokens.
+ * Mounts that add routes (JSON-RPC at `/`, v3 endpoints) reuse it with their own JSON-RPC test.
+ */
+export interface IntakeOptions {
+  /** Which requests of the mount are JSON-RPC; default: POST to `.../jsonRPC`. */
+  readonly isJsonRpc?: JsonRpcTest;
+}
+
+/** A JSON-RPC body refused by the gate is read only this small, to echo the caller's id. */
+const REFUSAL_BODY_BYTES = 4096;
+
+export class BatchTooLargeError extends ValidationError {
+  constructor(size: number, limit: number) {
+    super(`JSON-RPC batch of ${size} calls is larger than the limit of ${limit} (--max-batch)`);
+  }
+}
+
+function bodyLimits(services: AppServices): BodyLimits {
+  return { limitBytes: services.config.bodyLimit, timeoutMs: services.config.requestTimeout };
+}
+
+/** Reads and parses a POST body into req.body (undefined when there is none). */
+function jsonBody(services: AppServices, isJsonRpc: JsonRpcTest): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    req.body = undefined;
+    if (req.method !== 'POST' || !hasBody(req)) return next();
+    const limits = bodyLimits(services);
+    let decoders;
+    try {
+      decoders = precheckBody(req, limits);
+    } catch (err) {
+      return next(err);
+    }
+    readBody(req, decoders, limits).then(
+      (bytes) => {
+        if (bytes.length === 0) return next();
+        try {
+          req.body = parseRequestJson(bytes);
+        } catch (err) {
+          if (err instanceof JsonBodyError) {
+            return next(new ValidationError(`failed to parse post request: ${err.tooDeep ? err.message : 'the body is not valid JSON'}`));
+          }
+          return next(err);
+        }
+        const maxBatch = services.config.maxBatch;
+        if (isJsonRpc(req) && Array.isArray(req.body) && req.body.length > maxBatch) {
+          const size = req.body.length;
+          req.body = undefined;
+          return next(new BatchTooLargeError(size, maxBatch));
+        }
+        next();
+      },
+      (err: unknown) => next(err instanceof ApiError ? err : new ApiError(400, 'the request body could not be read')),
+    );
+  };
+}
+
+/** For the gate's JSON-RPC refusals: reads a small plain body so the answer can echo the id. */
+function refusalBodyReader(services: AppServices) {
+  return async (req: Request): Promise<void> => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (req.method !== 'POST' || !(declared > 0 && declared <= REFUSAL_BODY_BYTES) || req.headers['content-encoding']) return;
+    const bytes = await readBody(req, [], { limitBytes: REFUSAL_BODY_BYTES, timeoutMs: Math.min(1000, services.config.requestTimeout) });
+    req.body = parseRequestJson(bytes);
+  };
+}
+
+/** The intake chain of a mount: gate (first stage), body, gate (second stage). */
+export function createApiIntake(services: AppServices, options: IntakeOptions = {}): RequestHandler[] {
+  const isJsonRpc = options.isJsonRpc ?? isJsonRpcPath;
+  const chain: RequestHandler[] = [];
+  if (services.access) chain.push(services.access.gate.admit(isJsonRpc, refusalBodyReader(services)));
+  chain.push(jsonBody(services, isJsonRpc));
+  if (services.access) chain.push(services.access.gate.settle);
+  return chain;
+}

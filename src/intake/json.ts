@@ -1,0 +1,100 @@
+import { parse as parseLossless } from 'lossless-json';
+
+/**
+ * JSON of request bodies. The contract with src/params:
+ * - integer literals that fit a double exactly (|n| <= 2^53 - 1) arrive as `number`;
+ * - integer literals beyond that arrive as `bigint` with every digit kept (shard
+ *   -9223372036854775808, lt 2^63 - 1), so the integer parameter types can take them exactly;
+ * - any other number (fraction, exponent) arrives as `number` and integer parameters reject
+ *   it unless it is an exact safe integer (`1e3` is 1000, `1.5` is a 422);
+ * - nesting deeper than the bound is refused by a linear pre-scan before any parser recurses.
+ *
+ * `JSON.parse` is kept for bodies without long number literals (the common case, and several
+ * times faster); lossless-json parses the rest.
+ */
+
+/** Deepest array/object nesting a body may have (a get-method stack nested 256 levels needs ~770). */
+export const MAX_JSON_DEPTH = 1024;
+
+/** Digits in a literal from which its value may not fit a double exactly. */
+const LONG_NUMBER_DIGITS = 16;
+
+export interface JsonScan {
+  /** The nesting bound was passed (the scan stopped there). */
+  readonly tooDeep: boolean;
+  /** A number literal outside strings has 16 or more digits in a row. */
+  readonly longNumbers: boolean;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+
+/** One pass over the bytes: nesting depth and long number literals, strings skipped. */
+export function scanJson(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH): JsonScan {
+  let depth = 0;
+  let inString = false;
+  let digits = 0;
+  let longNumbers = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+      continue;
+    }
+    if (byte >= DIGIT_0 && byte <= DIGIT_9) {
+      if (++digits >= LONG_NUMBER_DIGITS) longNumbers = true;
+      continue;
+    }
+    digits = 0;
+    if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
+      if (++depth > maxDepth) return { tooDeep: true, longNumbers };
+    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) depth--;
+  }
+  return { tooDeep: false, longNumbers };
+}
+
+const INTEGER_LITERAL = /^-?\d+$/;
+
+/** Enough digits for any TVM integer (257 bits); longer literals stay (inexact) numbers. */
+const MAX_EXACT_DIGITS = 80;
+
+function exactNumber(text: string): number | bigint {
+  if (text.length <= MAX_EXACT_DIGITS && INTEGER_LITERAL.test(text)) {
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? value : BigInt(text);
+  }
+  return Number(text);
+}
+
+export class JsonBodyError extends Error {
+  constructor(
+    message: string,
+    readonly tooDeep = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Parses a request body under the contract above. Throws JsonBodyError for text that is not
+ * JSON or nests too deep. Duplicate keys keep the last value, as JSON.parse does.
+ */
+export function parseRequestJson(bytes: Buffer, maxDepth = MAX_JSON_DEPTH): unknown {
+  const scan = scanJson(bytes, maxDepth);
+  if (scan.tooDeep) throw new JsonBodyError(`JSON nesting is deeper than ${maxDepth} levels`, true);
+  const text = bytes.toString('utf8');
+  try {
+    if (!scan.longNumbers) return JSON.parse(text) as unknown;
+    return parseLossless(text, null, { parseNumber: exactNumber, onDuplicateKey: ({ newValue }) => newValue }) as unknown;
+  } catch {
+    throw new JsonBodyError('the body is not valid JSON');
+  }
+}
