@@ -174,15 +174,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const previous = member.health.state;
     member.health.state = state;
     const { host, port } = member.server;
-    const details = {
-      server: member.index,
-      host,
-      port,
-      from: previous,
-      to: state,
-      seqno: member.health.seqno,
-      error: member.health.lastError,
-    };
+    const details = { server: member.index, host, port, from: previous, to: state, seqno: member.health.seqno, error: member.health.lastError };
     if (state === 'up') this.logger.info(details, 'lite server is up');
     else this.logger.warn(details, `lite server is ${state}`);
     this.emit('health');
@@ -215,9 +207,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   noHealthyText(options: LiteSessionOptions = {}): string {
     const kind = options.archival === true ? 'archival ' : options.archival === false ? 'non-archival ' : '';
-    const states = this.members.map(
-      (member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`,
-    );
+    const states = this.members.map((member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`);
     return `no healthy ${kind}lite server: ${states.join(', ')}`;
   }
 

@@ -35,7 +35,11 @@ export type ParamValues<S extends ParamShape> = {
   [K in keyof S]: S[K] extends Param<infer T, true> ? T : S[K] extends Param<infer T, false> ? T | undefined : never;
 };
 
-function makeParam<T>(type: string, parse: (name: string, value: unknown) => T, repeated = false): Param<T, true> {
+function makeParam<T>(
+  type: string,
+  parse: (name: string, value: unknown) => T,
+  repeated = false,
+): Param<T, true> {
   const build = <R extends boolean>(required: R, defaultValue: T | undefined): Param<T, R> => ({
     type,
     required,
@@ -129,7 +133,8 @@ export const param = {
       return parsed;
     }),
 
-  int32: (): Param<number, true> => makeParam('int32', (name, value) => Number(parseIntegerValue(name, value, INT32_MIN, INT32_MAX))),
+  int32: (): Param<number, true> =>
+    makeParam('int32', (name, value) => Number(parseIntegerValue(name, value, INT32_MIN, INT32_MAX))),
 
   /** Only a JSON integer (toncenter's runGetMethod/dnsResolve `seqno` and `ttl`), never a string. */
   strictInt32: (): Param<number, true> =>

@@ -25,14 +25,7 @@ export function createRestRouter(services: AppServices): Router {
         }
         raw = body as Record<string, unknown>;
       }
-      const outcome = await executeCall(
-        services,
-        handler,
-        raw,
-        verb === 'GET' ? 'get' : 'post',
-        requestIdOf(req),
-        requestLogger(req, services),
-      );
+      const outcome = await executeCall(services, handler, raw, verb === 'GET' ? 'get' : 'post', requestIdOf(req), requestLogger(req, services));
       res.status(200).json({ ok: true, result: outcome.result, '@extra': outcome.extra });
     } catch (err) {
       sendError(req, res, err, services);

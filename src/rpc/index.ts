@@ -57,7 +57,11 @@ export function createJsonRpcRouter(services: AppServices): Router {
         return new jayson.Method({
           useContext: true,
           params: Object,
-          handler: (args: jayson.RequestParamsLike, context: object, done: (error: CarriedError | null, outcome?: CallOutcome) => void) => {
+          handler: (
+            args: jayson.RequestParamsLike,
+            context: object,
+            done: (error: CarriedError | null, outcome?: CallOutcome) => void,
+          ) => {
             const { req } = context as CallContext;
             // JSON-RPC goes through the same checks as a REST POST (toncenter forwards it there).
             executeCall(services, handler, args as Record<string, unknown>, 'post', requestIdOf(req), requestLogger(req, services)).then(
