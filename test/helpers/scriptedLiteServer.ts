@@ -2,6 +2,7 @@ import { LiteServerError } from '../../src/errors';
 import { AdnlServer } from '../../src/localnet/adnl/server';
 import { createLiteDispatcher, type LiteHandlers } from '../../src/localnet/liteserver/dispatcher';
 import type { BlockIdExt } from '../../src/tl';
+import { decodeLiteServerQueryFully } from '../../src/tl/envelope';
 import type { PooledServer } from '../../src/liteclient/pool';
 
 /**
@@ -17,6 +18,10 @@ export class ScriptedLiteServer {
   delayMs = 0;
   /** Lowest seqno this server can look up (a non-archival server forgets old blocks). */
   oldestSeqno = 1;
+  /** Query kinds (`liteServer.lookupBlock`) answered with bytes that do not decode (cut short). */
+  readonly malformed = new Set<string>();
+  /** Connections accepted so far (a dropped connection shows as a new one). */
+  connections = 0;
   readonly calls: string[] = [];
   private server: AdnlServer | undefined;
   port = 0;
@@ -59,11 +64,30 @@ export class ScriptedLiteServer {
     };
   }
 
+  private readonly dispatch = createLiteDispatcher({ handlers: this.handlers(), waitForMasterchainSeqno: async () => true });
+  private readonly seenConnections = new Set<unknown>();
+
+  private async answer(query: Buffer, connection: Parameters<typeof this.dispatch>[1]): Promise<Buffer> {
+    if (!this.seenConnections.has(connection.id)) {
+      this.seenConnections.add(connection.id);
+      this.connections++;
+    }
+    const answer = await this.dispatch(query, connection);
+    let kind: string | undefined;
+    try {
+      kind = decodeLiteServerQueryFully(query).query.kind;
+    } catch {
+      kind = undefined;
+    }
+    // The constructor id stays, the fields are cut off: a TL decode error on the client.
+    return kind !== undefined && this.malformed.has(kind) ? answer.subarray(0, 6) : answer;
+  }
+
   async start(port = this.port): Promise<void> {
     this.server = new AdnlServer({
       seed: this.seed,
       port,
-      onQuery: createLiteDispatcher({ handlers: this.handlers(), waitForMasterchainSeqno: async () => true }),
+      onQuery: (query, connection) => this.answer(query, connection),
     });
     this.port = (await this.server.listen()).port;
   }

@@ -1,0 +1,120 @@
+import { request as httpRequest } from 'node:http';
+
+/**
+ * Shared pieces of the hostile-input suites: the error envelope check, the canary, and an
+ * event-loop stall probe that runs in the test process (the server runs in it too).
+ */
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** The answer must be the v2 error envelope with HTTP status = code and a text matching `text`. */
+export function expectEnvelope(answer: Answer, status: number, text: RegExp): void {
+  expect(answer.status).toBe(status);
+  const body = answer.body as Record<string, unknown>;
+  expect(body).toEqual(expect.objectContaining({ ok: false, code: status, error: expect.stringMatching(text) }));
+  // Never more than a short text, whatever the input was.
+  expect(String(body['error']).length).toBeLessThanOrEqual(520);
+}
+
+/** getMasterchainInfo answers 200 with a block id: the server is alive and serving. */
+export async function expectCanary(api: string): Promise<void> {
+  const res = await fetch(`${api}/getMasterchainInfo`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { ok: boolean; result: { last: { seqno: number } } };
+  expect(body.ok).toBe(true);
+  expect(body.result.last.seqno).toBeGreaterThan(0);
+}
+
+/**
+ * A raw HTTP exchange (no client-side checks on URLs or headers, bodies as given), so a test can
+ * send what a hostile client would.
+ */
+export function rawRequest(
+  url: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<Answer> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { agent: false, host: target.hostname, port: target.port, method: options.method ?? 'GET', path: options.path ?? `${target.pathname}${target.search}`, headers: options.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body, text, headers: res.headers });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+export async function postJson(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Answer> {
+  return rawRequest(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+
+/**
+ * Longest time the event loop was busy between two ticks of a 5 ms timer. A gap counts as
+ * busy only as far as the process used CPU during it, so a machine that deschedules the whole
+ * process under load does not read as a blocked loop, while a synchronous stretch of work does.
+ */
+export class StallProbe {
+  private timer: NodeJS.Timeout | undefined;
+  private lastWall = 0;
+  private lastCpu = 0;
+  longestMs = 0;
+
+  start(): this {
+    this.lastWall = performance.now();
+    this.lastCpu = cpuMs();
+    this.timer = setInterval(() => this.tick(), 5);
+    return this;
+  }
+
+  private tick(): void {
+    const wall = performance.now();
+    const cpu = cpuMs();
+    const stall = Math.min(wall - this.lastWall, cpu - this.lastCpu);
+    if (stall > this.longestMs) this.longestMs = stall;
+    this.lastWall = wall;
+    this.lastCpu = cpu;
+  }
+
+  stop(): number {
+    clearInterval(this.timer);
+    this.tick();
+    return this.longestMs;
+  }
+}
+
+function cpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+/** Runs `work` under a stall probe; returns its result and the longest stall in ms. */
+export async function withStallProbe<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
+  const probe = new StallProbe().start();
+  try {
+    const result = await work();
+    return { result, stallMs: probe.stop() };
+  } finally {
+    probe.stop();
+  }
+}
+
+export const MAX_STALL_MS = 100;
