@@ -75,8 +75,10 @@ function jsonBody(services: AppServices, isJsonRpc: JsonRpcTest): RequestHandler
 /** For the gate's JSON-RPC refusals: reads a small plain body so the answer can echo the id. */
 function refusalBodyReader(services: AppServices) {
   return async (req: Request): Promise<void> => {
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (req.method !== 'POST' || !(declared > 0 && declared <= REFUSAL_BODY_BYTES) || req.headers['content-encoding']) return;
+    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (req.method !== 'POST' || !hasBody(req) || req.headers['content-encoding']) return;
+    if (declared !== undefined && !(declared <= REFUSAL_BODY_BYTES)) return;
+    // A chunked body is read up to the same small bound; past it the read stops and the id stays null.
     const bytes = await readBody(req, [], { limitBytes: REFUSAL_BODY_BYTES, timeoutMs: Math.min(1000, services.config.requestTimeout) });
     req.body = parseRequestJson(bytes);
   };

@@ -22,8 +22,8 @@ export function expectEnvelope(answer: Answer, status: number, text: RegExp): vo
 }
 
 /** getMasterchainInfo answers 200 with a block id: the server is alive and serving. */
-export async function expectCanary(api: string): Promise<void> {
-  const res = await fetch(`${api}/getMasterchainInfo`);
+export async function expectCanary(api: string, headers: Record<string, string> = {}): Promise<void> {
+  const res = await fetch(`${api}/getMasterchainInfo`, { headers });
   expect(res.status).toBe(200);
   const body = (await res.json()) as { ok: boolean; result: { last: { seqno: number } } };
   expect(body.ok).toBe(true);
@@ -64,7 +64,7 @@ export function rawRequest(
 }
 
 export async function postJson(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Answer> {
-  return rawRequest(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
+  return rawRequest(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers } });
 }
 
 /**
@@ -118,3 +118,41 @@ export async function withStallProbe<T>(work: () => Promise<T>): Promise<{ resul
 }
 
 export const MAX_STALL_MS = 100;
+
+/**
+ * Sends the headers and the first part of a body, and resolves with the answer if it comes
+ * while the rest of the body has not been sent: proof that the server answered without
+ * reading the body. The body is finished after the answer (or after `waitMs` without one).
+ */
+export function answerBeforeBody(
+  url: string,
+  headers: Record<string, string>,
+  firstPart: string,
+  rest: string,
+  waitMs = 10_000,
+): Promise<Answer | 'no answer before the body ended'> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(
+      { agent: false, host: target.hostname, port: target.port, method: 'POST', path: `${target.pathname}${target.search}`, headers: { 'Content-Type': 'application/json', ...headers } },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown, text, headers: res.headers });
+          req.end(rest);
+        });
+      },
+    );
+    req.on('error', (err) => (answered ? undefined : reject(err)));
+    req.write(firstPart);
+    setTimeout(() => {
+      if (answered) return;
+      req.end(rest);
+      resolve('no answer before the body ended');
+    }, waitMs).unref();
+  });
+}
