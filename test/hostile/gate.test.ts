@@ -35,7 +35,12 @@ afterAll(async () => {
 const MEGABYTE = `"${'x'.repeat(1024 * 1024 - 100)}"}`;
 
 test('an unknown key is refused (401) before its 1 MB body is read', async () => {
-  const answer = await answerBeforeBody(`${stack.api}/getAddressInformation`, { 'X-API-Key': UNKNOWN_KEY, 'Transfer-Encoding': 'chunked' }, '{"address":', MEGABYTE);
+  const answer = await answerBeforeBody(
+    `${stack.api}/getAddressInformation`,
+    { 'X-API-Key': UNKNOWN_KEY, 'Transfer-Encoding': 'chunked' },
+    '{"address":',
+    MEGABYTE,
+  );
   expect(answer).not.toBe('no answer before the body ended');
   if (answer !== 'no answer before the body ended') expectEnvelope(answer, 401, /^API key does not exist$/);
   await expectCanary(stack.api, canaryHeaders);
@@ -44,7 +49,12 @@ test('an unknown key is refused (401) before its 1 MB body is read', async () =>
 test('a client over its limit is refused (429) before its body is read, and its bad JSON is never parsed', async () => {
   const first = await postJson(`${stack.api}/detectAddress`, JSON.stringify({ address: ADDRESS }), { 'X-API-Key': SLOW_KEY });
   expect(first.status).toBe(200);
-  const streamed = await answerBeforeBody(`${stack.api}/getAddressInformation`, { 'X-API-Key': SLOW_KEY, 'Transfer-Encoding': 'chunked' }, '{"address":', MEGABYTE);
+  const streamed = await answerBeforeBody(
+    `${stack.api}/getAddressInformation`,
+    { 'X-API-Key': SLOW_KEY, 'Transfer-Encoding': 'chunked' },
+    '{"address":',
+    MEGABYTE,
+  );
   expect(streamed).not.toBe('no answer before the body ended');
   if (streamed !== 'no answer before the body ended') expectEnvelope(streamed, 429, /^Ratelimit exceeded$/);
   // Not valid JSON: a 422 would mean the body was parsed; the refusal comes first.
@@ -56,10 +66,18 @@ test('a client over its limit is refused (429) before its body is read, and its 
 test('JSON-RPC over the limit: 429 before the body; a small call still gets its id echoed', async () => {
   // The keyless bucket of this client (1 rps) is emptied first.
   await postJson(`${stack.api}/detectAddress`, JSON.stringify({ address: ADDRESS }));
-  const small = await postJson(`${stack.api}/jsonRPC`, JSON.stringify({ jsonrpc: '2.0', id: 'call-7', method: 'detectAddress', params: { address: ADDRESS } }));
+  const small = await postJson(
+    `${stack.api}/jsonRPC`,
+    JSON.stringify({ jsonrpc: '2.0', id: 'call-7', method: 'detectAddress', params: { address: ADDRESS } }),
+  );
   expectEnvelope(small, 429, /^Ratelimit exceeded$/);
   expect(small.body).toEqual(expect.objectContaining({ jsonrpc: '2.0', id: 'call-7' }));
-  const large = await answerBeforeBody(`${stack.api}/jsonRPC`, { 'Transfer-Encoding': 'chunked' }, '{"jsonrpc":"2.0","id":8,"method":"detectAddress","params":{"address":', MEGABYTE + '}');
+  const large = await answerBeforeBody(
+    `${stack.api}/jsonRPC`,
+    { 'Transfer-Encoding': 'chunked' },
+    '{"jsonrpc":"2.0","id":8,"method":"detectAddress","params":{"address":',
+    MEGABYTE + '}',
+  );
   expect(large).not.toBe('no answer before the body ended');
   if (large !== 'no answer before the body ended') {
     expectEnvelope(large, 429, /^Ratelimit exceeded$/);

@@ -36,7 +36,9 @@ describe.each(['POST', 'JSON-RPC'] as const)('%s', (mode) => {
   test('lookupBlock, getBlockHeader and getShardBlockProof take the shard as a JSON number', async () => {
     const master = await call(mode, 'lookupBlock', { workchain: '-1', shard: MASTER_SHARD, seqno: '2' });
     expect(master.status).toBe(200);
-    expect((master.body as { result: { shard: string; seqno: number } }).result).toEqual(expect.objectContaining({ shard: MASTER_SHARD, seqno: 2 }));
+    expect((master.body as { result: { shard: string; seqno: number } }).result).toEqual(
+      expect.objectContaining({ shard: MASTER_SHARD, seqno: 2 }),
+    );
 
     const header = await call(mode, 'getBlockHeader', { workchain: '-1', shard: MASTER_SHARD, seqno: '2' });
     expect(header.status).toBe(200);

@@ -46,7 +46,9 @@ describe('JSON bodies', () => {
 
   test('900 KB of input in a parameter: the error quotes at most ~200 characters', async () => {
     const huge = 'A'.repeat(900_000);
-    const { result, stallMs } = await withStallProbe(() => postJson(`${stack.api}/getAddressInformation`, JSON.stringify({ address: huge })));
+    const { result, stallMs } = await withStallProbe(() =>
+      postJson(`${stack.api}/getAddressInformation`, JSON.stringify({ address: huge })),
+    );
     expectEnvelope(result, 422, /^failed to parse post request: failed to parse address: Failed to parse ton_addr: 'A{200}\.\.\.'$/);
     expect(stallMs).toBeLessThan(MAX_STALL_MS);
     const method = await postJson(`${stack.api}/jsonRPC`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: huge, params: {} }));
@@ -55,7 +57,11 @@ describe('JSON bodies', () => {
   });
 
   test('malformed JSON: 422', async () => {
-    expectEnvelope(await postJson(`${stack.api}/getAddressInformation`, '{"address": '), 422, /^failed to parse post request: the body is not valid JSON$/);
+    expectEnvelope(
+      await postJson(`${stack.api}/getAddressInformation`, '{"address": '),
+      422,
+      /^failed to parse post request: the body is not valid JSON$/,
+    );
     await expectCanary(stack.api);
   });
 
@@ -84,7 +90,10 @@ describe('JSON bodies', () => {
   });
 
   test('a JSON-RPC id beyond 2^53 is echoed (as JSON.parse would), not a 500', async () => {
-    const answer = await postJson(`${stack.api}/jsonRPC`, '{"jsonrpc":"2.0","id":123456789012345678901,"method":"detectAddress","params":{"address":"' + ADDRESS + '"}}');
+    const answer = await postJson(
+      `${stack.api}/jsonRPC`,
+      '{"jsonrpc":"2.0","id":123456789012345678901,"method":"detectAddress","params":{"address":"' + ADDRESS + '"}}',
+    );
     expect(answer.status).toBe(200);
     expect((answer.body as { id: number }).id).toBe(123456789012345678901);
     await expectCanary(stack.api);
@@ -93,13 +102,17 @@ describe('JSON bodies', () => {
 
 describe('encodings and sizes', () => {
   test('an unknown Content-Encoding: 415 before the body is read', async () => {
-    const answer = await postJson(`${stack.api}/getAddressInformation`, JSON.stringify({ address: ADDRESS }), { 'Content-Encoding': 'zstd' });
+    const answer = await postJson(`${stack.api}/getAddressInformation`, JSON.stringify({ address: ADDRESS }), {
+      'Content-Encoding': 'zstd',
+    });
     expectEnvelope(answer, 415, /^unsupported Content-Encoding 'zstd': use gzip, deflate, br or identity$/);
     await expectCanary(stack.api);
   });
 
   test('a body that is not gzip sent as Content-Encoding: gzip: 400', async () => {
-    const answer = await postJson(`${stack.api}/getAddressInformation`, JSON.stringify({ address: ADDRESS }), { 'Content-Encoding': 'gzip' });
+    const answer = await postJson(`${stack.api}/getAddressInformation`, JSON.stringify({ address: ADDRESS }), {
+      'Content-Encoding': 'gzip',
+    });
     expectEnvelope(answer, 400, /^the body is not valid compressed data for its Content-Encoding$/);
     await expectCanary(stack.api);
   });
@@ -117,7 +130,11 @@ describe('encodings and sizes', () => {
 
   test('a declared Content-Length over the limit: 413 before reading', async () => {
     // The announced 50 MB never come: the answer must not wait for them.
-    const answer = await rawRequest(`${stack.api}/detectAddress`, { method: 'POST', headers: { 'Content-Length': String(50 * 1024 * 1024) }, body: '{' });
+    const answer = await rawRequest(`${stack.api}/detectAddress`, {
+      method: 'POST',
+      headers: { 'Content-Length': String(50 * 1024 * 1024) },
+      body: '{',
+    });
     expectEnvelope(answer, 413, /^request body is larger than 1048576 bytes$/);
     await expectCanary(stack.api);
   });

@@ -30,7 +30,12 @@ beforeAll(async () => {
   );
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      logLines.push(...chunk.toString('utf8').split('\n').filter((line) => line.length > 0));
+      logLines.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line.length > 0),
+      );
       done();
     },
   });
@@ -55,7 +60,11 @@ test('api_key, api%5Fkey, %61pi_key are read as the key (401 for an unknown one)
   const upper = await rawRequest(`${api}/detectAddress?address=${ADDRESS}&API_KEY=${SECRET}`);
   expect(upper.status).toBe(200);
   for (const header of ['X-API-Key', 'x-api-key', 'X-Api-Key', 'X-API-KEY']) {
-    expectEnvelope(await rawRequest(`${api}/detectAddress?address=${ADDRESS}`, { headers: { [header]: SECRET } }), 401, /^API key does not exist$/);
+    expectEnvelope(
+      await rawRequest(`${api}/detectAddress?address=${ADDRESS}`, { headers: { [header]: SECRET } }),
+      401,
+      /^API key does not exist$/,
+    );
   }
   // A key that is known passes in the escaped spelling too.
   expect((await rawRequest(`${api}/detectAddress?address=${ADDRESS}&api%5Fkey=${KNOWN_KEY}`)).status).toBe(200);

@@ -45,7 +45,9 @@ test('an undecodable answer is a 502 for its request only; the connection, the s
   // Queries in flight on the same connections while the bad answers arrive.
   const inFlight = Array.from({ length: 6 }, () => fetch(`${api}/getMasterchainInfo`));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  const bad = await Promise.all(Array.from({ length: 4 }, () => rawRequest(`${api}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=5`)));
+  const bad = await Promise.all(
+    Array.from({ length: 4 }, () => rawRequest(`${api}/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=5`)),
+  );
   for (const answer of bad) expectEnvelope(answer, 502, /^LITE_SERVER_INVALID_ANSWER: cannot decode the answer/);
   const statuses = await Promise.all(inFlight.map(async (res) => (await res).status));
   expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);

@@ -9,7 +9,10 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 test('an unhandled rejection is logged and the server keeps serving; an uncaught exception exits 1 after logging', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/hostile/fixtures/guardedServer.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/hostile/fixtures/guardedServer.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
@@ -26,7 +29,9 @@ test('an unhandled rejection is logged and the server keeps serving; an uncaught
   expect(alive.status).toBe(200);
   expect(await alive.text()).toBe('alive');
   await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(output).toMatch(/"level":50.*unhandled promise rejection.*stray rejection|"level":50.*stray rejection.*unhandled promise rejection/);
+  expect(output).toMatch(
+    /"level":50.*unhandled promise rejection.*stray rejection|"level":50.*stray rejection.*unhandled promise rejection/,
+  );
 
   await fetch(`${base}/throw`).catch(() => undefined);
   expect(await exited).toBe(1);

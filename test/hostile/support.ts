@@ -41,7 +41,14 @@ export function rawRequest(
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { agent: false, host: target.hostname, port: target.port, method: options.method ?? 'GET', path: options.path ?? `${target.pathname}${target.search}`, headers: options.headers },
+      {
+        agent: false,
+        host: target.hostname,
+        port: target.port,
+        method: options.method ?? 'GET',
+        path: options.path ?? `${target.pathname}${target.search}`,
+        headers: options.headers,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -64,7 +71,11 @@ export function rawRequest(
 }
 
 export async function postJson(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Answer> {
-  return rawRequest(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers } });
+  return rawRequest(url, {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...headers },
+  });
 }
 
 /**
@@ -135,7 +146,14 @@ export function answerBeforeBody(
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = httpRequest(
-      { agent: false, host: target.hostname, port: target.port, method: 'POST', path: `${target.pathname}${target.search}`, headers: { 'Content-Type': 'application/json', ...headers } },
+      {
+        agent: false,
+        host: target.hostname,
+        port: target.port,
+        method: 'POST',
+        path: `${target.pathname}${target.search}`,
+        headers: { 'Content-Type': 'application/json', ...headers },
+      },
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
