@@ -106,7 +106,8 @@ describeWithFixtures('utility methods reproduce the recorded toncenter responses
     expect(res.status).toBe(200);
     const expected = fixtureResult(fixture);
     if (typeof expected === 'string') {
-      expect(res.body.result).toBe(expected);
+      // unpackAddress: the C++ server answers uppercase hex (the 2023 recordings are lowercase).
+      expect(res.body.result).toBe(fixture.method === 'unpackAddress' ? expected.toUpperCase() : expected);
       return;
     }
     // Recorded responses come from the Python server, which has no @type tags; every recorded
