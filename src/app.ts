@@ -6,6 +6,8 @@ import { serializeRequest } from './logging';
 import { createRestRouter } from './routes/rest';
 import { API_VERSION, bodyErrorTranslator, sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
+import { jsonRpcAliases, rootRedirect } from './routes/jsonRpcAliases';
+import { createV3Router } from './routes/v3';
 import type { AppServices } from './services';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -52,6 +54,8 @@ export function createApp(services: AppServices): express.Express {
     next();
   });
   app.use(cors);
+  app.use(jsonRpcAliases);
+  app.get('/', rootRedirect);
 
   app.get('/api/v2/healthcheck', (_req, res) => {
     res.status(200).json({
@@ -59,6 +63,8 @@ export function createApp(services: AppServices): express.Express {
       result: { status: 'ok', network: services.config.network, liteservers: services.lite?.status() ?? null },
     });
   });
+
+  app.use('/api/v3', createV3Router(services));
 
   // toncenter parses the body as JSON whatever the Content-Type (curl -d sends form encoding).
   app.use('/api/v2', express.json({ limit: services.config.bodyLimit, type: () => true, strict: false }));
