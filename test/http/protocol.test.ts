@@ -184,7 +184,7 @@ describe('JSON-RPC', () => {
     expect(res.body[1]).toMatchObject({ ok: false, id: 'two', code: 422 });
     expect(res.body[2]).toMatchObject({ ok: false, id: 3, code: 422 });
     expect(res.body[3]).toMatchObject({ ok: false, id: null, code: 422 });
-    expect(res.body[4]).toMatchObject({ ok: true, id: 5, result: 'EQDXZ2c5LnA12Eum+DlguTmfYkMOvNeFCh4rBD0tgmwjcFI+' });
+    expect(res.body[4]).toMatchObject({ ok: true, id: 5, result: 'EQDXZ2c5LnA12Eum-DlguTmfYkMOvNeFCh4rBD0tgmwjcFI-' });
   });
 
   test('an empty batch is an error', async () => {
