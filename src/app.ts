@@ -7,6 +7,8 @@ import { createRestRouter } from './routes/rest';
 import { checkUrl, createApiIntake } from './intake';
 import { API_VERSION, sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
+import { jsonRpcAliases, rootRedirect } from './routes/jsonRpcAliases';
+import { createV3Router } from './routes/v3';
 import type { AppServices } from './services';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -54,6 +56,8 @@ export function createApp(services: AppServices): express.Express {
   });
   app.use(cors);
   app.use(checkUrl);
+  app.use(jsonRpcAliases);
+  app.get('/', rootRedirect);
 
   app.get('/api/v2/healthcheck', (_req, res) => {
     res.status(200).json({
@@ -61,6 +65,8 @@ export function createApp(services: AppServices): express.Express {
       result: { status: 'ok', network: services.config.network, liteservers: services.lite?.status() ?? null },
     });
   });
+
+  app.use('/api/v3', createV3Router(services));
 
   // Gate, then body (read as JSON whatever the Content-Type, as toncenter: curl -d sends form
   // encoding), then the JSON-RPC charge; see src/intake.

@@ -89,12 +89,12 @@ export function accountStateName(code: Cell | null, frozenHash: Buffer | null): 
 }
 
 /**
- * Balance as getAddressInformation/getWalletInformation print it: a decimal string, except the JSON
- * number 0 for an account that does not exist (tonlib says −1; recorded toncenter responses for
- * never-used accounts carry the number 0, an uninitialised account holding coins a string).
+ * Balance as the C++ server prints it in every account answer: always a decimal string, tonlib's −1
+ * for an account that does not exist clamped to "0" (the 2023 Python recordings had the JSON number
+ * 0 there; TonClient and tonweb accept either).
  */
-export function toBalanceField(summary: AccountSummary): string | 0 {
-  return summary.exists ? summary.balance.toString(10) : 0;
+export function toBalanceField(summary: AccountSummary): string {
+  return summary.exists && summary.balance > 0n ? summary.balance.toString(10) : '0';
 }
 
 /** C++ toncenter's `suspended` flag. */
@@ -104,7 +104,7 @@ export function isSuspended(address: Address, syncUtime: number): boolean {
 
 export interface RawFullAccountStateJson {
   '@type': 'raw.fullAccountState';
-  balance: string | 0;
+  balance: string;
   extra_currencies: ExtraCurrencyJson[];
   last_transaction_id: InternalTransactionIdJson;
   block_id: TonBlockIdExtJson;
@@ -136,8 +136,7 @@ export function toRawFullAccountState(input: AccountStateInput): RawFullAccountS
 
 /** getAddressBalance: always a string; a non-existent account has "0". */
 export function toAddressBalance(account: Account | null): string {
-  const summary = summarizeAccount(account);
-  return summary.exists && summary.balance > 0n ? summary.balance.toString(10) : '0';
+  return toBalanceField(summarizeAccount(account));
 }
 
 /** getAddressState. */
@@ -154,26 +153,26 @@ export interface RawAccountStateJson {
 export interface WalletV3AccountStateJson {
   '@type': 'wallet.v3.accountState';
   /** int64 in tonlib JSON, hence a string (as recorded). */
-  wallet_id: string;
+  wallet_id: number;
   seqno: number;
 }
 export interface WalletV4AccountStateJson {
   '@type': 'wallet.v4.accountState';
-  wallet_id: string;
+  wallet_id: number;
   seqno: number;
 }
 export interface WalletHighloadV1AccountStateJson {
   '@type': 'wallet.highload.v1.accountState';
-  wallet_id: string;
+  wallet_id: number;
   seqno: number;
 }
 export interface WalletHighloadV2AccountStateJson {
   '@type': 'wallet.highload.v2.accountState';
-  wallet_id: string;
+  wallet_id: number;
 }
 export interface DnsAccountStateJson {
   '@type': 'dns.accountState';
-  wallet_id: string;
+  wallet_id: number;
 }
 export interface UninitedAccountStateJson {
   '@type': 'uninited.accountState';
@@ -192,7 +191,7 @@ export type AccountStateJson =
 export interface FullAccountStateJson {
   '@type': 'fullAccountState';
   address: AccountAddressJson;
-  /** tonlib's balance unclamped: "-1" for a non-existent account (as recorded). */
+  /** tonlib's −1 for a non-existent account clamped to "0", as the C++ server does. */
   balance: string;
   extra_currencies: ExtraCurrencyJson[];
   last_transaction_id: InternalTransactionIdJson;
@@ -236,11 +235,11 @@ export function toTonlibAccountState(summary: AccountSummary): { state: AccountS
       case 'wallet.v4':
       case 'wallet.highload.v1':
         if (first === undefined || second === undefined) return undefined;
-        return { '@type': `${contract.type}.accountState`, wallet_id: String(second), seqno: first };
+        return { '@type': `${contract.type}.accountState`, wallet_id: second, seqno: first };
       case 'wallet.highload.v2':
-        return first === undefined ? undefined : { '@type': 'wallet.highload.v2.accountState', wallet_id: String(first) };
+        return first === undefined ? undefined : { '@type': 'wallet.highload.v2.accountState', wallet_id: first };
       case 'dns':
-        return first === undefined ? undefined : { '@type': 'dns.accountState', wallet_id: String(first) };
+        return first === undefined ? undefined : { '@type': 'dns.accountState', wallet_id: first };
     }
   })();
   return typed ? { state: typed, revision: contract.revision } : { state: raw, revision: 0 };
@@ -263,7 +262,7 @@ export function toFullAccountState(input: AccountStateInput, options: ExtendedAc
   return {
     '@type': 'fullAccountState',
     address: toAccountAddress(address),
-    balance: summary.balance.toString(10),
+    balance: toBalanceField(summary),
     extra_currencies: summary.extraCurrencies,
     last_transaction_id: toLastTransactionId(input.lastTransaction),
     block_id: toBlockIdExt(input.block),
@@ -276,7 +275,7 @@ export function toFullAccountState(input: AccountStateInput, options: ExtendedAc
 export interface WalletInformationJson {
   '@type': 'ext.accounts.walletInformation';
   wallet: boolean;
-  balance: string | 0;
+  balance: string;
   extra_currencies: ExtraCurrencyJson[];
   account_state: AccountStateName;
   wallet_type?: string;

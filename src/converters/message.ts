@@ -53,7 +53,7 @@ export interface MsgDataDecryptedTextJson {
 export type MsgDataJson = MsgDataRawJson | MsgDataTextJson | MsgDataEncryptedTextJson | MsgDataDecryptedTextJson;
 
 interface MessageJsonBase {
-  '@type': 'raw.message';
+  '@type': 'raw.message' | 'ext.message';
   /** Representation hash of the whole message cell. */
   hash: string;
   value: string;
@@ -67,12 +67,14 @@ interface MessageJsonBase {
 
 /** tonlib `raw.message`. */
 export interface RawMessageJson extends MessageJsonBase {
+  '@type': 'raw.message';
   source: AccountAddressJson;
   destination: AccountAddressJson;
 }
 
-/** The getTransactions / tryLocate* message: plain-string addresses plus `message`. */
+/** The getTransactions / tryLocate* message (C++ `ext.message`): plain-string addresses plus `message`. */
 export interface TransactionMessageJson extends MessageJsonBase {
+  '@type': 'ext.message';
   source: string;
   destination: string;
   message: string;
@@ -157,27 +159,27 @@ export function toMsgData(body: Cell, init: Cell | null = null): MsgDataJson {
   return { '@type': 'msg.dataRaw', body: bocBase64(body), init_state: optionalBocBase64(init) };
 }
 
-/** Python's `base64.encodebytes`: a line break after every 76 output characters and at the end. */
-export function mimeBase64(bytes: Buffer): string {
-  let out = '';
-  for (let offset = 0; offset < bytes.length; offset += 57) {
-    out += bytes.subarray(offset, offset + 57).toString('base64') + '\n';
-  }
-  return out;
+/**
+ * The C++ server's rendering of raw body bytes: one line of base64 and a trailing newline (kept
+ * "for back compatibility" with Python's `base64.encodebytes`, which also broke lines every 76
+ * characters, as the 2023 recordings show); `""` for no bytes.
+ */
+export function messageBase64(bytes: Buffer): string {
+  return bytes.length === 0 ? '' : bytes.toString('base64') + '\n';
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The `message` string toncenter adds to every message: for raw bodies the MIME base64 of the root
- * body cell's data bytes (zero-padded), for text comments the comment as UTF-8 (`""` if it is not
+ * The `message` string toncenter adds to every message: for raw bodies the base64 of the root
+ * body cell's data bytes (zero-padded) plus a newline, for text comments the comment as UTF-8 (`""` if it is not
  * valid UTF-8), for encrypted comments `""` (nothing readable to show, but the key must exist for
  * clients that require it).
  */
 export function toMessageText(msgData: MsgDataJson, body: Cell): string {
   switch (msgData['@type']) {
     case 'msg.dataRaw':
-      return mimeBase64(paddedCellData(body.bits, false));
+      return messageBase64(paddedCellData(body.bits, false));
     case 'msg.dataText':
     case 'msg.dataDecryptedText':
       try {
@@ -262,7 +264,7 @@ export function toTransactionMessage(message: Cell | ParsedMessageCell): Transac
   const parts = messageParts(parsed.info);
   const msgData = toMsgData(parsed.body, parsed.init);
   return {
-    '@type': 'raw.message',
+    '@type': 'ext.message',
     hash: parsed.hash.toString('base64'),
     source: parts.source,
     destination: parts.destination,

@@ -1,6 +1,7 @@
 import { Cell, TupleItem } from '@ton/core';
 import { ApiError, ValidationError } from '../errors';
 import { bocBase64, paddedCellData } from './boc';
+import { isV3StackEntry, v3EntryToLegacy } from './v3StackInput';
 
 /**
  * Get-method stacks in both toncenter dialects.
@@ -182,6 +183,8 @@ function listToTuple(items: TupleItem[]): TupleItem {
 
 function parseLegacyEntry(entry: unknown, depth: number, maxDepth: number): TupleItem {
   if (depth >= maxDepth) throw depthError(maxDepth);
+  // Users mix up v3's {type, value} with v2's pairs; read it as the pair v3 forwards to v2.
+  if (depth === 0 && isV3StackEntry(entry)) return parseLegacyEntry(v3EntryToLegacy(entry), depth, maxDepth);
   if (!Array.isArray(entry)) throw new ValidationError('Invalid stack entry: expected an array [type, value]');
   if (entry.length !== 2) throw new ValidationError(`Expected 2 elements in stack entry, got: ${entry.length}`);
   const [type, value] = entry as [unknown, unknown];

@@ -1,28 +1,21 @@
 import { Builder, Cell, Dictionary, DictionaryValue, loadTransaction, Slice, Transaction } from '@ton/core';
-import { AccountAddressJson, addressFromAccountId, rawAddressLower, tonlibAddress, toAccountAddress } from './address';
+import { AccountAddressJson, addressFromAccountId, rawAddressUpper, tonlibAddress, toAccountAddress } from './address';
 import { bocBase64 } from './boc';
 import { InternalTransactionIdJson, toTransactionId } from './blockId';
 import { parseMessageCell, ParsedMessageCell, RawMessageJson, toRawMessage, toTransactionMessage, TransactionMessageJson } from './message';
 
 /**
- * Transactions as toncenter prints them.
- *
- * Decision on the getTransactions item shape (also used by tryLocateTx/ResultTx/SourceTx): we emit the
- * newest recorded toncenter format (getTransactions-04..-07, 2025):
- *   @type "raw.transaction", address {accountAddress}, utime, data, transaction_id, fee, storage_fee,
- *   other_fee, in_msg (key ABSENT when there is no inbound message, never null), out_msgs
- * with messages carrying hash, source/destination as plain strings, value, extra_currencies, fwd_fee,
- * ihr_fee, created_lt, body_hash, msg_data and message (MIME-wrapped base64 for raw bodies).
- * No `account` key: no recorded getTransactions response has it (only the C++ `ext.transaction`
- * schema does, and no recording of that exists); older recordings simply lack address/hash/
- * extra_currencies, which clients treat as optional.
- *
- * tonlib's own `raw.transaction` (getBlockTransactionsExt, getTransactionsStd) keeps accountAddress
- * objects in messages and has no `message`.
+ * Transactions as toncenter prints them, in the C++ server's (2.1) forms:
+ * - getTransactions / tryLocate*: `ext.transaction` = tonlib's transaction plus `account` (raw
+ *   `wc:HEX`, uppercase as the C++ server's `to_hex`), messages `ext.message` with plain-string
+ *   addresses and `message`; `in_msg` absent (never null) when there is none.
+ * - getBlockTransactionsExt: tonlib's `raw.transaction` plus `account`, messages `raw.message` with
+ *   `accountAddress` objects (getTransactionsStd: the same without `account`).
+ * Values (BoCs, hashes, fees) are the same in all forms and match the recorded answers.
  */
 
 interface TransactionJsonBase {
-  '@type': 'raw.transaction';
+  '@type': 'raw.transaction' | 'ext.transaction';
   address: AccountAddressJson;
   utime: number;
   /** BoC of the Transaction cell (its root hash is `transaction_id.hash`). */
@@ -38,17 +31,20 @@ interface TransactionJsonBase {
 
 /** tonlib `raw.transaction`. */
 export interface RawTransactionJson extends TransactionJsonBase {
+  '@type': 'raw.transaction';
   in_msg?: RawMessageJson;
   out_msgs: RawMessageJson[];
 }
 
-/** getBlockTransactionsExt item: tonlib form plus the account as lowercase raw `wc:hex`. */
+/** getBlockTransactionsExt item: tonlib form plus the account as raw `wc:HEX` (C++ `to_hex`). */
 export interface RawTransactionExtJson extends RawTransactionJson {
   account: string;
 }
 
-/** getTransactions / tryLocate* item. */
+/** getTransactions / tryLocate* item (C++ `ext.transaction`). */
 export interface TransactionJson extends TransactionJsonBase {
+  '@type': 'ext.transaction';
+  account: string;
   in_msg?: TransactionMessageJson;
   out_msgs: TransactionMessageJson[];
 }
@@ -114,10 +110,11 @@ export function transactionFees(tx: Transaction, outMessages: ParsedMessageCell[
   return { fee, storageFee, otherFee: fee - storageFee };
 }
 
-function baseFields(tx: Transaction, workchain: number, outMessages: ParsedMessageCell[]): TransactionJsonBase {
+type BaseFields = Omit<TransactionJsonBase, '@type'>;
+
+function baseFields(tx: Transaction, workchain: number, outMessages: ParsedMessageCell[]): BaseFields {
   const fees = transactionFees(tx, outMessages);
   return {
-    '@type': 'raw.transaction',
     address: toAccountAddress(tonlibAddress(addressFromAccountId(workchain, tx.address))),
     utime: tx.now,
     data: bocBase64(tx.raw),
@@ -136,6 +133,7 @@ export function toRawTransaction(tx: Transaction, workchain: number): RawTransac
   const messages = transactionMessages(tx);
   const base = baseFields(tx, workchain, messages.outMessages);
   return {
+    '@type': 'raw.transaction',
     ...base,
     ...(messages.inMessage ? { in_msg: toRawMessage(messages.inMessage) } : {}),
     out_msgs: messages.outMessages.map((message) => toRawMessage(message)),
@@ -143,15 +141,18 @@ export function toRawTransaction(tx: Transaction, workchain: number): RawTransac
 }
 
 export function toRawTransactionExt(tx: Transaction, workchain: number): RawTransactionExtJson {
-  return { ...toRawTransaction(tx, workchain), account: rawAddressLower(addressFromAccountId(workchain, tx.address)) };
+  return { ...toRawTransaction(tx, workchain), account: rawAddressUpper(addressFromAccountId(workchain, tx.address)) };
 }
 
 /** getTransactions / tryLocate* item. */
 export function toTransactionJson(tx: Transaction, workchain: number): TransactionJson {
   const messages = transactionMessages(tx);
-  const base = baseFields(tx, workchain, messages.outMessages);
+  const { address, ...rest } = baseFields(tx, workchain, messages.outMessages);
   return {
-    ...base,
+    '@type': 'ext.transaction',
+    address,
+    account: rawAddressUpper(addressFromAccountId(workchain, tx.address)),
+    ...rest,
     ...(messages.inMessage ? { in_msg: toTransactionMessage(messages.inMessage) } : {}),
     out_msgs: messages.outMessages.map((message) => toTransactionMessage(message)),
   };

@@ -176,7 +176,7 @@ describe('shard block proof objects', () => {
 // ---- getOutMsgQueueSize, absent config params -------------------------------------------------
 
 describe('queue sizes and config cells', () => {
-  test('blocks.outMsgQueueSizes: the shape the seed describes, ids as ton.blockIdExt', () => {
+  test('blocks.outMsgQueueSizes: the shape the seed describes, ids as chain.blockIdExt', () => {
     const mc: BlockIdExtInput = {
       workchain: -1,
       shard: '-9223372036854775808',
@@ -195,13 +195,14 @@ describe('queue sizes and config cells', () => {
     expect(json).toEqual({
       '@type': 'blocks.outMsgQueueSizes',
       shards: [
-        { '@type': 'blocks.outMsgQueueSize', id: toBlockIdExt(mc), size: 0 },
-        { '@type': 'blocks.outMsgQueueSize', id: toBlockIdExt(top), size: 12 },
+        { '@type': 'blocks.outMsgQueueSize', id: { ...toBlockIdExt(mc), '@type': 'chain.blockIdExt' }, size: 0 },
+        { '@type': 'blocks.outMsgQueueSize', id: { ...toBlockIdExt(top), '@type': 'chain.blockIdExt' }, size: 12 },
       ],
       ext_msg_queue_size_limit: 8000,
     });
     expect(keyOrder(json)[0]).toBe('$: @type,shards,ext_msg_queue_size_limit');
     expect(Object.keys(json.shards[0].id)).toEqual(['@type', 'workchain', 'shard', 'seqno', 'root_hash', 'file_hash']);
+    expect(json.shards[1].id).toMatchObject({ '@type': 'chain.blockIdExt', workchain: 0, shard: '-9223372036854775808', seqno: 7 });
   });
 
   test('a config parameter the chain does not have is a tvm.cell with empty bytes', () => {

@@ -17,6 +17,7 @@ import {
   toTransactionJson,
   transactionMessages,
 } from '../../src/converters/transaction';
+import { cppTransaction } from '../helpers/cppDifferences';
 import { describeWithFixtures, fixtureResult, loadFixtures } from '../helpers/fixtures';
 import { isObject, keyOrder, mapMessageStrings, projectOnto, result, withoutExtra } from './support';
 
@@ -43,6 +44,12 @@ function workchainOf(tx: RecordedTx, params: Record<string, unknown>): number {
   return Address.parse(queried).workChain;
 }
 
+/** The recorded item in the C++ form (ext.transaction + account, ext.message, one-line message). */
+function asCpp(tx: RecordedTx, workchain: number): Record<string, unknown> {
+  const accountId = Buffer.from(loadTransactionBoc(tx.data).address.toString(16).padStart(64, '0'), 'hex');
+  return cppTransaction(withoutExtra(tx) as RecordedTx, new Address(workchain, accountId));
+}
+
 const stripNewlines = (text: string) => text.replace(/\n/g, '');
 
 describeWithFixtures('transactions converted from their recorded BoC equal the recorded objects', () => {
@@ -54,25 +61,30 @@ describeWithFixtures('transactions converted from their recorded BoC equal the r
     expect(stems.length).toBe(10);
   });
 
-  // Newest format (address, in_msg.hash, extra_currencies, MIME `message`): the whole object, key order included.
-  test.each(['getTransactions-04', 'getTransactions-05', 'getTransactions-07'])('%s: whole object, key order', (stem) => {
-    const params = loadFixtures('getTransactions').find((f) => f.file === `${stem}.json`)!.params;
-    for (const recorded of recordedTransactions(stem)) {
-      const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchainOf(recorded, params));
-      expect(converted).toEqual(withoutExtra(recorded));
-      expect(keyOrder(converted)).toEqual(keyOrder(recorded));
-    }
-  });
+  // Newest format (address, in_msg.hash, extra_currencies, MIME `message`): the whole object in the
+  // C++ form (every value as recorded), key order included.
+  test.each(['getTransactions-04', 'getTransactions-05', 'getTransactions-06', 'getTransactions-07'])(
+    '%s: whole object in the C++ form, key order',
+    (stem) => {
+      const params = loadFixtures('getTransactions').find((f) => f.file === `${stem}.json`)!.params;
+      for (const recorded of recordedTransactions(stem)) {
+        const workchain = workchainOf(recorded, params);
+        const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchain);
+        expect(converted).toEqual(asCpp(recorded, workchain));
+        expect(keyOrder(converted)).toEqual(keyOrder(asCpp(recorded, workchain)));
+      }
+    },
+  );
 
-  // getTransactions-06 is in the newest format but its recorded `message` has no MIME line breaks at all
-  // (88 characters on one line), unlike every other recording of that period; we keep Python's wrapping.
-  test('getTransactions-06: whole object; message equal once line breaks are removed', () => {
+  // getTransactions-06's raw-body `message` is 88 characters on one line (the others are MIME-wrapped):
+  // the C++ form is that line plus the "\n" it keeps for back compatibility.
+  test('getTransactions-06: the recorded one-line message plus the C++ trailing newline', () => {
     const f = loadFixtures('getTransactions').find((x) => x.file === 'getTransactions-06.json')!;
     const [recorded] = recordedTransactions('getTransactions-06');
     const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchainOf(recorded, f.params));
-    expect(mapMessageStrings(converted, stripNewlines)).toEqual(mapMessageStrings(withoutExtra(recorded), stripNewlines));
-    expect(converted.in_msg?.message).toContain('\n');
-    expect(keyOrder(converted)).toEqual(keyOrder(recorded));
+    const recordedMessage = (recorded['in_msg'] as { message: string }).message;
+    expect(recordedMessage).toHaveLength(88);
+    expect(converted.in_msg?.message).toBe(recordedMessage + '\n');
   });
 
   // June 2024 format: address but no message hash / extra_currencies. Every recorded field, in order.
@@ -81,8 +93,10 @@ describeWithFixtures('transactions converted from their recorded BoC equal the r
     const recordedList = recordedTransactions('getTransactions-08');
     expect(recordedList).toHaveLength(7);
     for (const recorded of recordedList) {
-      const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchainOf(recorded, f.params));
-      expect(projectOnto(converted, recorded)).toEqual(recorded);
+      const workchain = workchainOf(recorded, f.params);
+      const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchain);
+      const expected = asCpp(recorded, workchain);
+      expect(projectOnto(converted, expected)).toEqual(expected);
       expect('in_msg' in converted).toBe('in_msg' in recorded);
     }
   });
@@ -95,8 +109,10 @@ describeWithFixtures('transactions converted from their recorded BoC equal the r
       const method = stem.replace(/-\d+$/, '');
       const f = loadFixtures(method).find((x) => x.file === `${stem}.json`)!;
       for (const recorded of recordedTransactions(stem)) {
-        const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchainOf(recorded, f.params));
-        expect(mapMessageStrings(projectOnto(converted, recorded), stripNewlines)).toEqual(mapMessageStrings(recorded, stripNewlines));
+        const workchain = workchainOf(recorded, f.params);
+        const converted = toTransactionJson(loadTransactionBoc(recorded.data), workchain);
+        const expected = asCpp(recorded, workchain);
+        expect(mapMessageStrings(projectOnto(converted, expected), stripNewlines)).toEqual(mapMessageStrings(expected, stripNewlines));
       }
     },
   );
@@ -206,6 +222,7 @@ describe('transactions built in code', () => {
     expect(Object.keys(json)).toEqual([
       '@type',
       'address',
+      'account',
       'utime',
       'data',
       'transaction_id',
@@ -215,7 +232,9 @@ describe('transactions built in code', () => {
       'in_msg',
       'out_msgs',
     ]);
+    expect(json['@type']).toBe('ext.transaction');
     expect(json.address).toEqual({ '@type': 'accountAddress', account_address: ACCOUNT.toString() });
+    expect(json.account).toBe('0:' + 'AB'.repeat(32));
     expect(json.utime).toBe(1700000001);
     expect(json.transaction_id).toEqual({ '@type': 'internal.transactionId', lt: '2000', hash: tx.hash().toString('base64') });
     expect(Cell.fromBase64(json.data).hash()).toEqual(tx.hash());
@@ -225,6 +244,7 @@ describe('transactions built in code', () => {
     expect(json.other_fee).toBe(String(5000 + 1234 + 4321 - 77));
 
     const inMsg = json.in_msg!;
+    expect(inMsg['@type']).toBe('ext.message');
     expect(inMsg.source).toBe(OTHER.toString());
     expect(inMsg.destination).toBe(ACCOUNT.toString());
     expect(inMsg.value).toBe('1000000000');
@@ -283,12 +303,14 @@ describe('transactions built in code', () => {
     expect(json.out_msgs[0]).toMatchObject({ source: ACCOUNT.toString(), destination: '', value: '0', created_lt: '0' });
   });
 
-  test('tonlib raw form keeps accountAddress objects and has no message; Ext adds the lowercase raw account', () => {
+  test('tonlib raw form keeps accountAddress objects and has no message; Ext adds the raw account (C++ uppercase hex)', () => {
     const tx = buildTransaction(internal(OTHER, ACCOUNT, 3n, comment('x')), [], genericDescription(2n));
     const raw = toRawTransactionExt(tx, 0);
     expect(raw.in_msg!.source).toEqual({ '@type': 'accountAddress', account_address: OTHER.toString() });
     expect('message' in raw.in_msg!).toBe(false);
-    expect(raw.account).toBe('0:' + 'ab'.repeat(32));
+    expect(raw['@type']).toBe('raw.transaction');
+    expect(raw.in_msg!['@type']).toBe('raw.message');
+    expect(raw.account).toBe('0:' + 'AB'.repeat(32));
     expect(Object.keys(raw).at(-1)).toBe('account');
   });
 });

@@ -83,10 +83,10 @@ describe('accounts, get-methods, tokens and DNS on the local chain through HTTP'
     expect(shardAccount.account?.storage.balance.coins.toString()).toBe(balance);
   });
 
-  test('an account that never existed: balance 0, uninitialized, no history, exit code -13', async () => {
+  test('an account that never existed: balance "0" (C++), uninitialized, no history, exit code -13', async () => {
     const address = new Address(0, Buffer.alloc(32, 0x42)).toString();
     const info = await ok(stack, 'getAddressInformation', { address });
-    expect(info).toMatchObject({ balance: 0, code: '', data: '', state: 'uninitialized' });
+    expect(info).toMatchObject({ balance: '0', code: '', data: '', state: 'uninitialized' });
     expect(info['last_transaction_id']).toEqual({ '@type': 'internal.transactionId', lt: '0', hash: Buffer.alloc(32).toString('base64') });
     expect(await ok(stack, 'getAddressBalance', { address })).toBe('0');
     expect(await ok(stack, 'getAddressState', { address })).toBe('uninitialized');
@@ -157,7 +157,7 @@ describe('accounts, get-methods, tokens and DNS on the local chain through HTTP'
     expect(extended).toMatchObject({
       '@type': 'fullAccountState',
       address: { '@type': 'accountAddress', account_address: addresses[6].toString({ bounceable: false, urlSafe: true }) },
-      account_state: { '@type': 'wallet.v3.accountState', wallet_id: '222', seqno: 0 },
+      account_state: { '@type': 'wallet.v3.accountState', wallet_id: 222, seqno: 0 },
       revision: 2,
     });
     // A non-wallet contract is not a wallet.

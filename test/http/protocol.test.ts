@@ -180,11 +180,11 @@ describe('JSON-RPC', () => {
     ]);
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(5);
-    expect(res.body[0]).toMatchObject({ ok: true, id: 1, result: '0:d76767392e7035d84ba6f83960b9399f62430ebcd7850a1e2b043d2d826c2370' });
+    expect(res.body[0]).toMatchObject({ ok: true, id: 1, result: '0:D76767392E7035D84BA6F83960B9399F62430EBCD7850A1E2B043D2D826C2370' });
     expect(res.body[1]).toMatchObject({ ok: false, id: 'two', code: 422 });
     expect(res.body[2]).toMatchObject({ ok: false, id: 3, code: 422 });
     expect(res.body[3]).toMatchObject({ ok: false, id: null, code: 422 });
-    expect(res.body[4]).toMatchObject({ ok: true, id: 5, result: 'EQDXZ2c5LnA12Eum+DlguTmfYkMOvNeFCh4rBD0tgmwjcFI+' });
+    expect(res.body[4]).toMatchObject({ ok: true, id: 5, result: 'EQDXZ2c5LnA12Eum-DlguTmfYkMOvNeFCh4rBD0tgmwjcFI-' });
   });
 
   test('an empty batch is an error', async () => {

@@ -78,14 +78,16 @@ describe('utility results', () => {
     expect(res.body.result.b64url).toHaveLength(43);
   });
 
-  test('packAddress keeps the non-bounceable and test-only flags of a friendly input', async () => {
+  test('packAddress is URL-safe and keeps the non-bounceable and test-only flags of a friendly input', async () => {
     // @ton/core is an independent implementation of the friendly encoding.
     const parsed = Address.parse(RAW);
     const input = parsed.toString({ bounceable: false, testOnly: true, urlSafe: true });
     const res = await call('GET', 'packAddress', { address: input });
     expect(res.status).toBe(200);
-    expect(res.body.result).toBe(parsed.toString({ bounceable: false, testOnly: true, urlSafe: false }));
+    expect(res.body.result).toBe(parsed.toString({ bounceable: false, testOnly: true, urlSafe: true }));
     expect(res.body.result.startsWith('0Q')).toBe(true);
+    // URL-safe as the C++ server (rserialize(true)): this address has a '+' and a '/' in standard base64.
+    expect((await call('GET', 'packAddress', { address: RAW })).body.result).toBe(FRIENDLY);
   });
 
   test('a 43-character hash with standard-alphabet characters is rejected', async () => {
@@ -104,10 +106,27 @@ describeWithFixtures('utility methods reproduce the recorded toncenter responses
   test.each(fixtures.map((fixture) => [fixture.file, fixture] as const))('%s', async (_file, fixture) => {
     const res = await call('GET', fixture.method, fixture.params as Record<string, string>);
     expect(res.status).toBe(200);
-    const expected = fixtureResult(fixture);
+    let expected = fixtureResult(fixture);
     if (typeof expected === 'string') {
-      expect(res.body.result).toBe(expected);
+      // Documented C++ differences from the 2023 recordings: unpackAddress is uppercase hex,
+      // packAddress URL-safe base64.
+      let text = expected;
+      if (fixture.method === 'unpackAddress') text = text.toUpperCase();
+      if (fixture.method === 'packAddress') text = text.replace(/\+/g, '-').replace(/\//g, '_');
+      expect(res.body.result).toBe(text);
       return;
+    }
+    const recordedTestOnly = (expected as Record<string, unknown>)['test_only'] === true;
+    if (fixture.method === 'detectAddress' && recordedTestOnly) {
+      // Documented C++ difference: the friendly forms keep the input's test-only flag (the Python
+      // recording dropped it there); every other recorded field is compared as is.
+      const address = Address.parse((expected as { raw_form: string }).raw_form);
+      const form = (bounceable: boolean) => ({
+        b64: address.toString({ bounceable, testOnly: true, urlSafe: false }),
+        b64url: address.toString({ bounceable, testOnly: true, urlSafe: true }),
+      });
+      expected = { ...(expected as Record<string, unknown>), bounceable: form(true), non_bounceable: form(false) };
+      expect(res.body.result.bounceable.b64url).toBe(fixture.params['address']);
     }
     // Recorded responses come from the Python server, which has no @type tags; every recorded
     // field must match ours exactly.

@@ -13,12 +13,13 @@ export default defineHandler({
   },
   run: async (_ctx, { address }) => {
     const { workchain, hash } = address;
-    // Recorded toncenter output (detectAddress-03) keeps the friendly forms non-test even for a
-    // test-only input; only `test_only` carries the flag.
+    // The C++ server keeps the test-only flag of the input in the friendly forms (it re-serialises
+    // the parsed address); the 2023 Python recording (detectAddress-03) dropped it there.
+    const testOnly = address.testOnly;
     const variant = (bounceable: boolean) => ({
       '@type': 'ext.utils.detectedAddressVariant',
-      b64: toFriendly(workchain, hash, { bounceable, testOnly: false, urlSafe: false }),
-      b64url: toFriendly(workchain, hash, { bounceable, testOnly: false, urlSafe: true }),
+      b64: toFriendly(workchain, hash, { bounceable, testOnly, urlSafe: false }),
+      b64url: toFriendly(workchain, hash, { bounceable, testOnly, urlSafe: true }),
     });
     return {
       '@type': 'ext.utils.detectedAddress',

@@ -11,6 +11,7 @@ export default defineHandler({
   params: {
     address: param.address(),
   },
-  // Recorded toncenter output (unpackAddress-01/-02) is lowercase hex.
-  run: async (_ctx, { address }) => toRawForm(address.workchain, address.hash),
+  // The C++ server answers uppercase hex (its test_different_address_forms); the 2023 Python
+  // recordings were lowercase.
+  run: async (_ctx, { address }) => toRawForm(address.workchain, address.hash).toUpperCase(),
 });
