@@ -204,7 +204,7 @@ describe('v3 legacy endpoints', () => {
     expect(Object.keys(again.body)).toEqual(['error', 'code']);
     expect(await v3('POST', 'message', {})).toMatchObject({ status: 401, body: { error: 'boc is required', code: 401 } });
     expect((await v3('POST', 'message', { boc: 'not base64!' })).status).toBe(422);
-    expect((await v3('POST', 'message', '{"boc": ')).body).toEqual({ error: 'the body is not valid JSON', code: 422 });
+    expect((await v3('POST', 'message', '{"boc": ')).body).toEqual({ error: 'failed to parse post request: the body is not valid JSON', code: 422 });
     expect(await v3('GET', 'message')).toMatchObject({ status: 405, body: { code: 405 } });
   });
 
