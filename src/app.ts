@@ -3,6 +3,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
 import { serializeRequest } from './logging';
+import { createDocsRouter } from './docs/router';
+import { requestMetrics } from './metrics/http';
+import { healthcheck } from './routes/health';
 import { createRestRouter } from './routes/rest';
 import { API_VERSION, bodyErrorTranslator, sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
@@ -53,12 +56,10 @@ export function createApp(services: AppServices): express.Express {
   });
   app.use(cors);
 
-  app.get('/api/v2/healthcheck', (_req, res) => {
-    res.status(200).json({
-      ok: true,
-      result: { status: 'ok', network: services.config.network, liteservers: services.lite?.status() ?? null },
-    });
-  });
+  app.get('/api/v2/healthcheck', healthcheck(services));
+  // API docs (Swagger UI, OpenAPI document); like the health route, outside keys and rate limits.
+  app.use('/api/v2', createDocsRouter(services.table));
+  app.use('/api/v2', requestMetrics(services.table));
 
   // toncenter parses the body as JSON whatever the Content-Type (curl -d sends form encoding).
   app.use('/api/v2', express.json({ limit: services.config.bodyLimit, type: () => true, strict: false }));

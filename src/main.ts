@@ -3,6 +3,7 @@ import { LiteServerConfigError } from './liteclient';
 import { createLogger } from './logging';
 import { describeLocalnet, startConfiguredLocalnet, startLocalnetSource, writeGlobalConfig } from './localnetSource';
 import { startServer } from './server';
+import { StartupError } from './startup';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
 async function main(argv: readonly string[]): Promise<void> {
@@ -69,7 +70,7 @@ async function runLocalnetOnly(config: AppConfig, logger: ReturnType<typeof crea
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof LiteServerConfigError || err instanceof ConfigError;
+  const known = err instanceof LiteServerConfigError || err instanceof ConfigError || err instanceof StartupError;
   process.stderr.write(`ton-http-bridge: ${known || !(err instanceof Error) ? String(err instanceof Error ? err.message : err) : err.stack}\n`);
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError, ForbiddenError, RateLimitError, UnauthorizedError, toErrorResponse } from '../errors';
 import { LimiterUnavailableError, reportBucket, type BucketRate, type BucketStore } from './bucket';
 import type { Keyring, NetworkName } from './keys';
+import { rateLimitDecisions } from '../metrics/registry';
 import { TokenBucketRateLimitStore, chargeScope, currentCharge, type Charge } from './rate-limit-store';
 
 export type FailurePolicy = 'open' | 'closed';
@@ -94,6 +95,7 @@ export function createAccessGate(options: AccessGateOptions): RequestHandler {
     passOnStoreError: false,
     handler: (req: Request, res: Response) => {
       const charge = currentCharge();
+      rateLimitDecisions.inc({ decision: 'limited' });
       const report = reportBucket(charge.outcome ?? { allowed: false, tokens: 0 }, charge.rate, charge.cost);
       sendRefusal(req, res, new RateLimitError(report.retryAfterSeconds), rateLimitHeaders(charge));
     },
@@ -107,9 +109,11 @@ export function createAccessGate(options: AccessGateOptions): RequestHandler {
     if (options.failurePolicy === 'open') {
       // The outage itself is logged once by the store; this is per request.
       logger.debug({ reason: err.message }, 'rate limit not applied: store unavailable (policy open)');
+      rateLimitDecisions.inc({ decision: 'store_unavailable_open' });
       next();
       return;
     }
+    rateLimitDecisions.inc({ decision: 'store_unavailable_closed' });
     sendRefusal(req, res, new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
   };
 
@@ -121,10 +125,12 @@ export function createAccessGate(options: AccessGateOptions): RequestHandler {
     if (key !== undefined && keyring) {
       const record = keyring.lookup(key);
       if (!record) {
+        rateLimitDecisions.inc({ decision: 'unknown_key' });
         sendRefusal(req, res, new UnauthorizedError());
         return;
       }
       if (!record.networks.has(options.network)) {
+        rateLimitDecisions.inc({ decision: 'wrong_network' });
         sendRefusal(req, res, new ForbiddenError());
         return;
       }
@@ -136,6 +142,7 @@ export function createAccessGate(options: AccessGateOptions): RequestHandler {
       bucketId = `${options.network}:ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
     }
     if (!rate) {
+      rateLimitDecisions.inc({ decision: 'unlimited' });
       next();
       return;
     }
@@ -143,6 +150,7 @@ export function createAccessGate(options: AccessGateOptions): RequestHandler {
     chargeScope.run(charge, () => {
       void limiter(req, res, (err?: unknown) => {
         if (err === undefined) {
+          rateLimitDecisions.inc({ decision: 'allowed' });
           res.set(rateLimitHeaders(charge));
           next();
         } else if (err instanceof LimiterUnavailableError) {

@@ -110,7 +110,11 @@ export async function broadcastToServers(pool: LitePool, boc: Buffer, width: num
         index: member.index,
         async send(timeoutMs) {
           const timeout = Math.min(timeoutMs, pool.queryTimeoutMs);
-          const answer = await member.engine.query(Functions.liteServer_sendMessage, { kind: 'liteServer.sendMessage', body: boc }, { timeout });
+          const answer = await member.engine.query(
+            Functions.liteServer_sendMessage,
+            { kind: 'liteServer.sendMessage', body: boc },
+            { timeout },
+          );
           if (answer.status !== 1) throw notAccepted(answer.status);
         },
       };

@@ -1,5 +1,6 @@
 import type { LiteClient } from 'ton-lite-client';
 import type { BroadcastOutcome } from './fanout';
+import type { ServerStatus } from './pool';
 
 /**
  * What a handler sees of the lite-server pool: one session per HTTP request, sticky to one lite
@@ -31,5 +32,5 @@ export interface LiteGateway {
    */
   broadcastMessage(boc: Buffer, fanout: number, deadline: number): Promise<BroadcastOutcome>;
   /** A JSON-safe picture of every server's state for the health route. */
-  status(): unknown;
+  status(): readonly ServerStatus[];
 }
