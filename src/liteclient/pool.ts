@@ -7,7 +7,7 @@ import { ApiError, LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerE
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
 import { broadcastToServers, type BroadcastOutcome } from './fanout';
-import { unhealthyReason, type ServerState } from './health';
+import { plainReason, unhealthyReason, type ServerState } from './health';
 import type { LiteGateway, LiteSession, LiteSessionOptions } from './session';
 
 export interface PooledServer extends LiteServerEndpoint {
@@ -185,7 +185,16 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const previous = member.health.state;
     member.health.state = state;
     const { host, port } = member.server;
-    const details = { server: member.index, host, port, from: previous, to: state, seqno: member.health.seqno, error: member.health.lastError, reason: this.reasonOf(member) };
+    const details = {
+      server: member.index,
+      host,
+      port,
+      from: previous,
+      to: state,
+      seqno: member.health.seqno,
+      error: member.health.lastError,
+      reason: this.reasonOf(member),
+    };
     if (state === 'up') this.logger.info(details, 'lite server is up');
     else this.logger.warn(details, `lite server is ${state}`);
     this.emit('health');
@@ -227,7 +236,13 @@ export class LitePool extends EventEmitter implements LiteGateway {
   private reasonOf(member: PoolMember): string | null {
     const best = this.bestSeqno();
     const lag = best !== undefined && member.health.seqno !== undefined ? best - member.health.seqno : null;
-    return unhealthyReason({ state: member.health.state, lag, lastError: member.health.lastError ?? member.engine.connectionError ?? null });
+    // Probed up but the connection just dropped: out of rotation until it reconnects, say why.
+    if (member.health.state === 'up' && !member.engine.isReady()) return plainReason(member.engine.connectionError ?? 'not connected');
+    return unhealthyReason({
+      state: member.health.state,
+      lag,
+      lastError: member.health.lastError ?? member.engine.connectionError ?? null,
+    });
   }
 
   /** Sends an external message to up to `fanout` healthy servers at once (src/liteclient/fanout.ts). */
