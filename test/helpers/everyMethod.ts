@@ -1,4 +1,4 @@
-import { Address, beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
+import { beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import type { LocalStack } from './localStack';
 import { resultOf } from './v2Calls';
@@ -92,6 +92,5 @@ export async function everyMethodCalls(stack: LocalStack): Promise<{ calls: Meth
     { method: 'runGetMethodStd', params: { address, method: 'seqno', stack: [] as unknown as readonly string[] } },
     { method: 'estimateFee', params: { address, body: codeCell, ignore_chksig: true } },
   ];
-  void Address;
   return { calls, skipped: ['dnsResolve', 'getTokenData', 'sendBoc', 'sendBocReturnHash', 'sendBocReturnHashNoError', 'sendQuery'] };
 }
