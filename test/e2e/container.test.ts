@@ -117,7 +117,9 @@ test('with a cached global config in a read-only cache dir it starts and serves 
 test('with no cached config it exits with the clear message, never a cache-write complaint', async () => {
   const dir = readOnlyCacheDir(false);
   const started = start(dir);
-  const code = await Promise.race([started.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([started.exited, new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), 60_000)))]);
+  clearTimeout(timer);
   expect(code).toBe(1);
   const output = started.output();
   expect(output).toContain('cannot download the mainnet global config from https://ton.org/global.config.json');
