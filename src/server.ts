@@ -54,10 +54,20 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   }
   const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
   const app = createApp(services);
-  const http: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
-  });
+  let http: Server;
+  try {
+    http = await new Promise((resolve, reject) => {
+      const listening = app.listen(config.port, config.host, () => resolve(listening));
+      listening.once('error', reject);
+    });
+  } catch (err) {
+    unobserve();
+    pool.close();
+    await metrics?.close();
+    await access.close();
+    await source?.stop();
+    throw err;
+  }
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
   http.keepAliveTimeout = config.keepAliveTimeout;
   http.headersTimeout = config.keepAliveTimeout + 1000;
