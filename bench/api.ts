@@ -81,7 +81,7 @@ function row(name: string, path: string, figures: Figures): string {
 
 export async function runApiBench(): Promise<void> {
   const walletsNeeded = CONCURRENCY;
-  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', String(walletsNeeded), '--log-level', 'silent'], {});
+  const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', String(walletsNeeded), '--log-level', 'silent'], {});
   const logger = pino({ level: 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);

@@ -3,6 +3,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
 import { serializeRequest } from './logging';
+import { createDocsRouter } from './docs/router';
+import { requestMetrics } from './metrics/http';
+import { healthcheck } from './routes/health';
 import { createRestRouter } from './routes/rest';
 import { checkUrl, createApiIntake } from './intake';
 import { API_VERSION, sendError } from './routes/http';
@@ -59,12 +62,10 @@ export function createApp(services: AppServices): express.Express {
   app.use(jsonRpcAliases);
   app.get('/', rootRedirect);
 
-  app.get('/api/v2/healthcheck', (_req, res) => {
-    res.status(200).json({
-      ok: true,
-      result: { status: 'ok', network: services.config.network, liteservers: services.lite?.status() ?? null },
-    });
-  });
+  app.get('/api/v2/healthcheck', healthcheck(services));
+  // API docs (Swagger UI, OpenAPI document); like the health route, outside keys and rate limits.
+  app.use('/api/v2', createDocsRouter(services.table));
+  app.use('/api/v2', requestMetrics(services.table));
 
   app.use('/api/v3', createV3Router(services));
 

@@ -4,6 +4,7 @@ import { createLogger } from './logging';
 import { describeLocalnet, startConfiguredLocalnet, startLocalnetSource, writeGlobalConfig } from './localnetSource';
 import { installProcessGuards } from './processGuards';
 import { startServer } from './server';
+import { StartupError } from './startup';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
 async function main(argv: readonly string[]): Promise<void> {
@@ -71,7 +72,7 @@ async function runLocalnetOnly(config: AppConfig, logger: ReturnType<typeof crea
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof LiteServerConfigError || err instanceof ConfigError;
+  const known = err instanceof LiteServerConfigError || err instanceof ConfigError || err instanceof StartupError;
   process.stderr.write(
     `ton-http-bridge: ${known || !(err instanceof Error) ? String(err instanceof Error ? err.message : err) : err.stack}\n`,
   );

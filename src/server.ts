@@ -8,6 +8,9 @@ import { createAccessControl, type AccessControl } from './auth';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } from './liteclient';
+import { observePool } from './metrics/pool';
+import { startMetricsServer, type MetricsServer } from './metrics/server';
+import { checkLiteServersAtStart } from './startup';
 import type { AppServices } from './services';
 
 /** A running API server and everything it owns, stopped in the right order by `stop()`. */
@@ -16,6 +19,8 @@ export interface RunningServer {
   readonly services: AppServices;
   readonly pool: LitePool;
   readonly access: AccessControl;
+  /** The Prometheus endpoint (`--metrics-port`), absent when off. */
+  readonly metrics: MetricsServer | undefined;
   /** Stops accepting, lets requests in flight finish within the grace period, closes connections. */
   stop(): Promise<void>;
 }
@@ -35,17 +40,42 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   // API keys and rate limits (src/auth); a keys file that cannot be read stops the start.
   const access = await createAccessControl(config, logger);
   const pool = createLitePool(servers, config, logger);
-  await pool.start();
+  const unobserve = observePool(pool);
+  let metrics: MetricsServer | undefined;
+  try {
+    await pool.start();
+    // One line per lite server; none usable within --start-timeout stops the start with the reasons.
+    await checkLiteServersAtStart(pool, config.startTimeout, logger);
+    if (config.metricsPort !== 0) metrics = await startMetricsServer(config.metricsPort, config.host, logger);
+  } catch (err) {
+    unobserve();
+    pool.close();
+    await access.close();
+    await source?.stop();
+    throw err;
+  }
   const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
   const app = createApp(services);
   const http: Server = createApiHttpServer(app, logger, API_VERSION);
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(config.port, config.host, () => {
-      http.off('error', reject);
-      resolve();
+  // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
+  http.keepAliveTimeout = config.keepAliveTimeout;
+  http.headersTimeout = config.keepAliveTimeout + 1000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(config.port, config.host, () => {
+        http.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    unobserve();
+    pool.close();
+    await metrics?.close();
+    await access.close();
+    await source?.stop();
+    throw err;
+  }
   const address = http.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
   logger.info({ url: `${url}/api/v2/`, network: config.network, liteServers: servers.length }, 'TON HTTP API v2 listening');
@@ -66,9 +96,11 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
         // Idle keep-alive sockets would hold close() open for nothing.
         http.closeIdleConnections();
       });
+      unobserve();
       pool.close();
+      await metrics?.close();
       await access.close();
       await source?.stop();
     })());
-  return { url, services, pool, access, stop };
+  return { url, services, pool, access, metrics, stop };
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError, ForbiddenError, RateLimitError, UnauthorizedError, toErrorResponse } from '../errors';
 import { LimiterUnavailableError, reportBucket, type BucketRate, type BucketStore, type TakeOutcome } from './bucket';
 import type { Keyring, NetworkName } from './keys';
+import { rateLimitDecisions } from '../metrics/registry';
 import { TokenBucketRateLimitStore, chargeScope, currentCharge, type Charge } from './rate-limit-store';
 
 export type FailurePolicy = 'open' | 'closed';
@@ -126,6 +127,7 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
     handler: (req: Request, res: Response) => {
       const charge = currentCharge();
       const report = reportBucket(charge.outcome ?? { allowed: false, tokens: 0 }, charge.rate, charge.cost);
+      rateLimitDecisions.inc({ decision: 'limited' });
       sendRefusal(req, res, new RateLimitError(report.retryAfterSeconds), rateLimitHeaders(charge));
     },
     logger: {
@@ -138,9 +140,11 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
     if (options.failurePolicy === 'open') {
       // The outage itself is logged once by the store; this is per request.
       logger.debug({ reason: err.message }, 'rate limit not applied: store unavailable (policy open)');
+      rateLimitDecisions.inc({ decision: 'store_unavailable_open' });
       next();
       return;
     }
+    rateLimitDecisions.inc({ decision: 'store_unavailable_closed' });
     sendRefusal(req, res, new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
   };
 
@@ -150,6 +154,7 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
     chargeScope.run(charge, () => {
       void limiter(req, res, (err?: unknown) => {
         if (err === undefined) {
+          rateLimitDecisions.inc({ decision: 'allowed' });
           res.set(rateLimitHeaders(charge));
           next();
         } else if (err instanceof LimiterUnavailableError) {
@@ -174,9 +179,13 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
     } catch (err) {
       if (!(err instanceof LimiterUnavailableError)) throw err;
       if (options.failurePolicy === 'open') {
+        rateLimitDecisions.inc({ decision: 'store_unavailable_open' });
         res.locals[CHARGE_LOCAL] = undefined;
         next();
-      } else refuse(new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
+        return;
+      }
+      rateLimitDecisions.inc({ decision: 'store_unavailable_closed' });
+      refuse(new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
       return;
     }
     if (outcome.tokens + 1e-9 >= 1) {
@@ -184,6 +193,7 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
       return;
     }
     const charge: Charge = { ...pending, cost: 1, outcome: { allowed: false, tokens: outcome.tokens } };
+    rateLimitDecisions.inc({ decision: 'limited' });
     refuse(new RateLimitError(reportBucket(charge.outcome!, charge.rate, 1).retryAfterSeconds), rateLimitHeaders(charge));
   };
 
@@ -206,8 +216,14 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
       const keyring = options.keyring();
       if (key !== undefined && keyring) {
         const record = keyring.lookup(key);
-        if (!record) return refuse(new UnauthorizedError());
-        if (!record.networks.has(options.network)) return refuse(new ForbiddenError());
+        if (!record) {
+          rateLimitDecisions.inc({ decision: 'unknown_key' });
+          return refuse(new UnauthorizedError());
+        }
+        if (!record.networks.has(options.network)) {
+          rateLimitDecisions.inc({ decision: 'wrong_network' });
+          return refuse(new ForbiddenError());
+        }
         rate = record.rate;
         bucketId = `${options.network}:key:${record.name}`;
       } else {
@@ -215,7 +231,10 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
         rate = options.keylessRate;
         bucketId = `${options.network}:ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
       }
-      if (!rate) return next();
+      if (!rate) {
+        rateLimitDecisions.inc({ decision: 'unlimited' });
+        return next();
+      }
       const pending: PendingCharge = { bucketId, rate };
       if (!jsonRpc) return take(req, res, next, pending, 1);
       res.locals[CHARGE_LOCAL] = pending;

@@ -12,10 +12,17 @@ interface OptionSpec {
   readonly defaultValue: string | number | boolean | undefined;
   readonly description: string;
   readonly choices?: readonly string[];
+  /** Inclusive range of a numeric option, checked at start so a typo never runs (-1 ms timeouts). */
+  readonly min?: number;
+  readonly max?: number;
 }
 
+const PORT = { min: 0, max: 65535 } as const;
+/** A duration in ms: at least 1 ms, at most a day (setTimeout overflows past 2^31 - 1). */
+const DURATION = { min: 1, max: 86_400_000 } as const;
+
 export const OPTIONS = {
-  port: { flag: 'port', kind: 'int', defaultValue: 8081, description: 'HTTP port of the v2 API' },
+  port: { flag: 'port', kind: 'int', defaultValue: 8081, description: 'HTTP port of the v2 API', ...PORT },
   host: { flag: 'host', kind: 'string', defaultValue: '127.0.0.1', description: 'HTTP listen address (0.0.0.0 for all)' },
   logLevel: {
     flag: 'log-level',
@@ -24,8 +31,8 @@ export const OPTIONS = {
     description: 'pino log level',
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
   },
-  bodyLimit: { flag: 'body-limit', kind: 'bytes', defaultValue: 1024 * 1024, description: 'largest accepted request body (bytes, or 512kb / 2mb)' },
-  maxBatch: { flag: 'max-batch', kind: 'int', defaultValue: 100, description: 'most calls in one JSON-RPC batch (422 above)' },
+  bodyLimit: { flag: 'body-limit', kind: 'bytes', defaultValue: 1024 * 1024, description: 'largest accepted request body (bytes, or 512kb / 2mb)', min: 1, max: 1024 ** 3 },
+  maxBatch: { flag: 'max-batch', kind: 'int', defaultValue: 100, description: 'most calls in one JSON-RPC batch (422 above)', min: 1, max: 10000 },
   network: {
     flag: 'network',
     kind: 'string',
@@ -35,21 +42,21 @@ export const OPTIONS = {
   },
   liteservers: { flag: 'liteservers', kind: 'string', defaultValue: undefined, description: 'path of a global config JSON with the lite servers to use' },
   configCacheDir: { flag: 'config-cache-dir', kind: 'string', defaultValue: '.cache', description: 'where downloaded global configs are cached' },
-  requestTimeout: { flag: 'request-timeout', kind: 'int', defaultValue: 10000, description: 'overall deadline of one HTTP request, ms' },
-  queryTimeout: { flag: 'query-timeout', kind: 'int', defaultValue: 5000, description: 'timeout of one lite-server query attempt, ms (a retry elsewhere gets the rest of the deadline)' },
-  healthInterval: { flag: 'health-interval', kind: 'int', defaultValue: 1000, description: 'lite-server health probe period, ms' },
-  maxLag: { flag: 'max-lag', kind: 'int', defaultValue: 3, description: 'a lite server more masterchain blocks behind the best than this is taken out' },
-  shutdownGrace: { flag: 'shutdown-grace', kind: 'int', defaultValue: 10000, description: 'on SIGTERM, how long requests in flight may take to finish, ms' },
+  requestTimeout: { flag: 'request-timeout', kind: 'int', defaultValue: 10000, description: 'overall deadline of one HTTP request, ms', ...DURATION },
+  queryTimeout: { flag: 'query-timeout', kind: 'int', defaultValue: 5000, description: 'timeout of one lite-server query attempt, ms (a retry elsewhere gets the rest of the deadline)', ...DURATION },
+  healthInterval: { flag: 'health-interval', kind: 'int', defaultValue: 1000, description: 'lite-server health probe period, ms', min: 10, max: 3_600_000 },
+  maxLag: { flag: 'max-lag', kind: 'int', defaultValue: 3, description: 'a lite server more masterchain blocks behind the best than this is taken out', min: 0, max: 1_000_000 },
+  shutdownGrace: { flag: 'shutdown-grace', kind: 'int', defaultValue: 10000, description: 'on SIGTERM, how long requests in flight may take to finish, ms', min: 0, max: 86_400_000 },
   localnetHost: { flag: 'localnet-host', kind: 'string', defaultValue: '127.0.0.1', description: 'listen address of the local chain lite server' },
-  localnetPort: { flag: 'localnet-port', kind: 'int', defaultValue: 0, description: 'lite-server port of the local chain (0 = any free port)' },
+  localnetPort: { flag: 'localnet-port', kind: 'int', defaultValue: 0, description: 'lite-server port of the local chain (0 = any free port)', ...PORT },
   localnetKey: { flag: 'localnet-key', kind: 'string', defaultValue: undefined, description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent' },
   mnemonic: { flag: 'mnemonic', kind: 'string', defaultValue: undefined, description: '24 words for the funded local wallets (a documented default otherwise)' },
-  accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)' },
-  blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms' },
+  accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)', min: 0, max: 100_000 },
+  blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms', min: 10, max: 3_600_000 },
   stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },
   configOut: { flag: 'config-out', kind: 'string', defaultValue: undefined, description: 'localnet command: write the global config JSON of the local chain here' },
   keysFile: { flag: 'keys-file', kind: 'string', defaultValue: undefined, description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored' },
-  keylessRps: { flag: 'keyless-rps', kind: 'int', defaultValue: 1, description: 'requests per second per client IP without an API key (0 = no limit)' },
+  keylessRps: { flag: 'keyless-rps', kind: 'int', defaultValue: 1, description: 'requests per second per client IP without an API key (0 = no limit)', min: 0, max: 1_000_000 },
   trustProxy: { flag: 'trust-proxy', kind: 'bool', defaultValue: false, description: 'take the client IP from X-Forwarded-For as set by the one proxy in front' },
   redisUrl: { flag: 'redis-url', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances for rate limits (redis://host:port/db); memory if absent' },
   redisFailurePolicy: {
@@ -59,8 +66,12 @@ export const OPTIONS = {
     description: 'while Redis is unreachable: open (serve without limits) or closed (answer 503)',
     choices: ['open', 'closed'],
   },
-  redisTimeout: { flag: 'redis-timeout', kind: 'int', defaultValue: 500, description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms' },
+  redisTimeout: { flag: 'redis-timeout', kind: 'int', defaultValue: 500, description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms', ...DURATION },
   limiterPrefix: { flag: 'limiter-prefix', kind: 'string', defaultValue: 'ton-http-bridge:ratelimit:', description: 'prefix of the rate-limit keys in Redis' },
+  metricsPort: { flag: 'metrics-port', kind: 'int', defaultValue: 8082, description: 'port of the Prometheus metrics server (/metrics, /stats) on --host; 0 = off', ...PORT },
+  sendFanout: { flag: 'send-fanout', kind: 'int', defaultValue: 3, description: 'healthy lite servers each sendBoc/sendQuery goes to at once; ok at the first acceptance', min: 1, max: 64 },
+  startTimeout: { flag: 'start-timeout', kind: 'int', defaultValue: 30000, description: 'at start, how long to wait for a usable lite server before exiting with the reasons, ms', ...DURATION },
+  keepAliveTimeout: { flag: 'keep-alive-timeout', kind: 'int', defaultValue: 65000, description: 'idle HTTP keep-alive connections are closed after this, ms (above load-balancer idle timeouts)', ...DURATION },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;
@@ -90,16 +101,25 @@ export interface ParsedCommandLine {
 const BYTES_PATTERN = /^(\d+)\s*(b|kb|mb|gb)?$/i;
 const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
+function inRange(spec: OptionSpec, value: number, source: string): number {
+  const min = spec.min ?? Number.MIN_SAFE_INTEGER;
+  const max = spec.max ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${source} must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
 function convert(spec: OptionSpec, text: string, source: string): string | number | boolean {
   switch (spec.kind) {
     case 'int': {
       if (!/^-?\d+$/.test(text)) throw new ConfigError(`${source} expects an integer, got '${text}'`);
-      return Number(text);
+      return inRange(spec, Number(text), source);
     }
     case 'bytes': {
       const match = BYTES_PATTERN.exec(text.trim());
       if (!match) throw new ConfigError(`${source} expects a size such as 1048576 or 1mb, got '${text}'`);
-      return Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]!;
+      return inRange(spec, Number(match[1]) * BYTE_UNITS[(match[2] ?? 'b').toLowerCase()]!, source);
     }
     case 'bool': {
       const word = text.toLowerCase();

@@ -1,11 +1,10 @@
 import { Address, beginCell, Builder, Cell, loadMessage, StateInit, storeStateInit } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
 import { ApiError } from '../errors';
 import { invalid } from './define';
 
 /**
  * Inbound external messages: checking a BoC a client wants sent, building one from parts
- * (sendQuery, estimateFee, as tonlib's raw.createQuery does) and handing it to the lite server.
+ * (sendQuery, estimateFee, as tonlib's raw.createQuery does); sending is the pool's (liteclient/fanout.ts).
  */
 
 /** The single root of `boc`, which must be an inbound external message (422 otherwise). */
@@ -67,13 +66,6 @@ export function buildExternalMessage(address: Address, body: Cell, init: StateIn
   if (fits(builder, 1 + body.bits.length, body.refs.length)) builder.storeBit(0).storeSlice(body.beginParse());
   else builder.storeBit(1).storeRef(body);
   return builder.endCell();
-}
-
-/** Status 1 is the only answer that means the lite server took the message. */
-export async function sendToLiteServer(client: LiteClient, message: Cell | Buffer): Promise<void> {
-  const boc = Buffer.isBuffer(message) ? message : message.toBoc();
-  const answer = await client.sendMessage(boc);
-  if (answer.status !== 1) throw new ApiError(500, `the lite server did not accept the message (status ${answer.status})`);
 }
 
 /**

@@ -24,6 +24,11 @@ export interface HandlerContext {
   readonly requestId: string;
   /** The request's lite-server session; created on first use, sticky for the whole request. */
   lite(options?: LiteSessionOptions): LiteSession;
+  /**
+   * Sends an external message to several lite servers at once (`--send-fanout`); resolves only
+   * once one of them accepted it, rejects with the first rejection or a timeout otherwise.
+   */
+  sendMessage(boc: Buffer): Promise<void>;
   /** The pool's consensus seqno, for getConsensusBlock. */
   consensusSeqno(): number | undefined;
 }

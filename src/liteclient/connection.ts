@@ -81,7 +81,8 @@ export class AdnlClientConnection extends EventEmitter {
         reject(new LiteTransportError(reason));
       });
       this.socket.on('error', (err) => this.destroy(`socket error: ${err.message}`));
-      this.socket.on('close', () => this.destroy('connection closed by the server'));
+      // A close before the server's first frame: it could not read our handshake (wrong key?).
+      this.socket.on('close', () => this.destroy(this.ready ? 'connection closed by the server' : 'connection closed during the handshake'));
       this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
       this.socket.connect(this.endpoint.port, this.endpoint.host, () => {
         try {

@@ -6,6 +6,8 @@ import type { TLFunction } from 'ton-tl';
 import { ApiError, LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
+import { broadcastToServers, type BroadcastOutcome } from './fanout';
+import { plainReason, unhealthyReason, type ServerState } from './health';
 import type { LiteGateway, LiteSession, LiteSessionOptions } from './session';
 
 export interface PooledServer extends LiteServerEndpoint {
@@ -32,8 +34,6 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   engine: DEFAULT_ENGINE_OPTIONS,
 };
 
-type ServerState = 'starting' | 'up' | 'down' | 'lagging';
-
 interface ServerHealth {
   state: ServerState;
   seqno: number | undefined;
@@ -54,6 +54,15 @@ export interface ServerStatus {
   lag: number | null;
   latencyMs: number | null;
   lastError: string | null;
+  /** Why it is out of rotation, in plain words (`connection refused`, `lagging 12 blocks behind`); null when up. */
+  reason: string | null;
+}
+
+/** Emitted as 'probe' after every health probe (metrics). */
+export interface ProbeEvent {
+  server: number;
+  ok: boolean;
+  latencyMs: number;
 }
 
 class PoolMember {
@@ -139,11 +148,13 @@ export class LitePool extends EventEmitter implements LiteGateway {
       member.health.latencyMs = performance.now() - started;
       member.health.lastError = undefined;
       member.health.checkedAt = Date.now();
+      this.emit('probe', { server: member.index, ok: true, latencyMs: member.health.latencyMs } satisfies ProbeEvent);
       // Lag is decided once every probe of the round is in (updateLag).
       if (member.health.state === 'starting' || member.health.state === 'down') this.setState(member, 'up');
     } catch (err) {
       member.health.lastError = err instanceof Error ? err.message : String(err);
       member.health.checkedAt = Date.now();
+      this.emit('probe', { server: member.index, ok: false, latencyMs: performance.now() - started } satisfies ProbeEvent);
       this.setState(member, 'down');
     } finally {
       member.probing = false;
@@ -174,7 +185,16 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const previous = member.health.state;
     member.health.state = state;
     const { host, port } = member.server;
-    const details = { server: member.index, host, port, from: previous, to: state, seqno: member.health.seqno, error: member.health.lastError };
+    const details = {
+      server: member.index,
+      host,
+      port,
+      from: previous,
+      to: state,
+      seqno: member.health.seqno,
+      error: member.health.lastError,
+      reason: this.reasonOf(member),
+    };
     if (state === 'up') this.logger.info(details, 'lite server is up');
     else this.logger.warn(details, `lite server is ${state}`);
     this.emit('health');
@@ -207,8 +227,28 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   noHealthyText(options: LiteSessionOptions = {}): string {
     const kind = options.archival === true ? 'archival ' : options.archival === false ? 'non-archival ' : '';
-    const states = this.members.map((member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`);
+    const states = this.members.map((member) => {
+      const reason = this.reasonOf(member);
+      return `#${member.index} ${member.health.state}${reason ? ` (${reason})` : ''}`;
+    });
     return `no healthy ${kind}lite server: ${states.join(', ')}`;
+  }
+
+  private reasonOf(member: PoolMember): string | null {
+    const best = this.bestSeqno();
+    const lag = best !== undefined && member.health.seqno !== undefined ? best - member.health.seqno : null;
+    // Probed up but the connection just dropped: out of rotation until it reconnects, say why.
+    if (member.health.state === 'up' && !member.engine.isReady()) return plainReason(member.engine.connectionError ?? 'not connected');
+    return unhealthyReason({
+      state: member.health.state,
+      lag,
+      lastError: member.health.lastError ?? member.engine.connectionError ?? null,
+    });
+  }
+
+  /** Sends an external message to up to `fanout` healthy servers at once (src/liteclient/fanout.ts). */
+  broadcastMessage(boc: Buffer, fanout: number, deadline: number): Promise<BroadcastOutcome> {
+    return broadcastToServers(this, boc, fanout, deadline);
   }
 
   openSession(options: LiteSessionOptions, deadline: number): LiteSession {
@@ -218,6 +258,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
   /** Called by sessions; not part of the gateway interface. */
   reportFailure(member: PoolMember, error: LiteTransportError): void {
     this.markFailed(member, error.message);
+    this.emit('queryFailure', member.index);
     if (!error.timedOut) member.engine.dropConnection(error.message);
   }
 
@@ -244,6 +285,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
       lag: best !== undefined && member.health.seqno !== undefined ? best - member.health.seqno : null,
       latencyMs: member.health.latencyMs === undefined ? null : Math.round(member.health.latencyMs * 1000) / 1000,
       lastError: member.health.lastError ?? member.engine.connectionError ?? null,
+      reason: this.reasonOf(member),
     }));
   }
 

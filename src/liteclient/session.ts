@@ -1,4 +1,6 @@
 import type { LiteClient } from 'ton-lite-client';
+import type { BroadcastOutcome } from './fanout';
+import type { ServerStatus } from './pool';
 
 /**
  * What a handler sees of the lite-server pool: one session per HTTP request, sticky to one lite
@@ -24,6 +26,11 @@ export interface LiteGateway {
   openSession(options: LiteSessionOptions, deadline: number): LiteSession;
   /** Highest masterchain seqno that healthy servers agree on (getConsensusBlock). */
   consensusSeqno(): number | undefined;
+  /**
+   * Sends an external message to up to `fanout` healthy servers at once; resolves only when one
+   * accepted it (src/liteclient/fanout.ts).
+   */
+  broadcastMessage(boc: Buffer, fanout: number, deadline: number): Promise<BroadcastOutcome>;
   /** A JSON-safe picture of every server's state for the health route. */
-  status(): unknown;
+  status(): readonly ServerStatus[];
 }

@@ -35,7 +35,7 @@ export function ipToInt(host: string): number {
   if (parts.length !== 4 || parts.some((part) => !Number.isInteger(part) || part < 0 || part > 255)) {
     throw new LiteServerConfigError(`not an IPv4 address: ${host}`);
   }
-  return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) | 0;
+  return (parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]! | 0;
 }
 
 /** Reads the `liteservers` of a global config. Archival defaults to false, weight to 1. */
@@ -100,14 +100,13 @@ export async function loadNetworkConfig(
 ): Promise<PooledServer[]> {
   const url = options.url ?? OFFICIAL_CONFIG_URLS[network];
   const cacheFile = path.join(options.cacheDir, `${network}-global.config.json`);
+  let text: string;
+  let servers: PooledServer[];
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const text = await response.text();
-    const servers = parseGlobalConfig(JSON.parse(text), url);
-    fs.mkdirSync(options.cacheDir, { recursive: true });
-    fs.writeFileSync(cacheFile, text);
-    return servers;
+    text = await response.text();
+    servers = parseGlobalConfig(JSON.parse(text), url);
   } catch (err) {
     const reason = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
     if (fs.existsSync(cacheFile)) {
@@ -119,4 +118,14 @@ export async function loadNetworkConfig(
         'pass --liteservers <global config file> instead',
     );
   }
+  // The download worked; a cache that cannot be written (read-only volume) costs only the fallback.
+  try {
+    fs.mkdirSync(options.cacheDir, { recursive: true });
+    fs.writeFileSync(cacheFile, text);
+  } catch (err) {
+    onWarning(
+      `downloaded the ${network} global config but cannot cache it at ${cacheFile} (${(err as Error).message}); starting without a cached copy`,
+    );
+  }
+  return servers;
 }

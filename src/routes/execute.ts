@@ -40,6 +40,7 @@ export async function executeCall(
   const params = handler.parse(callParameters(raw), source);
   const deadline = Date.now() + services.config.requestTimeout;
   let session: LiteSession | undefined;
+  let sentTo: readonly number[] = [];
   const context: HandlerContext = {
     config: services.config,
     logger,
@@ -49,10 +50,15 @@ export async function executeCall(
       session ??= services.lite.openSession(options, deadline);
       return session;
     },
+    async sendMessage(boc) {
+      if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');
+      sentTo = (await services.lite.broadcastMessage(boc, services.config.sendFanout, deadline)).sentTo;
+    },
     consensusSeqno: () => services.lite?.consensusSeqno(),
   };
   const result = await handler.run(context, params);
-  const servers = session?.usedServers.length ? session.usedServers.join(',') : '_';
+  const used = [...new Set([...(session?.usedServers ?? []), ...sentTo])];
+  const servers = used.length ? used.join(',') : '_';
   const elapsed = (performance.now() - started).toFixed(3);
   return { result, extra: `${Math.floor(Date.now() / 1000)}:${servers}:${elapsed}` };
 }

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import request from 'supertest';
 import { DETECT_PATH, buildAuthApp, freePort, tempDir, writeFile } from './helpers';
+import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
 
 const OLD_KEY = 'old-key-0000000000000000001';
 const NEW_KEY = 'new-key-0000000000000000002';
@@ -40,6 +40,7 @@ describe('SIGHUP to a running server', () => {
   jest.setTimeout(120_000);
   const repoRoot = path.resolve(__dirname, '..', '..');
   let child: ChildProcess | undefined;
+  let lite: ScriptedLiteServer | undefined;
 
   afterEach(async () => {
     if (child && child.exitCode === null && child.signalCode === null) {
@@ -47,20 +48,17 @@ describe('SIGHUP to a running server', () => {
       child.kill('SIGKILL');
       await exited;
     }
+    await lite?.stop();
   });
 
   it('re-reads the keys file without a restart', async () => {
     const dir = tempDir();
     const file = writeFile(dir, 'keys.yaml', keysYaml(['old', OLD_KEY]));
     const port = await freePort();
-    // A lite server nobody listens on: the pool starts (unhealthy) and the utility methods need none.
-    const liteservers = writeFile(
-      dir,
-      'global.json',
-      JSON.stringify({
-        liteservers: [{ ip: 2130706433, port: await freePort(), id: { '@type': 'pub.ed25519', key: randomBytes(32).toString('base64') } }],
-      }),
-    );
+    // A scripted lite server: the server only starts once one is usable (--start-timeout).
+    lite = new ScriptedLiteServer('k');
+    await lite.start();
+    const liteservers = writeFile(dir, 'global.json', JSON.stringify(lite.globalConfig()));
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TON_BRIDGE_')));
     child = spawn(
       process.execPath,
@@ -81,6 +79,8 @@ describe('SIGHUP to a running server', () => {
         '0',
         '--log-level',
         'info',
+        '--metrics-port',
+        '0',
       ],
       { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -56,7 +56,7 @@ describe('pool over three lite servers of the local chain', () => {
   let endpoints: PooledServer[];
 
   beforeAll(async () => {
-    const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '1', '--health-interval', '200', '--block-interval', '300', '--max-lag', '3'], {});
+    const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '1', '--health-interval', '200', '--block-interval', '300', '--max-lag', '3'], {});
     const source = await startLocalnetSource(config, logger);
     localnet = source.localnet;
     second = listener(localnet, 2);

@@ -18,7 +18,7 @@ export interface LocalStack {
 }
 
 export async function startLocalStack(flags: string[] = []): Promise<LocalStack> {
-  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--health-interval', '200', ...flags], {});
+  const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '2', '--health-interval', '200', ...flags], {});
   const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);

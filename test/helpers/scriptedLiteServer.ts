@@ -23,6 +23,12 @@ export class ScriptedLiteServer {
   /** Connections accepted so far (a dropped connection shows as a new one). */
   connections = 0;
   readonly calls: string[] = [];
+  /** What sendMessage answers: accept (status 1), reject (liteServer.error), status0, or silent (no answer). */
+  sendVerdict: 'accept' | 'reject' | 'status0' | 'silent' = 'accept';
+  /** Delay before the sendMessage verdict, ms. */
+  sendDelayMs = 0;
+  /** Bodies of the messages this server accepted. */
+  readonly accepted: Buffer[] = [];
   private server: AdnlServer | undefined;
   port = 0;
   readonly seed: Buffer;
@@ -54,6 +60,16 @@ export class ScriptedLiteServer {
         this.calls.push('getTime');
         if (this.silent) return hang();
         return { kind: 'liteServer.currentTime', now: 1700000000 };
+      },
+      'liteServer.sendMessage': async (query) => {
+        this.calls.push('sendMessage');
+        if (this.sendDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.sendDelayMs));
+        if (this.sendVerdict === 'silent') return hang();
+        if (this.sendVerdict === 'reject')
+          throw new LiteServerError(0, `cannot apply external message to current state : rejected by ${this.name}`);
+        if (this.sendVerdict === 'status0') return { kind: 'liteServer.sendMsgStatus', status: 0 };
+        this.accepted.push(query.body);
+        return { kind: 'liteServer.sendMsgStatus', status: 1 };
       },
       'liteServer.lookupBlock': async (query) => {
         this.calls.push(`lookupBlock:${query.id.seqno}`);

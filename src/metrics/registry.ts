@@ -1,0 +1,82 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's Prometheus metrics: one registry and the named metrics every part of the server
+ * records into. To add one, declare it here with `registers: [metricsRegistry]` and import it
+ * where the event happens, e.g.
+ *
+ *   export const cacheLookups = new Counter({ name: 'ton_bridge_cache_lookups_total',
+ *     help: 'Response cache lookups by result', labelNames: ['result'] as const, registers: [metricsRegistry] });
+ *   cacheLookups.inc({ result: 'hit' });
+ *
+ * Labels only ever take values from a fixed set (method names of the handler table, server
+ * indices, outcome words), never raw client input, so a client cannot grow the series count.
+ */
+export const metricsRegistry = new Registry();
+
+collectDefaultMetrics({ register: metricsRegistry, prefix: 'ton_bridge_' });
+
+export const httpRequests = new Counter({
+  name: 'ton_bridge_requests_total',
+  help: 'API calls by method (unknown for names outside the table), mode (rest, jsonrpc) and HTTP status; a JSON-RPC batch counts each element',
+  labelNames: ['method', 'mode', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'ton_bridge_request_duration_seconds',
+  help: 'Time from the request to the answer by method and mode (batch elements get the batch time)',
+  labelNames: ['method', 'mode'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+
+export const rateLimitDecisions = new Counter({
+  name: 'ton_bridge_rate_limit_decisions_total',
+  help: 'Access-gate decisions: allowed, limited (429), unlimited (no bucket), unknown_key (401), wrong_network (403), store_unavailable_open, store_unavailable_closed (503)',
+  labelNames: ['decision'] as const,
+  registers: [metricsRegistry],
+});
+
+export const liteServerUp = new Gauge({
+  name: 'ton_bridge_liteserver_up',
+  help: '1 when the lite server is in rotation (state up and connected), 0 otherwise',
+  labelNames: ['server', 'address'] as const,
+  registers: [metricsRegistry],
+});
+
+export const liteServerState = new Gauge({
+  name: 'ton_bridge_liteserver_state',
+  help: '1 for the current state of each lite server (starting, up, down, lagging), 0 for the others',
+  labelNames: ['server', 'address', 'state'] as const,
+  registers: [metricsRegistry],
+});
+
+export const liteServerLag = new Gauge({
+  name: 'ton_bridge_liteserver_lag_blocks',
+  help: 'Masterchain blocks the lite server is behind the best one (absent until probed)',
+  labelNames: ['server', 'address'] as const,
+  registers: [metricsRegistry],
+});
+
+export const liteServerSeqno = new Gauge({
+  name: 'ton_bridge_liteserver_masterchain_seqno',
+  help: 'Last masterchain seqno the lite server reported',
+  labelNames: ['server', 'address'] as const,
+  registers: [metricsRegistry],
+});
+
+export const liteServerProbeDuration = new Histogram({
+  name: 'ton_bridge_liteserver_probe_duration_seconds',
+  help: 'Health probe (getMasterchainInfo) round trip by lite server, failures included',
+  labelNames: ['server', 'address'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [metricsRegistry],
+});
+
+export const liteServerErrors = new Counter({
+  name: 'ton_bridge_liteserver_errors_total',
+  help: 'Lite-server failures by server and source: probe (a failed health probe), query (a request query with a transport failure)',
+  labelNames: ['server', 'address', 'source'] as const,
+  registers: [metricsRegistry],
+});

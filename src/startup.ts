@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import type { LitePool, ServerStatus } from './liteclient';
+
+/** The server cannot start; main.ts prints the message (no stack) and exits 1. */
+export class StartupError extends Error {}
+
+function describe(server: ServerStatus): string {
+  const where = `#${server.index} ${server.host}:${server.port}`;
+  if (server.state === 'up') {
+    const latency = server.latencyMs === null ? '' : `, ${Math.round(server.latencyMs)} ms`;
+    return `${where}: up (seqno ${server.seqno ?? '?'}${latency})`;
+  }
+  return `${where}: ${server.state} (${server.reason ?? 'unknown'})`;
+}
+
+/**
+ * Start-up diagnostics, after the pool's first round of probes: one log line per lite server with
+ * its outcome and, when it is not usable, why in plain words. With none usable, waits up to
+ * `--start-timeout` for one, then gives up with a message naming every server and its reason,
+ * rather than serving nothing but 503s.
+ */
+export async function checkLiteServersAtStart(pool: LitePool, startTimeoutMs: number, logger: Logger): Promise<void> {
+  for (const server of pool.status()) {
+    const details = { server: server.index, address: `${server.host}:${server.port}`, state: server.state, reason: server.reason };
+    if (server.state === 'up') logger.info(details, `lite server ${describe(server)}`);
+    else logger.warn(details, `lite server ${describe(server)}`);
+  }
+  if (pool.hasHealthy()) return;
+  logger.warn({ startTimeoutMs }, `no usable lite server yet; waiting up to ${startTimeoutMs} ms (--start-timeout)`);
+  try {
+    await pool.waitHealthy(startTimeoutMs);
+  } catch {
+    const lines = pool.status().map((server) => `  ${describe(server)}`);
+    throw new StartupError(`no lite server became usable within ${startTimeoutMs} ms (--start-timeout):\n${lines.join('\n')}`);
+  }
+  const usable = pool.status().filter((server) => server.state === 'up');
+  for (const server of usable) logger.info({ server: server.index }, `lite server ${describe(server)}`);
+}
