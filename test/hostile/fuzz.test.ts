@@ -111,12 +111,10 @@ function validSamples(type: string): fc.Arbitrary<Value> {
 
 /** Anything a client could send in place of a value. */
 const hostileValue: fc.Arbitrary<Value> = fc.oneof(
-  fc
-    .jsonValue({ maxDepth: 3 })
-    .map((value) => ({
-      json: JSON.stringify(value) ?? 'null',
-      query: [typeof value === 'string' ? value : (JSON.stringify(value) ?? '')],
-    })),
+  fc.jsonValue({ maxDepth: 3 }).map((value) => ({
+    json: JSON.stringify(value) ?? 'null',
+    query: [typeof value === 'string' ? value : (JSON.stringify(value) ?? '')],
+  })),
   fc.string({ unit: 'binary', maxLength: 40 }).map(text),
   fc
     .constantFrom(

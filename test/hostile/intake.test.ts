@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { expectCanary, expectEnvelope, MAX_STALL_MS, postJson, rawRequest, withStallProbe } from './support';
+import { startSplitStack, type SplitStack } from './support';
 
 /**
  * Hostile request bodies, URLs and encodings against the whole product (local chain, pool,
@@ -10,10 +10,10 @@ import { expectCanary, expectEnvelope, MAX_STALL_MS, postJson, rawRequest, withS
 
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 
-let stack: LocalStack;
+let stack: SplitStack;
 
 beforeAll(async () => {
-  stack = await startLocalStack();
+  stack = await startSplitStack();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,11 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { startServer } from '../../src/server';
 
 /**
  * Shared pieces of the hostile-input suites: the error envelope check, the canary, and an
@@ -173,4 +180,57 @@ export function answerBeforeBody(
       resolve('no answer before the body ended');
     }, waitMs).unref();
   });
+}
+
+/**
+ * The API in this process over the local chain running in a child process (`ton-http-bridge
+ * localnet`), for the suites that probe the event loop: the chain seals blocks on its own event
+ * loop, so the probe measures the API's work only.
+ */
+export interface SplitStack {
+  api: string;
+  stop(): Promise<void>;
+}
+
+export async function startSplitStack(flags: string[] = []): Promise<SplitStack> {
+  const root = path.resolve(__dirname, '..', '..');
+  const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thb-hostile-chain-')), 'local.config.json');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'localnet', '--config-out', configFile, '--accounts', '1'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => (output += chunk.toString('utf8'));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the local chain did not start: ${output.slice(-500)}`)), 90_000);
+      const check = () => {
+        if (output.includes('Global config written')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', check);
+      child.once('exit', () => reject(new Error(`the local chain exited: ${output.slice(-500)}`)));
+    });
+    const { config } = loadConfig(
+      ['--liteservers', configFile, '--port', '0', '--keyless-rps', '0', '--health-interval', '200', ...flags],
+      {},
+    );
+    const server = await startServer(config, pino({ level: 'silent' }));
+    return {
+      api: `${server.url}/api/v2`,
+      async stop() {
+        await server.stop();
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
 }

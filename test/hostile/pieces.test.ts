@@ -1,0 +1,70 @@
+import { contentDecoders } from '../../src/intake/body';
+import { MAX_JSON_DEPTH, parseRequestJson, scanJson } from '../../src/intake/json';
+import { redactUrl } from '../../src/logging';
+import { quoteInput } from '../../src/params/quote';
+
+/** The pure pieces of the intake, on the inputs that used to hurt. */
+
+describe('quoteInput', () => {
+  test('cuts strings, arrays and objects at ~200 characters, whatever their size', () => {
+    expect(quoteInput('A'.repeat(900_000))).toBe(`'${'A'.repeat(200)}...'`);
+    expect(quoteInput('short')).toBe("'short'");
+    expect(quoteInput(Array.from({ length: 100_000 }, (_, i) => i)).length).toBeLessThanOrEqual(205);
+    expect(quoteInput({ a: 1, b: [true, null, 'x'] })).toBe(`'{"a":1,"b":[true,null,"x"]}'`);
+  });
+
+  test('renders bigints and nesting 100 000 deep without overflowing the stack', () => {
+    expect(quoteInput(-9223372036854775808n)).toBe("'-9223372036854775808'");
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(quoteInput(deep)).toBe(`'${'['.repeat(200)}...'`);
+  });
+});
+
+describe('request JSON', () => {
+  test('the depth pre-scan skips brackets inside strings and stops at the bound', () => {
+    expect(scanJson(Buffer.from(`{"a":"${'['.repeat(5000)}"}`))).toEqual({ tooDeep: false, longNumbers: false });
+    expect(scanJson(Buffer.from(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`)).tooDeep).toBe(true);
+    expect(scanJson(Buffer.from(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`)).tooDeep).toBe(false);
+    expect(scanJson(Buffer.from('{"a":"\\"[[[[","n":12345678901234567}'))).toEqual({ tooDeep: false, longNumbers: true });
+  });
+
+  test('integers beyond 2^53 arrive as bigint with every digit; other numbers as number', () => {
+    expect(parseRequestJson(Buffer.from('{"shard":-9223372036854775808,"lt":9223372036854775807,"n":5,"f":1.5,"e":1e3}'))).toEqual({
+      shard: -9223372036854775808n,
+      lt: 9223372036854775807n,
+      n: 5,
+      f: 1.5,
+      e: 1000,
+    });
+    // Safe integers stay numbers on the lossless path too; duplicate keys keep the last value.
+    expect(parseRequestJson(Buffer.from('{"a":1,"a":2,"b":12345678901234567890}'))).toEqual({ a: 2, b: 12345678901234567890n });
+  });
+
+  test('__proto__ in a body is an own property, never the prototype', () => {
+    for (const text of ['{"__proto__":{"address":"x"}}', '{"__proto__":{"address":"x"},"n":12345678901234567890}']) {
+      const parsed = parseRequestJson(Buffer.from(text)) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+      expect(parsed['address']).toBeUndefined();
+    }
+  });
+});
+
+describe('Content-Encoding', () => {
+  test('known codings in order, identity ignored, anything else a 415', () => {
+    expect(contentDecoders(undefined)).toHaveLength(0);
+    expect(contentDecoders('identity')).toHaveLength(0);
+    expect(contentDecoders('gzip, br')).toHaveLength(2);
+    expect(() => contentDecoders('gzip, zstd')).toThrow(expect.objectContaining({ code: 415 }));
+  });
+});
+
+describe('redactUrl', () => {
+  test('every spelling the query parser reads as api_key is redacted, and upper case too', () => {
+    expect(redactUrl('/api/v2/x?a=1&api_key=S1&b=2')).toBe('/api/v2/x?a=1&api_key=[redacted]&b=2');
+    expect(redactUrl('/api/v2/x?api%5Fkey=S2')).toBe('/api/v2/x?api%5Fkey=[redacted]');
+    expect(redactUrl('/api/v2/x?%61pi_key=S3&API_KEY=S4')).toBe('/api/v2/x?%61pi_key=[redacted]&API_KEY=[redacted]');
+    expect(redactUrl('/api/v2/x?api_keyx=keep')).toBe('/api/v2/x?api_keyx=keep');
+    expect(redactUrl(`/api/v2/x?pad=${'x'.repeat(5000)}`)!.length).toBeLessThanOrEqual(2051);
+  });
+});
