@@ -52,8 +52,8 @@ function cppMessage(message: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * A getTransactions / tryLocate* item as C++ prints it: `ext.transaction` with `account` (raw
- * `wc:HEX`, uppercase) right after `address`, messages as `cppMessage`. `workchain` is needed for
- * the 2022 recordings that have no `address`.
+ * `wc:HEX`, uppercase) right after `address`, messages as `cppMessage`. The caller passes the
+ * account, since the 2022 recordings have no `address`.
  */
 export function cppTransaction(recorded: Record<string, unknown>, account: Address): Record<string, unknown> {
   const out: Record<string, unknown> = {};
