@@ -7,6 +7,7 @@ import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } from './liteclient';
 import type { AppServices } from './services';
+import { closeTvm, configureTvm } from './tvm';
 
 /** A running API server and everything it owns, stopped in the right order by `stop()`. */
 export interface RunningServer {
@@ -34,6 +35,8 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   const access = await createAccessControl(config, logger);
   const pool = createLitePool(servers, config, logger);
   await pool.start();
+  // The TVM worker threads start now, so the first get-method does not pay for them.
+  configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) });
   const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
   const app = createApp(services);
   const http: Server = await new Promise((resolve, reject) => {
@@ -61,6 +64,7 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
         http.closeIdleConnections();
       });
       pool.close();
+      await closeTvm();
       await access.close();
       await source?.stop();
     })());
