@@ -35,8 +35,11 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   const access = await createAccessControl(config, logger);
   const pool = createLitePool(servers, config, logger);
   await pool.start();
-  // The TVM worker threads start now, so the first get-method does not pay for them.
-  configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) });
+  // The TVM worker threads start now and are ready before we listen, so the first get-methods
+  // do not spend their deadline on loading code and creating emulators.
+  await configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
+    .warm()
+    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start in time; get-methods will wait for them'));
   const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
   const app = createApp(services);
   const http: Server = await new Promise((resolve, reject) => {

@@ -51,7 +51,12 @@ export interface TransactionTask {
   readonly ignoreChksig: boolean;
 }
 
-export type TvmTask = GetMethodTask | TransactionTask;
+/** Makes a thread load its code and create its emulator, so the first real task does not wait. */
+export interface WarmTask {
+  readonly kind: 'warm';
+}
+
+export type TvmTask = GetMethodTask | TransactionTask | WarmTask;
 
 export interface GetMethodAnswer {
   readonly kind: 'getMethod';
@@ -92,4 +97,10 @@ export interface TrappedAnswer {
   readonly error: string;
 }
 
-export type TvmAnswer = GetMethodAnswer | TransactionAnswer | RefusedAnswer | RejectedAnswer | TrappedAnswer;
+export interface WarmAnswer {
+  readonly kind: 'warm';
+  /** worker_threads id of the thread that ran it. */
+  readonly threadId: number;
+}
+
+export type TvmAnswer = WarmAnswer | GetMethodAnswer | TransactionAnswer | RefusedAnswer | RejectedAnswer | TrappedAnswer;

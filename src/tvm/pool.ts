@@ -52,6 +52,20 @@ export class TvmPool {
     return this.piscina.threads.length;
   }
 
+  /**
+   * Resolves once the threads have loaded their code and created their emulators (a few hundred
+   * ms each, seconds under tsx), so the first requests do not spend their deadline on that.
+   */
+  async warm(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const warmed = new Set<number>();
+    // Tasks go to idle threads first; a few rounds reach every thread.
+    for (let round = 0; round < 4 && warmed.size < this.workers; round++) {
+      const answers = await Promise.all(Array.from({ length: this.workers }, () => this.run({ kind: 'warm' }, deadline)));
+      for (const answer of answers) if (answer.kind === 'warm') warmed.add(answer.threadId);
+    }
+  }
+
   async getMethod(task: Omit<GetMethodTask, 'kind' | 'gasLimit'>, deadline: number): Promise<GetMethodAnswer> {
     const answer = await this.run({ ...task, kind: 'getMethod', gasLimit: this.getMethodGas.toString() }, deadline);
     if (answer.kind === 'refused') throw new ApiError(500, `cannot run get-method: ${shortText(answer.error)}`);

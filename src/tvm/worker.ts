@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import { Address, Cell } from '@ton/core';
 import { Executor } from '@ton/sandbox';
 import { renderLegacyStack, renderTypedStack } from '../converters/stack';
@@ -88,6 +89,7 @@ export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
   emulator ??= Executor.create();
   const vm = await emulator;
   try {
+    if (task.kind === 'warm') return { kind: 'warm', threadId };
     return task.kind === 'getMethod' ? await runGetMethod(vm, task) : await runTransaction(vm, task);
   } catch (err) {
     // Over a bound while reading the result: the caller's error, the emulator is fine.
