@@ -9,6 +9,9 @@ import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } f
 import type { AppServices } from './services';
 import { closeTvm, configureTvm } from './tvm';
 
+/** Longest the start waits for the TVM workers to be ready, ms. */
+const TVM_WARM_WAIT_MS = 5000;
+
 /** A running API server and everything it owns, stopped in the right order by `stop()`. */
 export interface RunningServer {
   readonly url: string;
@@ -35,11 +38,13 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   const access = await createAccessControl(config, logger);
   const pool = createLitePool(servers, config, logger);
   await pool.start();
-  // The TVM worker threads start now and are ready before we listen, so the first get-methods
-  // do not spend their deadline on loading code and creating emulators.
-  await configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
+  // The TVM worker threads start now. We give them a few seconds to load their code and create
+  // their emulators before listening, so the first get-methods do not spend their deadline on
+  // it, but never hold the start for long (a loaded machine): they go on warming in the background.
+  const warming = configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
     .warm()
-    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start in time; get-methods will wait for them'));
+    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
+  await Promise.race([warming, new Promise((resolve) => setTimeout(resolve, TVM_WARM_WAIT_MS).unref())]);
   const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
   const app = createApp(services);
   const http: Server = await new Promise((resolve, reject) => {

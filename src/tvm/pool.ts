@@ -23,6 +23,8 @@ export interface TvmPoolOptions {
 export const DEFAULT_GET_METHOD_GAS = 4_000_000n;
 /** Tasks waiting per worker before new ones are refused with a 503. */
 const QUEUED_TASKS_PER_WORKER = 16;
+/** How much lower than the event loop the TVM threads run. */
+const WORKER_NICE_INCREMENT = 10;
 /** Longest emulator text quoted in an error. */
 const MAX_ERROR_TEXT = 200;
 
@@ -44,6 +46,9 @@ export class TvmPool {
       maxThreads: this.workers,
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
+      // Lower OS priority for TVM threads (Linux, through @napi-rs/nice): with as many workers as
+      // cores, a long get-method must not take CPU from the event loop.
+      niceIncrement: WORKER_NICE_INCREMENT,
     });
   }
 

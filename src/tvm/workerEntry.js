@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS bootstrap by necessity */
 // Entry of a TVM worker thread. Piscina loads plain JavaScript, while this code runs from the
 // TypeScript sources under `npm start` (tsx) and jest, and from dist/ once built: with a
 // worker.ts beside this file, tsx compiles it on load; otherwise the compiled worker.js is used.
