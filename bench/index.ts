@@ -3,11 +3,13 @@
  * `npm run bench -- limiter` runs only the named ones.
  */
 import { runApiBench } from './api';
+import { runHostileBench } from './hostile';
 import { runLimiterBench } from './limiter';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   limiter: runLimiterBench,
   api: runApiBench,
+  hostile: runHostileBench,
 };
 
 async function main(selected: string[]): Promise<void> {

@@ -12,6 +12,10 @@ import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
 import { checkLiteServersAtStart } from './startup';
 import type { AppServices } from './services';
+import { closeTvm, configureTvm } from './tvm';
+
+/** Longest the start waits for the TVM workers to be ready, ms. */
+const TVM_WARM_WAIT_MS = 5000;
 
 /** A running API server and everything it owns, stopped in the right order by `stop()`. */
 export interface RunningServer {
@@ -54,6 +58,13 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
     await source?.stop();
     throw err;
   }
+  // The TVM worker threads start now. We give them a few seconds to load their code and create
+  // their emulators before listening, so the first get-methods do not spend their deadline on
+  // it, but never hold the start for long (a loaded machine): they go on warming in the background.
+  const warming = configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
+    .warm()
+    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
+  await Promise.race([warming, new Promise((resolve) => setTimeout(resolve, TVM_WARM_WAIT_MS).unref())]);
   const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
   const app = createApp(services);
   const http: Server = createApiHttpServer(app, logger, API_VERSION);
@@ -99,6 +110,7 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
       unobserve();
       pool.close();
       await metrics?.close();
+      await closeTvm();
       await access.close();
       await source?.stop();
     })());

@@ -4,6 +4,8 @@
  * The option list below is also what `--help` and the README table show.
  */
 
+import { availableParallelism } from 'node:os';
+
 type OptionKind = 'string' | 'int' | 'bool' | 'bytes';
 
 interface OptionSpec {
@@ -67,6 +69,8 @@ export const OPTIONS = {
     choices: ['open', 'closed'],
   },
   redisTimeout: { flag: 'redis-timeout', kind: 'int', defaultValue: 500, description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms', ...DURATION },
+  tvmWorkers: { flag: 'tvm-workers', kind: 'int', defaultValue: availableParallelism(), description: 'worker threads running the TVM (get-methods, estimateFee, getTokenData, dnsResolve); default: the cores', min: 1, max: 256 },
+  getMethodGas: { flag: 'get-method-gas', kind: 'int', defaultValue: 4_000_000, description: 'gas limit of one get-method run (toncenter: 4000000)', min: 1, max: 1_000_000_000 },
   limiterPrefix: { flag: 'limiter-prefix', kind: 'string', defaultValue: 'ton-http-bridge:ratelimit:', description: 'prefix of the rate-limit keys in Redis' },
   metricsPort: { flag: 'metrics-port', kind: 'int', defaultValue: 8082, description: 'port of the Prometheus metrics server (/metrics, /stats) on --host; 0 = off', ...PORT },
   sendFanout: { flag: 'send-fanout', kind: 'int', defaultValue: 3, description: 'healthy lite servers each sendBoc/sendQuery goes to at once; ok at the first acceptance', min: 1, max: 64 },

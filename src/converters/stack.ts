@@ -1,5 +1,6 @@
 import { Cell, TupleItem } from '@ton/core';
 import { ApiError, ValidationError } from '../errors';
+import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES } from '../tvm/bounds';
 import { bocBase64, paddedCellData } from './boc';
 import { isV3StackEntry, v3EntryToLegacy } from './v3StackInput';
 
@@ -89,6 +90,38 @@ export interface StackOptions {
   maxDepth?: number;
 }
 
+/**
+ * What an input stack may still use. Entries (at every level) and the cells of its BoCs are
+ * counted while the JSON is read, so an oversized stack is refused before it is decoded.
+ */
+interface InputBudget {
+  entries: number;
+  cells: number;
+  readonly maxDepth: number;
+}
+
+function newInputBudget(maxDepth: number): InputBudget {
+  return { entries: MAX_STACK_ENTRIES, cells: MAX_STACK_CELLS, maxDepth };
+}
+
+function spendEntry(budget: InputBudget): void {
+  if (--budget.entries < 0) {
+    throw new ValidationError(
+      `failed to validate request: stack has more than ${MAX_STACK_ENTRIES} entries (tuple and list elements included)`,
+    );
+  }
+}
+
+/**
+ * Bounds on a rendered result: the legacy `object` form repeats a shared cell once per path to
+ * it (a 200-byte cell can stand for 2^24 paths), so its nodes are counted and capped.
+ */
+export const MAX_RENDERED_CELL_NODES = 16_384;
+
+interface RenderBudget {
+  cellNodes: number;
+}
+
 export interface LegacyRenderOptions extends StackOptions {
   /**
    * How the `object.data.b64` of a cell with a partial last byte is completed: `completion-tag`
@@ -124,17 +157,21 @@ export function toLegacyHex(value: bigint): string {
   return value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`;
 }
 
-function decodeBoc(text: string): Cell {
+function decodeBoc(text: string, budget: InputBudget): Cell {
   if (!/^[A-Za-z0-9+/\-_]*={0,2}$/.test(text)) {
-    throw new ValidationError(`invalid base64 encoded bytes: '${text}'`);
+    throw new ValidationError(`invalid base64 encoded bytes: '${text.length > 100 ? `${text.slice(0, 100)}...` : text}'`);
   }
+  const bytes = Buffer.from(text, 'base64');
+  const shape = checkBocBounds('a stack cell', bytes, budget.cells, MAX_STACK_CELL_DEPTH);
   let cells: Cell[];
   try {
-    cells = Cell.fromBoc(Buffer.from(text, 'base64'));
+    cells = Cell.fromBoc(bytes);
   } catch (error) {
     throw new ValidationError(`invalid bag of cells: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (cells.length !== 1) throw new ValidationError(`invalid bag of cells: expected 1 root, got ${cells.length}`);
+  checkCellDepth('a stack cell', cells, MAX_STACK_CELL_DEPTH);
+  budget.cells -= shape?.cells ?? budget.cells;
   return cells[0];
 }
 
@@ -155,18 +192,18 @@ function parseLegacyNumber(value: unknown): bigint {
   throw new ValidationError('Wrong type of number in stack entry');
 }
 
-function parseBocString(value: unknown, label: string): Cell {
+function parseBocString(value: unknown, label: string, budget: InputBudget): Cell {
   if (typeof value !== 'string') throw new ValidationError(`Invalid ${label}, base64 string expected`);
   if (value === '') throw new ValidationError(`Empty ${label}`);
-  return decodeBoc(value);
+  return decodeBoc(value, budget);
 }
 
-function parseBytesObject(value: unknown, label: string): Cell {
+function parseBytesObject(value: unknown, label: string, budget: InputBudget): Cell {
   if (!isRecord(value) || typeof value['bytes'] !== 'string') {
     throw new ValidationError(`Invalid ${label}, object with field bytes expected`);
   }
   if (value['bytes'] === '') throw new ValidationError(`Empty ${label}`);
-  return decodeBoc(value['bytes']);
+  return decodeBoc(value['bytes'], budget);
 }
 
 function elementsOf(value: unknown, label: string): unknown[] {
@@ -181,10 +218,12 @@ function listToTuple(items: TupleItem[]): TupleItem {
   return tail;
 }
 
-function parseLegacyEntry(entry: unknown, depth: number, maxDepth: number): TupleItem {
+function parseLegacyEntry(entry: unknown, depth: number, budget: InputBudget): TupleItem {
+  const maxDepth = budget.maxDepth;
   if (depth >= maxDepth) throw depthError(maxDepth);
   // Users mix up v3's {type, value} with v2's pairs; read it as the pair v3 forwards to v2.
-  if (depth === 0 && isV3StackEntry(entry)) return parseLegacyEntry(v3EntryToLegacy(entry), depth, maxDepth);
+  if (depth === 0 && isV3StackEntry(entry)) return parseLegacyEntry(v3EntryToLegacy(entry), depth, budget);
+  spendEntry(budget);
   if (!Array.isArray(entry)) throw new ValidationError('Invalid stack entry: expected an array [type, value]');
   if (entry.length !== 2) throw new ValidationError(`Expected 2 elements in stack entry, got: ${entry.length}`);
   const [type, value] = entry as [unknown, unknown];
@@ -196,25 +235,25 @@ function parseLegacyEntry(entry: unknown, depth: number, maxDepth: number): Tupl
     case 'integer':
       return { type: 'int', value: parseLegacyNumber(value) };
     case 'tvm.Cell':
-      return { type: 'cell', cell: parseBocString(value, 'tvm.Cell') };
+      return { type: 'cell', cell: parseBocString(value, 'tvm.Cell', budget) };
     case 'tvm.Slice':
-      return { type: 'slice', cell: parseBocString(value, 'tvm.Slice') };
+      return { type: 'slice', cell: parseBocString(value, 'tvm.Slice', budget) };
     case 'cell':
-      return { type: 'cell', cell: parseBytesObject(value, 'cell') };
+      return { type: 'cell', cell: parseBytesObject(value, 'cell', budget) };
     case 'slice':
-      return { type: 'slice', cell: parseBytesObject(value, 'slice') };
+      return { type: 'slice', cell: parseBytesObject(value, 'slice', budget) };
     case 'tuple':
     case 'tvm.Tuple':
       return {
         type: 'tuple',
         items: elementsOf(value, 'tvm.Tuple, valid tvm_stackEntryTuple expected').map((element) =>
-          parseTypedEntry(element, depth + 1, maxDepth),
+          parseTypedEntry(element, depth + 1, budget),
         ),
       };
     case 'list':
     case 'tvm.List':
       return listToTuple(
-        elementsOf(value, 'tvm.List, valid tvm_stackEntryList expected').map((element) => parseTypedEntry(element, depth + 1, maxDepth)),
+        elementsOf(value, 'tvm.List, valid tvm_stackEntryList expected').map((element) => parseTypedEntry(element, depth + 1, budget)),
       );
     default:
       throw new ApiError(542, `Unsupported stack entry type: ${type}`);
@@ -225,11 +264,15 @@ function parseLegacyEntry(entry: unknown, depth: number, maxDepth: number): Tupl
 export function parseLegacyStack(stack: unknown, options: StackOptions = {}): TupleItem[] {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
   if (!Array.isArray(stack)) throw new ValidationError('stack must be an array');
-  return stack.map((entry) => parseLegacyEntry(entry, 0, maxDepth));
+  if (stack.length > MAX_STACK_ENTRIES) spendEntry({ entries: -1, cells: 0, maxDepth });
+  const budget = newInputBudget(maxDepth);
+  return stack.map((entry) => parseLegacyEntry(entry, 0, budget));
 }
 
-function parseTypedEntry(entry: unknown, depth: number, maxDepth: number): TupleItem {
+function parseTypedEntry(entry: unknown, depth: number, budget: InputBudget): TupleItem {
+  const maxDepth = budget.maxDepth;
   if (depth >= maxDepth) throw depthError(maxDepth);
+  spendEntry(budget);
   if (!isRecord(entry)) throw new ValidationError('Invalid stack entry: expected a tvm.StackEntry object');
   const type = entry['@type'];
   switch (type) {
@@ -242,16 +285,16 @@ function parseTypedEntry(entry: unknown, depth: number, maxDepth: number): Tuple
       return { type: 'int', value };
     }
     case 'tvm.stackEntryCell':
-      return { type: 'cell', cell: parseBytesObject(entry['cell'], 'tvm.stackEntryCell') };
+      return { type: 'cell', cell: parseBytesObject(entry['cell'], 'tvm.stackEntryCell', budget) };
     case 'tvm.stackEntrySlice':
-      return { type: 'slice', cell: parseBytesObject(entry['slice'], 'tvm.stackEntrySlice') };
+      return { type: 'slice', cell: parseBytesObject(entry['slice'], 'tvm.stackEntrySlice', budget) };
     case 'tvm.stackEntryTuple':
       return {
         type: 'tuple',
-        items: elementsOf(entry['tuple'], 'tvm.stackEntryTuple').map((element) => parseTypedEntry(element, depth + 1, maxDepth)),
+        items: elementsOf(entry['tuple'], 'tvm.stackEntryTuple').map((element) => parseTypedEntry(element, depth + 1, budget)),
       };
     case 'tvm.stackEntryList':
-      return listToTuple(elementsOf(entry['list'], 'tvm.stackEntryList').map((element) => parseTypedEntry(element, depth + 1, maxDepth)));
+      return listToTuple(elementsOf(entry['list'], 'tvm.stackEntryList').map((element) => parseTypedEntry(element, depth + 1, budget)));
     default:
       throw new ApiError(542, `Unsupported stack entry type: ${String(type)}`);
   }
@@ -261,7 +304,9 @@ function parseTypedEntry(entry: unknown, depth: number, maxDepth: number): Tuple
 export function parseTypedStack(stack: unknown, options: StackOptions = {}): TupleItem[] {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
   if (!Array.isArray(stack)) throw new ValidationError('stack must be an array');
-  return stack.map((entry) => parseTypedEntry(entry, 0, maxDepth));
+  if (stack.length > MAX_STACK_ENTRIES) spendEntry({ entries: -1, cells: 0, maxDepth });
+  const budget = newInputBudget(maxDepth);
+  return stack.map((entry) => parseTypedEntry(entry, 0, budget));
 }
 
 /** tonlib's list test: null, or a 2-tuple whose second element is a list. */
@@ -319,16 +364,52 @@ export function renderTypedStack(items: TupleItem[], options: StackOptions = {})
   return items.map((item) => renderTypedEntry(item, 0, maxDepth));
 }
 
-/** The legacy `object` tree of a cell. */
-export function renderCellObject(cell: Cell, padding: 'completion-tag' | 'zero' = 'completion-tag'): LegacyCellObjectJson {
+function cellNodeOf(cell: Cell, padding: 'completion-tag' | 'zero'): LegacyCellObjectJson {
   return {
     data: { b64: paddedCellData(cell.bits, padding === 'completion-tag').toString('base64'), len: cell.bits.length },
-    refs: cell.refs.map((ref) => renderCellObject(ref, padding)),
+    refs: [],
     special: cell.isExotic,
   };
 }
 
-function renderLegacyEntry(item: TupleItem, maxDepth: number, padding: 'completion-tag' | 'zero'): LegacyStackEntryJson {
+/**
+ * The legacy `object` tree of a cell: one node per path, as toncenter prints it, built with an
+ * explicit work list (no recursion) and at most `budget.cellNodes` nodes (422 beyond).
+ */
+export function renderCellObject(
+  cell: Cell,
+  padding: 'completion-tag' | 'zero' = 'completion-tag',
+  budget: RenderBudget = { cellNodes: MAX_RENDERED_CELL_NODES },
+): LegacyCellObjectJson {
+  const spendNode = () => {
+    if (--budget.cellNodes < 0) {
+      throw new ApiError(
+        422,
+        `result cell is too large for the legacy object form (more than ${MAX_RENDERED_CELL_NODES} cells counted per path); use runGetMethodStd`,
+      );
+    }
+  };
+  spendNode();
+  const root = cellNodeOf(cell, padding);
+  const pending: [Cell, LegacyCellObjectJson][] = [[cell, root]];
+  while (pending.length > 0) {
+    const [source, node] = pending.pop()!;
+    for (const ref of source.refs) {
+      spendNode();
+      const child = cellNodeOf(ref, padding);
+      node.refs.push(child);
+      pending.push([ref, child]);
+    }
+  }
+  return root;
+}
+
+function renderLegacyEntry(
+  item: TupleItem,
+  maxDepth: number,
+  padding: 'completion-tag' | 'zero',
+  budget: RenderBudget,
+): LegacyStackEntryJson {
   switch (item.type) {
     case 'int':
       return ['num', toLegacyHex(item.value)];
@@ -336,7 +417,7 @@ function renderLegacyEntry(item: TupleItem, maxDepth: number, padding: 'completi
       return ['num', 'NaN'];
     case 'cell':
     case 'slice':
-      return ['cell', { bytes: bocBase64(item.cell), object: renderCellObject(item.cell, padding) }];
+      return ['cell', { bytes: bocBase64(item.cell), object: renderCellObject(item.cell, padding, budget) }];
     case 'null':
     case 'tuple': {
       const typed = renderTypedEntry(item, 0, maxDepth);
@@ -353,5 +434,6 @@ function renderLegacyEntry(item: TupleItem, maxDepth: number, padding: 'completi
 export function renderLegacyStack(items: TupleItem[], options: LegacyRenderOptions = {}): LegacyStackEntryJson[] {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
   const padding = options.cellDataPadding ?? 'completion-tag';
-  return items.map((item) => renderLegacyEntry(item, maxDepth, padding));
+  const budget: RenderBudget = { cellNodes: MAX_RENDERED_CELL_NODES };
+  return items.map((item) => renderLegacyEntry(item, maxDepth, padding, budget));
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, DictionaryValue } from '@ton/core';
 import type { LiteClient } from 'ton-lite-client';
 import { decodeDnsName, DnsResolvedJson, encodeDnsName, MAX_DNS_NAME_BYTES, toDnsEntry, toDnsResolved } from '../converters/dns';
-import { ApiError } from '../errors';
+import { ApiError, ConflictError } from '../errors';
 import { readAccount, readAccountAtBlock } from './accountState';
 import { invalid } from './define';
 import { contractOf } from './getMethod';
@@ -13,6 +13,9 @@ import { contractOf } from './getMethod';
  * which is followed (with the rest of the name) while `ttl` allows. Every step reads its resolver
  * at the same masterchain block.
  */
+
+/** Resolvers followed at most (`ttl`); a name of 127 bytes has far fewer components in practice. */
+export const MAX_DNS_TTL = 16;
 
 const NEXT_RESOLVER_CATEGORY = createHash('sha256').update('dns_next_resolver').digest();
 
@@ -29,18 +32,25 @@ export async function resolveDns(
   fullName: string,
   ttl: number,
   seqno?: number,
+  deadline?: number,
 ): Promise<DnsResolvedJson> {
   if (encodeDnsName(fullName).length > MAX_DNS_NAME_BYTES) invalid('name is too long');
   let read = await readAccount(client, root, seqno);
   let name = fullName;
   for (let hops = ttl; ; hops--) {
     const encoded = encodeDnsName(name);
-    const contract = await contractOf(client, read);
+    const contract = await contractOf(client, read, deadline);
     const outcome = await contract.run('dnsresolve', [
       { type: 'slice', cell: beginCell().storeBuffer(encoded).endCell() },
       { type: 'int', value: 0n },
     ]);
-    if (outcome.exitCode !== 0) throw new ApiError(500, `dnsresolve failed with exit code ${outcome.exitCode}`);
+    // tonlib reports any failed run as "get method failed"; the contract is not a resolver, which
+    // is the caller's choice of address, so a 409 as getTokenData gives for a non-token.
+    if (outcome.exitCode !== 0) {
+      throw new ConflictError(
+        `Smart contract ${read.address.toString()} is not a DNS resolver: dnsresolve failed with exit code ${outcome.exitCode}`,
+      );
+    }
     if (outcome.stack.length === 0) return toDnsResolved([]);
     const [bitsItem, dataItem] = outcome.stack;
     if (outcome.stack.length !== 2 || bitsItem.type !== 'int') throw new ApiError(500, 'dnsresolve returned an unexpected stack');

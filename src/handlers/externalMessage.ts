@@ -1,5 +1,6 @@
 import { Address, beginCell, Builder, Cell, loadMessage, StateInit, storeStateInit } from '@ton/core';
 import { ApiError } from '../errors';
+import { decodeBoundedBoc, MAX_BOC_CELLS, MAX_MESSAGE_PART_DEPTH } from '../tvm/bounds';
 import { invalid } from './define';
 
 /**
@@ -11,8 +12,9 @@ import { invalid } from './define';
 export function parseExternalMessage(boc: Buffer): Cell {
   let roots: Cell[];
   try {
-    roots = Cell.fromBoc(boc);
+    roots = decodeBoundedBoc('boc', boc);
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     invalid(`boc is not a valid bag of cells: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (roots.length !== 1) invalid(`boc must have exactly one root cell, it has ${roots.length}`);
@@ -31,7 +33,7 @@ export function parseExternalMessage(boc: Buffer): Cell {
 export function parseCellParam(name: string, boc: Buffer): Cell | null {
   if (boc.length === 0) return null;
   try {
-    const roots = Cell.fromBoc(boc);
+    const roots = decodeBoundedBoc(name, boc, MAX_BOC_CELLS, MAX_MESSAGE_PART_DEPTH);
     if (roots.length !== 1) invalid(`${name} must have exactly one root cell, it has ${roots.length}`);
     return roots[0];
   } catch (err) {

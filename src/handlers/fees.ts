@@ -17,16 +17,19 @@ import {
   storageFee,
   toQueryFees,
 } from '../converters/fees';
-import { ApiError } from '../errors';
+import { tvmPool } from '../tvm';
 import { readAccount, shardAccountCell } from './accountState';
 import { configParam } from './chainConfig';
-import { emulationContext, libraryCell } from './getMethod';
+import { emulationContext, libraryBoc } from './getMethod';
+
+/** How long the emulation may run when the caller gives no deadline. */
+const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;
 
 /**
  * estimateFee: the fees an inbound external message would cost its destination, computed as
  * tonlib's query.estimateFees does — import and storage fees from the account state and config,
  * gas from running the message (here: a whole transaction in the emulator, signature checks
- * optionally skipped), forward fees from the messages the run would send. A message the contract
+ * optionally skipped, in a TVM worker thread), forward fees from the messages the run would send. A message the contract
  * does not accept costs no gas and sends nothing, as in tonlib.
  */
 export async function estimateExternalMessageFees(
@@ -34,13 +37,14 @@ export async function estimateExternalMessageFees(
   address: Address,
   message: Cell,
   ignoreChksig: boolean,
+  deadline = Date.now() + DEFAULT_EMULATION_TIMEOUT_MS,
 ): Promise<QueryFeesJson> {
   const read = await readAccount(client, address);
   const masterchain = address.workChain === -1;
   const state = read.account?.storage.state;
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
   const data = state?.type === 'active' ? (state.state.data ?? null) : null;
-  const { config, executor, libraries } = await emulationContext(client, read, [code, data, message]);
+  const { config, libraries } = await emulationContext(client, read, [code, data, message]);
 
   const msgPrices = {
     basechain: parseMsgPrices(configParam(config, CONFIG_MSG_PRICES_BASECHAIN)),
@@ -58,23 +62,19 @@ export async function estimateExternalMessageFees(
       })
     : 0n;
 
-  let emulation;
-  try {
-    emulation = await executor.runTransaction({
-      message,
-      shardAccount: shardAccountCell(read).toBoc().toString('base64'),
+  const libs = libraryBoc(libraries);
+  const emulation = await tvmPool().transaction(
+    {
+      message: message.toBoc(),
+      shardAccount: shardAccountCell(read).toBoc(),
       config: config.base64,
-      libs: libraryCell(libraries) ?? null,
-      verbosity: 'short',
+      ...(libs ? { libs } : {}),
       now: read.syncUtime,
-      lt: (read.lastTransaction?.lt ?? 0n) + 1_000_000n,
-      randomSeed: null,
+      lt: ((read.lastTransaction?.lt ?? 0n) + 1_000_000n).toString(),
       ignoreChksig,
-      debugEnabled: false,
-    });
-  } catch (err) {
-    throw new ApiError(500, `cannot emulate the message: ${err instanceof Error ? err.message : String(err)}`);
-  }
+    },
+    deadline,
+  );
 
   const fees: FeeBreakdown = {
     inForwardFee: inboundForwardFee(message, msgPrices[masterchain ? 'masterchain' : 'basechain']),
@@ -82,14 +82,17 @@ export async function estimateExternalMessageFees(
     gasFee: 0n,
     forwardFee: 0n,
   };
-  const result = emulation.result;
-  if (result.success) {
-    const tx = loadTransaction(Cell.fromBase64(result.transaction).beginParse());
+  if (emulation.transaction) {
+    const tx = loadTransaction(Cell.fromBoc(Buffer.from(emulation.transaction))[0]!.beginParse());
     const description = tx.description;
     if (description.type === 'generic' && description.computePhase.type === 'vm') {
       fees.gasFee = gasFee(description.computePhase.gasUsed, gasPrices);
     }
-    fees.forwardFee = outboundForwardFees(result.actions ? Cell.fromBase64(result.actions) : null, msgPrices, masterchain);
+    fees.forwardFee = outboundForwardFees(
+      emulation.actions ? Cell.fromBoc(Buffer.from(emulation.actions))[0]! : null,
+      msgPrices,
+      masterchain,
+    );
   }
   return toQueryFees(fees);
 }

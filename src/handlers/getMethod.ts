@@ -1,11 +1,11 @@
-import { Address, beginCell, Cell, CellType, Dictionary, parseTuple, TupleItem } from '@ton/core';
-import { Executor } from '@ton/sandbox';
+import { Address, beginCell, Cell, CellType, Dictionary, TupleItem } from '@ton/core';
 import type { LiteClient } from 'ton-lite-client';
-import { ApiError } from '../errors';
 import { parseTvmInteger } from '../converters';
 import { crc16 } from '../params/address';
 import { AccountRead, readAccount } from './accountState';
 import { ChainConfig, configAt } from './chainConfig';
+import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
+import { type GetMethodAnswer, MAX_STACK_CELL_DEPTH, parseStackCell, serializeStackCell, type StackRendering, tvmPool } from '../tvm';
 import { invalid } from './define';
 
 /**
@@ -13,11 +13,10 @@ import { invalid } from './define';
  * emulator here), on the account state downloaded from the lite server at the requested block,
  * with that block's config and the public libraries the code needs. Running locally rather than
  * through liteServer.runSmcMethod is what yields `gas_used`, and it works for historical states
- * and library cells on any lite server.
+ * and library cells on any lite server. The TVM itself runs in a worker thread (src/tvm); this
+ * file gathers its inputs and reads its answer.
  */
 
-/** toncenter's C++ server gives get-methods 4 000 000 gas (its patch of tonlib). */
-export const GET_METHOD_GAS_LIMIT = 4_000_000n;
 /** TVM exit code of a contract without code (tonlib reports it for uninitialised accounts). */
 export const NO_CODE_EXIT_CODE = -13;
 /** Lite servers answer at most this many libraries per getLibraries query. */
@@ -26,6 +25,8 @@ const LIBRARIES_PER_QUERY = 16;
 const MAX_LIBRARY_ROUNDS = 4;
 /** Cells visited when looking for library references in code and data. */
 const LIBRARY_SCAN_LIMIT = 20_000;
+/** Entries of a result stack (every level) we turn into JSON; more is a 422. */
+export const MAX_RESULT_ENTRIES = 4096;
 
 export interface GetMethodOutcome {
   exitCode: number;
@@ -34,19 +35,39 @@ export interface GetMethodOutcome {
   stack: TupleItem[];
 }
 
+/** A run whose result stack the worker already turned into toncenter JSON. */
+export interface RenderedOutcome<J> {
+  exitCode: number;
+  gasUsed: number;
+  stack: J[];
+}
+
 export interface LoadedContract {
   /** The state the methods run on (`block_id`, `last_transaction_id`). */
   read: AccountRead;
-  run(method: string | number, stack: TupleItem[]): Promise<GetMethodOutcome>;
+  /** Runs a method in a TVM worker; `stack` as items or as a cell from `tvmStack`. */
+  run(method: string | number, stack: TupleItem[] | Cell): Promise<GetMethodOutcome>;
+  /** Runs a method and has the worker render the result (runGetMethod's legacy or Std's typed form). */
+  runRendered(method: string | number, stack: Cell, form: 'legacy'): Promise<RenderedOutcome<LegacyStackEntryJson>>;
+  runRendered(method: string | number, stack: Cell, form: 'typed'): Promise<RenderedOutcome<TvmStackEntryJson>>;
 }
 
-let executor: Promise<Executor> | undefined;
-
-/** One emulator per process: it is stateless between calls and expensive to instantiate. */
-export function sharedExecutor(): Promise<Executor> {
-  executor ??= Executor.create();
-  return executor;
+/**
+ * A client's input stack as the TVM takes it, checked against the bounds the emulator survives
+ * (422 naming the bound). Handlers call it before any lite-server work.
+ */
+export function tvmStack(items: readonly TupleItem[]): Cell {
+  const cell = serializeStackCell(items);
+  if (cell.depth() > MAX_STACK_CELL_DEPTH) {
+    invalid(
+      `stack is ${cell.depth()} cells deep as the TVM receives it (entries + nesting + cell depth), at most ${MAX_STACK_CELL_DEPTH} are accepted`,
+    );
+  }
+  return cell;
 }
+
+/** How long a get-method may run when the caller gives no deadline. */
+const DEFAULT_RUN_TIMEOUT_MS = 10_000;
 
 /** tonlib's rule: a name that reads as an integer is a method id, any other name is hashed. */
 export function methodIdOf(method: string | number): number {
@@ -97,68 +118,90 @@ export function libraryCell(libraries: LibraryDict): Cell | undefined {
 /** What the emulator needs besides the account: the block's config and the libraries found so far. */
 export interface EmulationContext {
   config: ChainConfig;
-  executor: Executor;
   libraries: LibraryDict;
 }
 
-/** Config, emulator and the libraries referenced by `roots`, for `read`'s block. */
+/** Config and the libraries referenced by `roots`, for `read`'s block. */
 export async function emulationContext(client: LiteClient, read: AccountRead, roots: readonly (Cell | null)[]): Promise<EmulationContext> {
-  const [config, vm] = await Promise.all([configAt(client, read.block), sharedExecutor()]);
+  const config = await configAt(client, read.block);
   const libraries: LibraryDict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
   await fetchLibraries(client, libraryReferences(roots), libraries);
-  return { config, executor: vm, libraries };
+  return { config, libraries };
+}
+
+/** The libraries as BoC bytes for a worker, or undefined when none. */
+export function libraryBoc(libraries: LibraryDict): Uint8Array | undefined {
+  return libraryCell(libraries)?.toBoc();
 }
 
 /** Loads an account at masterchain `seqno` (head when undefined) for running get-methods on it. */
-export async function loadContract(client: LiteClient, address: Address, seqno?: number): Promise<LoadedContract> {
+export async function loadContract(client: LiteClient, address: Address, seqno?: number, deadline?: number): Promise<LoadedContract> {
   const read = await readAccount(client, address, seqno);
-  return contractOf(client, read);
+  return contractOf(client, read, deadline);
 }
 
 /** Get-methods on an account state already read (getTokenData loads several at one block). */
-export async function contractOf(client: LiteClient, read: AccountRead): Promise<LoadedContract> {
+export async function contractOf(
+  client: LiteClient,
+  read: AccountRead,
+  deadline = Date.now() + DEFAULT_RUN_TIMEOUT_MS,
+): Promise<LoadedContract> {
   const state = read.account?.storage.state;
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
   const data = state?.type === 'active' ? (state.state.data ?? null) : null;
   if (!code || !read.account) {
-    return { read, run: async () => ({ exitCode: NO_CODE_EXIT_CODE, gasUsed: 0, stack: [] }) };
+    const none = async () => ({ exitCode: NO_CODE_EXIT_CODE, gasUsed: 0, stack: [] });
+    return { read, run: none, runRendered: none };
   }
   const account = read.account;
-  const { config, executor: vm, libraries } = await emulationContext(client, read, [code, data]);
-  const extraCurrency: Record<number, bigint> = {};
-  for (const [id, amount] of account.storage.balance.other ?? []) extraCurrency[id] = amount;
+  const { config, libraries } = await emulationContext(client, read, [code, data]);
+  const extraCurrency: Record<string, string> = {};
+  for (const [id, amount] of account.storage.balance.other ?? []) extraCurrency[String(id)] = amount.toString();
+  const codeBoc = code.toBoc();
+  const dataBoc = (data ?? Cell.EMPTY).toBoc();
+
+  const execute = async (method: string | number, stack: TupleItem[] | Cell, render?: StackRendering): Promise<GetMethodAnswer> => {
+    const methodId = methodIdOf(method);
+    const stackBoc = (stack instanceof Cell ? stack : tvmStack(stack)).toBoc();
+    for (let round = 0; ; round++) {
+      const libs = libraryBoc(libraries);
+      const answer = await tvmPool().getMethod(
+        {
+          code: codeBoc,
+          data: dataBoc,
+          ...(libs ? { libs } : {}),
+          methodId,
+          stack: stackBoc,
+          config: config.base64,
+          address: read.address.toRawString(),
+          unixTime: read.syncUtime,
+          balance: account.storage.balance.coins.toString(),
+          extraCurrency,
+          ...(render ? { render } : {}),
+          maxResultEntries: MAX_RESULT_ENTRIES,
+        },
+        deadline,
+      );
+      if (answer.missingLibrary && round < MAX_LIBRARY_ROUNDS) {
+        const before = libraries.size;
+        await fetchLibraries(client, [Buffer.from(answer.missingLibrary, 'hex')], libraries);
+        // A library no lite server has stays missing; report the run as it ended.
+        if (libraries.size > before) continue;
+      }
+      return answer;
+    }
+  };
 
   return {
     read,
     run: async (method, stack) => {
-      const methodId = methodIdOf(method);
-      for (let round = 0; ; round++) {
-        const result = await vm.runGetMethod({
-          code,
-          data: data ?? Cell.EMPTY,
-          methodId,
-          stack,
-          config: config.base64,
-          verbosity: 'short',
-          libs: libraryCell(libraries),
-          address: read.address,
-          unixTime: read.syncUtime,
-          balance: account.storage.balance.coins,
-          randomSeed: Buffer.alloc(32),
-          gasLimit: GET_METHOD_GAS_LIMIT,
-          debugEnabled: false,
-          extraCurrency,
-        });
-        const output = result.output;
-        if (!output.success) throw new ApiError(500, `cannot run get-method: ${output.error}`);
-        if (output.missing_library && round < MAX_LIBRARY_ROUNDS) {
-          const before = libraries.size;
-          await fetchLibraries(client, [Buffer.from(output.missing_library, 'hex')], libraries);
-          // A library no lite server has stays missing; report the run as it ended.
-          if (libraries.size > before) continue;
-        }
-        return { exitCode: output.vm_exit_code, gasUsed: Number(output.gas_used), stack: parseTuple(Cell.fromBase64(output.stack)) };
-      }
+      const answer = await execute(method, stack);
+      const [root] = Cell.fromBoc(Buffer.from(answer.stack));
+      return { exitCode: answer.exitCode, gasUsed: answer.gasUsed, stack: parseStackCell(root!, { maxEntries: MAX_RESULT_ENTRIES }) };
     },
+    runRendered: (async (method: string | number, stack: Cell, form: StackRendering) => {
+      const answer = await execute(method, stack, form);
+      return { exitCode: answer.exitCode, gasUsed: answer.gasUsed, stack: answer.rendered ?? [] };
+    }) as LoadedContract['runRendered'],
   };
 }

@@ -35,6 +35,9 @@ export function echoedAddress(parsed: ParsedAddress): string {
   return friendlyAddress(parsed.address, { bounceable: parsed.bounceable, testOnly: parsed.testOnly });
 }
 
+/** A contract and the deadline its siblings' get-methods share. */
+type TokenContract = LoadedContract & { readonly deadline?: number };
+
 function ok(outcome: GetMethodOutcome, entries: number): TupleItem[] | undefined {
   return outcome.exitCode === 0 && outcome.stack.length >= entries ? outcome.stack : undefined;
 }
@@ -44,11 +47,11 @@ function addressSlice(address: Address): TupleItem {
 }
 
 /** Another contract at the same masterchain block as the token. */
-async function sibling(client: LiteClient, token: LoadedContract, address: Address): Promise<LoadedContract> {
-  return contractOf(client, await readAccountAtBlock(client, address, token.read.block));
+async function sibling(client: LiteClient, token: TokenContract, address: Address): Promise<LoadedContract> {
+  return contractOf(client, await readAccountAtBlock(client, address, token.read.block), token.deadline);
 }
 
-async function jettonWallet(client: LiteClient, token: LoadedContract, echoed: string): Promise<TokenDataJson | undefined> {
+async function jettonWallet(client: LiteClient, token: TokenContract, echoed: string): Promise<TokenDataJson | undefined> {
   const stack = ok(await token.run('get_wallet_data', []), 4);
   const fields = stack && readJettonWalletData(stack);
   if (!fields) return undefined;
@@ -63,7 +66,7 @@ async function jettonWallet(client: LiteClient, token: LoadedContract, echoed: s
 }
 
 /** A TON DNS item: its records (`dnsresolve("\0", 0)`) and its domain (`get_domain`). */
-async function dnsContent(token: LoadedContract): Promise<DnsContentJson | undefined> {
+async function dnsContent(token: TokenContract): Promise<DnsContentJson | undefined> {
   const resolved = await token.run('dnsresolve', [
     { type: 'slice', cell: beginCell().storeUint(0, 8).endCell() },
     { type: 'int', value: 0n },
@@ -83,7 +86,7 @@ async function dnsContent(token: LoadedContract): Promise<DnsContentJson | undef
   };
 }
 
-async function nftItem(client: LiteClient, token: LoadedContract, echoed: string): Promise<TokenDataJson | undefined> {
+async function nftItem(client: LiteClient, token: TokenContract, echoed: string): Promise<TokenDataJson | undefined> {
   const stack = ok(await token.run('get_nft_data', []), 5);
   const fields = stack && readNftItemData(stack);
   if (!fields) return undefined;
@@ -103,9 +106,9 @@ async function nftItem(client: LiteClient, token: LoadedContract, echoed: string
   return toNftItemData(echoed, fields, content ?? (await dnsContent(token)) ?? parseTokenContent(fields.individualContent));
 }
 
-export async function readTokenData(client: LiteClient, parsed: ParsedAddress, seqno?: number): Promise<TokenDataJson> {
+export async function readTokenData(client: LiteClient, parsed: ParsedAddress, seqno?: number, deadline?: number): Promise<TokenDataJson> {
   const echoed = echoedAddress(parsed);
-  const token = await loadContract(client, parsed.address, seqno);
+  const token: TokenContract = { ...(await loadContract(client, parsed.address, seqno, deadline)), deadline };
   const kinds: (() => Promise<TokenDataJson | undefined>)[] = [
     async () => {
       const stack = ok(await token.run('get_jetton_data', []), 5);

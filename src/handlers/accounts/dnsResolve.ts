@@ -1,6 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler, invalid } from '../define';
-import { resolveDns } from '../dns';
+import { MAX_DNS_TTL, resolveDns } from '../dns';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -19,7 +19,11 @@ export default defineHandler({
   validate: (p) => {
     positiveSeqno(p.seqno);
     if (p.ttl !== undefined && p.ttl < 0) invalid('ttl should be non-negative');
+    if (p.ttl !== undefined && p.ttl > MAX_DNS_TTL) invalid(`ttl should be at most ${MAX_DNS_TTL}`);
   },
   // `category` is accepted and ignored, as toncenter does: every record of the name is returned.
-  run: async (ctx, p) => ctx.lite().run((client) => resolveDns(client, p.address.address, p.name ?? '', p.ttl ?? 0, p.seqno)),
+  run: async (ctx, p) => {
+    const deadline = Date.now() + ctx.config.requestTimeout;
+    return ctx.lite().run((client) => resolveDns(client, p.address.address, p.name ?? '', p.ttl ?? 0, p.seqno, deadline));
+  },
 });

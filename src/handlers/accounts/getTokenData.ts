@@ -16,5 +16,8 @@ export default defineHandler({
   validate: (p) => {
     positiveSeqno(p.seqno);
   },
-  run: async (ctx, p) => ctx.lite().run((client) => readTokenData(client, p.address, p.seqno)),
+  run: async (ctx, p) => {
+    const deadline = Date.now() + ctx.config.requestTimeout;
+    return ctx.lite().run((client) => readTokenData(client, p.address, p.seqno, deadline));
+  },
 });

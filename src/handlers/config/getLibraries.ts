@@ -1,7 +1,10 @@
 import { Cell } from '@ton/core';
 import { toLibraryResult } from '../../converters/libraries';
 import { param } from '../../params/schema';
-import { defineHandler } from '../define';
+import { defineHandler, invalid } from '../define';
+
+/** Hashes one call may ask for: a lite server answers at most 16 libraries per query. */
+export const MAX_LIBRARIES_PER_CALL = 16;
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -11,6 +14,10 @@ export default defineHandler({
   summary: 'Library cells by hash (smc.libraryResult).',
   params: {
     libraries: param.hashList().withDefault([]),
+  },
+  validate: (p) => {
+    if (p.libraries.length > MAX_LIBRARIES_PER_CALL)
+      invalid(`at most ${MAX_LIBRARIES_PER_CALL} libraries per call, got ${p.libraries.length}`);
   },
   run: async (ctx, p) => {
     if (p.libraries.length === 0) return toLibraryResult([]);

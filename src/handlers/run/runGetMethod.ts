@@ -1,7 +1,7 @@
-import { parseLegacyStack, renderLegacyStack, toBlockIdExt, toLastTransactionId } from '../../converters';
+import { parseLegacyStack, toBlockIdExt, toLastTransactionId } from '../../converters';
 import { getMethodParams } from '../sharedParams';
 import { defineHandler } from '../define';
-import { loadContract, methodIdOf } from '../getMethod';
+import { loadContract, methodIdOf, tvmStack } from '../getMethod';
 import { POST_ONLY } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -16,15 +16,17 @@ export default defineHandler({
     methodIdOf(p.method);
   },
   run: async (ctx, p) => {
-    const stack = parseLegacyStack(p.stack);
+    // Bounded and serialised before any lite-server work (422 naming the bound).
+    const stack = tvmStack(parseLegacyStack(p.stack));
+    const deadline = Date.now() + ctx.config.requestTimeout;
     const { read, outcome } = await ctx.lite().run(async (client) => {
-      const contract = await loadContract(client, p.address.address, p.seqno);
-      return { read: contract.read, outcome: await contract.run(p.method, stack) };
+      const contract = await loadContract(client, p.address.address, p.seqno, deadline);
+      return { read: contract.read, outcome: await contract.runRendered(p.method, stack, 'legacy') };
     });
     return {
       '@type': 'smc.runResult',
       gas_used: outcome.gasUsed,
-      stack: renderLegacyStack(outcome.stack),
+      stack: outcome.stack,
       exit_code: outcome.exitCode,
       block_id: toBlockIdExt(read.block),
       last_transaction_id: toLastTransactionId(read.lastTransaction),

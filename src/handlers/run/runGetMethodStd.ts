@@ -1,7 +1,7 @@
-import { parseTypedStack, renderTypedStack } from '../../converters';
+import { parseTypedStack } from '../../converters';
 import { getMethodParams } from '../sharedParams';
 import { defineHandler } from '../define';
-import { loadContract, methodIdOf } from '../getMethod';
+import { loadContract, methodIdOf, tvmStack } from '../getMethod';
 import { POST_ONLY } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -16,12 +16,16 @@ export default defineHandler({
     methodIdOf(p.method);
   },
   run: async (ctx, p) => {
-    const stack = parseTypedStack(p.stack);
-    const outcome = await ctx.lite().run(async (client) => (await loadContract(client, p.address.address, p.seqno)).run(p.method, stack));
+    // Bounded and serialised before any lite-server work (422 naming the bound).
+    const stack = tvmStack(parseTypedStack(p.stack));
+    const deadline = Date.now() + ctx.config.requestTimeout;
+    const outcome = await ctx
+      .lite()
+      .run(async (client) => (await loadContract(client, p.address.address, p.seqno, deadline)).runRendered(p.method, stack, 'typed'));
     return {
       '@type': 'smc.runResult',
       gas_used: outcome.gasUsed,
-      stack: renderTypedStack(outcome.stack),
+      stack: outcome.stack,
       exit_code: outcome.exitCode,
     };
   },

@@ -18,6 +18,7 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const message = queryMessage(p.address.address, p.body, p.init_code, p.init_data);
-    return ctx.lite().run((client) => estimateExternalMessageFees(client, p.address.address, message, p.ignore_chksig));
+    const deadline = Date.now() + ctx.config.requestTimeout;
+    return ctx.lite().run((client) => estimateExternalMessageFees(client, p.address.address, message, p.ignore_chksig, deadline));
   },
 });

@@ -1,0 +1,106 @@
+/**
+ * What crosses the boundary between the event loop and a TVM worker thread: plain data and BoC
+ * bytes only (structured-clonable, no functions, no @ton/core objects), so a worker can be
+ * killed and replaced at any moment without the main thread holding anything of it.
+ */
+
+import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
+
+/** Runs one get-method (the sandbox emulator's `run_get_method`). */
+export interface GetMethodTask {
+  readonly kind: 'getMethod';
+  /** BoC of the contract code and data. */
+  readonly code: Uint8Array;
+  readonly data: Uint8Array;
+  /** BoC of the `HashmapE 256 ^Cell` of libraries, absent when none. */
+  readonly libs?: Uint8Array;
+  readonly methodId: number;
+  /** BoC of the input stack as a `VmStack` cell. */
+  readonly stack: Uint8Array;
+  /** Block config, base64 BoC (the emulator's own form). */
+  readonly config: string;
+  /** Raw form `wc:hex`. */
+  readonly address: string;
+  readonly unixTime: number;
+  /** Decimal nanotons. */
+  readonly balance: string;
+  /** Extra currency id → decimal amount. */
+  readonly extraCurrency: Readonly<Record<string, string>>;
+  /** Decimal gas limit. */
+  readonly gasLimit: string;
+  /** Render the result stack as toncenter JSON here, off the event loop (runGetMethod / Std). */
+  readonly render?: StackRendering;
+  /** Entries of the result stack (every level) accepted for rendering or parsing. */
+  readonly maxResultEntries: number;
+}
+
+export type StackRendering = 'legacy' | 'typed';
+
+/** Emulates one inbound message on an account (the emulator's `emulate_with_emulator`). */
+export interface TransactionTask {
+  readonly kind: 'transaction';
+  /** BoC of the message. */
+  readonly message: Uint8Array;
+  /** BoC of the ShardAccount. */
+  readonly shardAccount: Uint8Array;
+  readonly config: string;
+  readonly libs?: Uint8Array;
+  readonly now: number;
+  /** Decimal logical time of the emulated transaction. */
+  readonly lt: string;
+  readonly ignoreChksig: boolean;
+}
+
+/** Makes a thread load its code and create its emulator, so the first real task does not wait. */
+export interface WarmTask {
+  readonly kind: 'warm';
+}
+
+export type TvmTask = GetMethodTask | TransactionTask | WarmTask;
+
+export interface GetMethodAnswer {
+  readonly kind: 'getMethod';
+  readonly exitCode: number;
+  readonly gasUsed: number;
+  /** BoC of the output `VmStack`. */
+  readonly stack: Uint8Array;
+  /** Hex hash of a library the code needed and did not get. */
+  readonly missingLibrary?: string;
+  /** The result stack as toncenter JSON, when the task asked for a rendering. */
+  readonly rendered?: LegacyStackEntryJson[] | TvmStackEntryJson[];
+}
+
+export interface TransactionAnswer {
+  readonly kind: 'transaction';
+  /** BoC of the transaction, absent when the message was not accepted. */
+  readonly transaction?: Uint8Array;
+  /** BoC of the output action list, when there is one. */
+  readonly actions?: Uint8Array;
+}
+
+/** The emulator ran and refused the input (bad stack, bad config...): the engine is still sound. */
+export interface RefusedAnswer {
+  readonly kind: 'refused';
+  readonly error: string;
+}
+
+/** The input or the result is over a bound (toncenter's 533 depth, 422 sizes): the caller's error. */
+export interface RejectedAnswer {
+  readonly kind: 'rejected';
+  readonly code: number;
+  readonly error: string;
+}
+
+/** The emulator trapped or threw: the worker dropped that wasm instance. */
+export interface TrappedAnswer {
+  readonly kind: 'trapped';
+  readonly error: string;
+}
+
+export interface WarmAnswer {
+  readonly kind: 'warm';
+  /** worker_threads id of the thread that ran it. */
+  readonly threadId: number;
+}
+
+export type TvmAnswer = WarmAnswer | GetMethodAnswer | TransactionAnswer | RefusedAnswer | RejectedAnswer | TrappedAnswer;

@@ -1,0 +1,137 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import { ApiError } from '../errors';
+import type { GetMethodAnswer, GetMethodTask, TransactionAnswer, TransactionTask, TvmAnswer, TvmTask } from './messages';
+
+/**
+ * The TVM runs in a fixed pool of worker threads (piscina), never on the event loop. Threads
+ * start with the pool, each creates its emulator once and keeps it. A task is bounded by the
+ * request deadline: when it passes, the task is aborted, which terminates that thread, and
+ * piscina starts a fresh one. A task whose emulator trapped gets its own error; the worker
+ * dropped that emulator instance, so later tasks never see its state.
+ */
+
+export interface TvmPoolOptions {
+  /** Worker threads (default: the number of cores). */
+  readonly workers?: number;
+  /** Gas limit of get-methods (toncenter: 4 000 000). */
+  readonly getMethodGas?: bigint;
+}
+
+/** toncenter's C++ server gives get-methods 4 000 000 gas (its patch of tonlib). */
+export const DEFAULT_GET_METHOD_GAS = 4_000_000n;
+/** Tasks waiting per worker before new ones are refused with a 503. */
+const QUEUED_TASKS_PER_WORKER = 16;
+/** How much lower than the event loop the TVM threads run. */
+const WORKER_NICE_INCREMENT = 10;
+/** Longest emulator text quoted in an error. */
+const MAX_ERROR_TEXT = 200;
+
+function shortText(text: string): string {
+  return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}...` : text;
+}
+
+export class TvmPool {
+  readonly workers: number;
+  readonly getMethodGas: bigint;
+  private readonly piscina: Piscina<TvmTask, TvmAnswer>;
+
+  constructor(options: TvmPoolOptions = {}) {
+    this.workers = Math.max(1, options.workers ?? availableParallelism());
+    this.getMethodGas = options.getMethodGas ?? DEFAULT_GET_METHOD_GAS;
+    this.piscina = new Piscina<TvmTask, TvmAnswer>({
+      filename: path.join(__dirname, 'workerEntry.js'),
+      minThreads: this.workers,
+      maxThreads: this.workers,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
+      // Lower OS priority for TVM threads (Linux, through @napi-rs/nice): with as many workers as
+      // cores, a long get-method must not take CPU from the event loop.
+      niceIncrement: WORKER_NICE_INCREMENT,
+    });
+  }
+
+  /** Threads alive now (a replaced thread is counted once its successor started). */
+  get threads(): number {
+    return this.piscina.threads.length;
+  }
+
+  /**
+   * Resolves once the threads have loaded their code and created their emulators (a few hundred
+   * ms each, seconds under tsx), so the first requests do not spend their deadline on that.
+   */
+  async warm(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const warmed = new Set<number>();
+    // Tasks go to idle threads first; a few rounds reach every thread.
+    for (let round = 0; round < 4 && warmed.size < this.workers; round++) {
+      const answers = await Promise.all(Array.from({ length: this.workers }, () => this.run({ kind: 'warm' }, deadline)));
+      for (const answer of answers) if (answer.kind === 'warm') warmed.add(answer.threadId);
+    }
+  }
+
+  async getMethod(task: Omit<GetMethodTask, 'kind' | 'gasLimit'>, deadline: number): Promise<GetMethodAnswer> {
+    const answer = await this.run({ ...task, kind: 'getMethod', gasLimit: this.getMethodGas.toString() }, deadline);
+    if (answer.kind === 'refused') throw new ApiError(500, `cannot run get-method: ${shortText(answer.error)}`);
+    if (answer.kind !== 'getMethod') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return answer;
+  }
+
+  async transaction(task: Omit<TransactionTask, 'kind'>, deadline: number): Promise<TransactionAnswer> {
+    const answer = await this.run({ ...task, kind: 'transaction' }, deadline);
+    if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
+    if (answer.kind !== 'transaction') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return answer;
+  }
+
+  private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw deadlineError();
+    let answer: TvmAnswer;
+    try {
+      answer = await this.piscina.run(task, { signal: AbortSignal.timeout(remaining) });
+    } catch (err) {
+      if (err instanceof Error && err.name === 'AbortError') throw deadlineError();
+      if (err instanceof Error && /queue is at limit/i.test(err.message)) {
+        throw new ApiError(503, 'all TVM workers are busy; try again later');
+      }
+      throw new ApiError(500, 'TVM worker failed; it was replaced');
+    }
+    if (answer.kind === 'trapped') throw new ApiError(500, 'TVM emulator failed on this request; it was reset');
+    if (answer.kind === 'rejected') throw new ApiError(answer.code, shortText(answer.error));
+    return answer;
+  }
+
+  async close(): Promise<void> {
+    await this.piscina.close({ force: true });
+  }
+}
+
+function deadlineError(): ApiError {
+  return new ApiError(504, 'TVM execution did not finish before the request deadline');
+}
+
+let shared: TvmPool | undefined;
+let sharedOptions: TvmPoolOptions = {};
+
+/** Sets the options of the process-wide pool (main/startServer, before the first request). */
+export function configureTvm(options: TvmPoolOptions): TvmPool {
+  if (shared) void shared.close();
+  sharedOptions = options;
+  shared = new TvmPool(options);
+  return shared;
+}
+
+/** The process-wide pool, started with the configured (or default) options on first use. */
+export function tvmPool(): TvmPool {
+  shared ??= new TvmPool(sharedOptions);
+  return shared;
+}
+
+/** Stops the process-wide pool (graceful stop, tests). */
+export async function closeTvm(): Promise<void> {
+  const pool = shared;
+  shared = undefined;
+  await pool?.close();
+}

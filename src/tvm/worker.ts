@@ -1,0 +1,101 @@
+import { threadId } from 'node:worker_threads';
+import { Address, Cell } from '@ton/core';
+import { Executor } from '@ton/sandbox';
+import { renderLegacyStack, renderTypedStack } from '../converters/stack';
+import { ApiError } from '../errors';
+import { parseStackCell } from './stackCell';
+import type { GetMethodAnswer, GetMethodTask, TransactionTask, TvmAnswer, TvmTask } from './messages';
+
+/**
+ * The body of a TVM worker thread (loaded through workerEntry.js). It keeps one emulator (a wasm
+ * instance, slow to create) for all the tasks it runs. When the emulator traps or throws, that
+ * instance is dropped, so whatever state the trap left in its memory can never reach the next
+ * task: the next task gets a fresh instance. A task that runs past its deadline is aborted by
+ * the pool, which terminates this whole thread.
+ */
+
+// Created when the thread starts, so the first task does not pay for the wasm instantiation.
+let emulator: Promise<Executor> | undefined = Executor.create();
+
+function fromBoc(bytes: Uint8Array): Cell {
+  return Cell.fromBoc(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))[0]!;
+}
+
+function bytesOf(base64: string): Uint8Array {
+  return new Uint8Array(Buffer.from(base64, 'base64'));
+}
+
+async function runGetMethod(vm: Executor, task: GetMethodTask): Promise<TvmAnswer> {
+  const extraCurrency: Record<number, bigint> = {};
+  for (const [id, amount] of Object.entries(task.extraCurrency)) extraCurrency[Number(id)] = BigInt(amount);
+  const result = await vm.runGetMethod({
+    code: fromBoc(task.code),
+    data: fromBoc(task.data),
+    methodId: task.methodId,
+    stack: parseStackCell(fromBoc(task.stack)),
+    config: task.config,
+    verbosity: 'short',
+    libs: task.libs ? fromBoc(task.libs) : undefined,
+    address: Address.parseRaw(task.address),
+    unixTime: task.unixTime,
+    balance: BigInt(task.balance),
+    randomSeed: Buffer.alloc(32),
+    gasLimit: BigInt(task.gasLimit),
+    debugEnabled: false,
+    extraCurrency,
+  });
+  const output = result.output;
+  if (!output.success) return { kind: 'refused', error: output.error };
+  const stack = bytesOf(output.stack);
+  let rendered: GetMethodAnswer['rendered'];
+  if (task.render && !output.missing_library) {
+    // Parsing and rendering cost time in proportion to what the contract returned: done here.
+    const items = parseStackCell(fromBoc(stack), { maxEntries: task.maxResultEntries });
+    rendered = task.render === 'legacy' ? renderLegacyStack(items) : renderTypedStack(items);
+  }
+  return {
+    kind: 'getMethod',
+    exitCode: output.vm_exit_code,
+    gasUsed: Number(output.gas_used),
+    stack,
+    ...(output.missing_library ? { missingLibrary: output.missing_library } : {}),
+    ...(rendered ? { rendered } : {}),
+  };
+}
+
+async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmAnswer> {
+  const emulation = await vm.runTransaction({
+    message: fromBoc(task.message),
+    shardAccount: Buffer.from(task.shardAccount).toString('base64'),
+    config: task.config,
+    libs: task.libs ? fromBoc(task.libs) : null,
+    verbosity: 'short',
+    now: task.now,
+    lt: BigInt(task.lt),
+    randomSeed: null,
+    ignoreChksig: task.ignoreChksig,
+    debugEnabled: false,
+  });
+  const result = emulation.result;
+  if (!result.success) return { kind: 'transaction' };
+  return {
+    kind: 'transaction',
+    transaction: bytesOf(result.transaction),
+    ...(result.actions ? { actions: bytesOf(result.actions) } : {}),
+  };
+}
+
+export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
+  emulator ??= Executor.create();
+  const vm = await emulator;
+  try {
+    if (task.kind === 'warm') return { kind: 'warm', threadId };
+    return task.kind === 'getMethod' ? await runGetMethod(vm, task) : await runTransaction(vm, task);
+  } catch (err) {
+    // Over a bound while reading the result: the caller's error, the emulator is fine.
+    if (err instanceof ApiError) return { kind: 'rejected', code: err.code, error: err.message };
+    // A wasm trap (`memory access out of bounds`...) or an emulator failure: never reuse it.
+    emulator = undefined;
+    return { kind: 'trapped', error: err instanceof Error ? err.message : String(err) };
+  }
+}

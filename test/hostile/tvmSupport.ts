@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { beginCell, Cell, StateInit } from '@ton/core';
+import type { LocalStack } from '../helpers/localStack';
+
+/**
+ * Pieces of the TVM hostile-input suite and of `npm run bench -- hostile`: hand-assembled
+ * contracts, the hostile inputs, a probe of the event loop and the canary requests.
+ */
+
+/**
+ * Returns its input: DROP (the method id), then the implicit RET leaves the caller's stack as the
+ * result. An internal message (selector 0 on top) runs through it as well.
+ */
+export const ECHO_CODE = beginCell().storeUint(0x30, 8).endCell();
+
+/**
+ * Burns all its gas in get-methods: IFNOTRET (an internal message's selector 0 returns at once),
+ * then AGAINEND, an endless loop over the rest of the code (nothing).
+ */
+export const GAS_LOOP_CODE = beginCell().storeUint(0xdd, 8).storeUint(0xeb, 8).endCell();
+
+export function contractInit(code: Cell, salt: number): StateInit {
+  return { code, data: beginCell().storeUint(salt, 32).endCell() };
+}
+
+/** A cell whose every level holds the one cell below twice: 25 cells, 2^depth paths. */
+export function sharedChildCell(depth: number): Cell {
+  let cell = beginCell().storeUint(0xabcd, 16).endCell();
+  for (let i = 0; i < depth; i++) cell = beginCell().storeUint(i, 8).storeRef(cell).storeRef(cell).endCell();
+  return cell;
+}
+
+/** A chain of `depth` cells, each referencing the next. */
+export function deepCell(depth: number): Cell {
+  let cell = beginCell().storeUint(1, 8).endCell();
+  for (let i = 1; i < depth; i++)
+    cell = beginCell()
+      .storeUint(i & 0xff, 8)
+      .storeRef(cell)
+      .endCell();
+  return cell;
+}
+
+/** `count` legacy entries `["num", 1]` (10 bytes each, so 95 000 fit in 1 MiB). */
+export function flatLegacyStack(count: number): unknown[] {
+  return Array.from({ length: count }, () => ['num', 1]);
+}
+
+export function typedNumbers(count: number): unknown[] {
+  return Array.from({ length: count }, (_, i) => ({ '@type': 'tvm.stackEntryNumber', number: { number: String(i) } }));
+}
+
+export interface Answer {
+  status: number;
+  body: { ok: boolean; result?: unknown; error?: string; code?: number };
+  ms: number;
+}
+
+/** POSTs a prepared JSON text to a REST method. */
+export async function postJson(stack: LocalStack, method: string, json: string): Promise<Answer> {
+  const started = performance.now();
+  const res = await fetch(`${stack.api}/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: json });
+  const body = (await res.json()) as Answer['body'];
+  return { status: res.status, body, ms: performance.now() - started };
+}
+
+export async function getJson(stack: LocalStack, method: string, query: Record<string, string | string[]> = {}): Promise<Answer> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) for (const item of [value].flat()) params.append(name, item);
+  const started = performance.now();
+  const res = await fetch(`${stack.api}/${method}?${params.toString()}`);
+  const body = (await res.json()) as Answer['body'];
+  return { status: res.status, body, ms: performance.now() - started };
+}
+
+/** CPU time of this process's main thread (Linux: /proc/self/task/<pid>/stat), ms; null elsewhere. */
+function mainThreadCpuMs(): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the parenthesised name: state is field 3, utime 14, stime 15 (clock ticks).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface StallReport {
+  /** Longest gap between two ticks of a 5 ms timer, wall clock (includes the OS preempting us). */
+  wallMs: number;
+  /**
+   * Longest gap during which the main thread was busy: the gap's length capped by the CPU time
+   * the main thread used in it (10 ms resolution). On a machine shared by many processes a
+   * tick can come late because the OS ran someone else; that is not our code blocking the loop.
+   */
+  busyMs: number;
+}
+
+/** Runs `work` while a 5 ms timer measures how long the event loop went without turning. */
+export async function withStallProbe<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number; stall: StallReport }> {
+  // Let the work of building the input (and the collection of its garbage) settle first.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const report: StallReport = { wallMs: 0, busyMs: 0 };
+  let lastAt = performance.now();
+  let lastCpu = mainThreadCpuMs();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const cpu = mainThreadCpuMs();
+    const gap = now - lastAt;
+    report.wallMs = Math.max(report.wallMs, gap);
+    const busy = cpu !== null && lastCpu !== null ? Math.min(gap, cpu - lastCpu) : gap;
+    report.busyMs = Math.max(report.busyMs, busy);
+    lastAt = now;
+    lastCpu = cpu;
+  }, 5);
+  try {
+    const value = await work();
+    return { value, stallMs: report.busyMs, stall: report };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** The canary: getMasterchainInfo and the seqno get-method of a funded wallet. */
+export async function canary(stack: LocalStack, wallet: string): Promise<{ info: Answer; seqno: Answer }> {
+  const info = await getJson(stack, 'getMasterchainInfo');
+  const seqno = await postJson(stack, 'runGetMethod', JSON.stringify({ address: wallet, method: 'seqno', stack: [] }));
+  return { info, seqno };
+}
