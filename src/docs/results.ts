@@ -31,13 +31,21 @@ function tagged(
 
 const hash = base64('256-bit hash, base64');
 const boc = base64('bag of cells, base64 (empty string when absent)');
-/** Money: a decimal string (a never-used account's balance is the JSON number 0 in toncenter's answers). */
-const amount: JsonSchema = { oneOf: [decimal('nanotons'), { type: 'integer' }] };
+/** Money: a decimal string (the C++ server's form, a never-used account's `"0"` included). */
+const amount: JsonSchema = decimal('nanotons');
 /** A message address: a friendly string (empty for none) or an `accountAddress` object (Std methods). */
 const messageAddress: JsonSchema = { oneOf: [str('friendly address; empty for none'), ref('AccountAddress')] };
 
 const SHARED: Record<string, JsonSchema> = {
   BlockIdExt: tagged('ton.blockIdExt', {
+    workchain: int,
+    shard: decimal('shard as a signed 64-bit integer'),
+    seqno: int,
+    root_hash: hash,
+    file_hash: hash,
+  }),
+  /** getOutMsgQueueSize's block ids: the service description we follow tags them `chain.blockIdExt`. */
+  ChainBlockIdExt: tagged('chain.blockIdExt', {
     workchain: int,
     shard: decimal('shard as a signed 64-bit integer'),
     seqno: int,
@@ -313,7 +321,7 @@ const RESULTS: Record<string, JsonSchema> = {
     ],
   ),
   getOutMsgQueueSize: tagged('blocks.outMsgQueueSizes', {
-    shards: arrayOf(tagged('blocks.outMsgQueueSize', { id: ref('BlockIdExt'), size: int })),
+    shards: arrayOf(tagged('blocks.outMsgQueueSize', { id: ref('ChainBlockIdExt'), size: int })),
     ext_msg_queue_size_limit: int,
   }),
   getBlockTransactions: tagged('blocks.transactions', {
