@@ -13,7 +13,8 @@ const REASONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/ENOTFOUND|EAI_AGAIN/, 'host not found'],
   [/EHOSTUNREACH|ENETUNREACH/, 'host unreachable'],
   [/ECONNRESET|EPIPE|closed by the server/, 'connection closed by the server'],
-  [/timed out|no answer within|no pong within|ETIMEDOUT/, 'timeout'],
+  // `not connected: connecting`: the connection attempt did not complete within the probe's time.
+  [/timed out|no answer within|no pong within|ETIMEDOUT|not connected: connecting$/, 'timeout'],
   [/undecodable|bad frame/, 'garbled answers'],
 ];
 
