@@ -23,8 +23,8 @@ export interface TvmPoolOptions {
 export const DEFAULT_GET_METHOD_GAS = 4_000_000n;
 /** Tasks waiting per worker before new ones are refused with a 503. */
 const QUEUED_TASKS_PER_WORKER = 16;
-/** How much lower than the event loop the TVM threads run. */
-const WORKER_NICE_INCREMENT = 10;
+/** Longest a stop waits for the threads to end (they are terminated with the process anyway). */
+const CLOSE_WAIT_MS = 2000;
 /** Longest emulator text quoted in an error. */
 const MAX_ERROR_TEXT = 200;
 
@@ -46,9 +46,6 @@ export class TvmPool {
       maxThreads: this.workers,
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
-      // Lower OS priority for TVM threads (Linux, through @napi-rs/nice): with as many workers as
-      // cores, a long get-method must not take CPU from the event loop.
-      niceIncrement: WORKER_NICE_INCREMENT,
     });
   }
 
@@ -104,7 +101,8 @@ export class TvmPool {
   }
 
   async close(): Promise<void> {
-    await this.piscina.close({ force: true });
+    const waited = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
+    await Promise.race([this.piscina.close({ force: true }).catch(() => undefined), waited]);
   }
 }
 
