@@ -1,6 +1,7 @@
 import { Cell, TupleItem } from '@ton/core';
 import { ApiError, ValidationError } from '../errors';
 import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES } from '../tvm/bounds';
+import { quoteInput } from '../params/quote';
 import { bocBase64, paddedCellData } from './boc';
 import { isV3StackEntry, v3EntryToLegacy } from './v3StackInput';
 
@@ -131,8 +132,18 @@ export interface LegacyRenderOptions extends StackOptions {
   cellDataPadding?: 'completion-tag' | 'zero';
 }
 
+/** A result nested too deep: toncenter's 533 (the contract's doing, not the caller's). */
 function depthError(maxDepth: number): ApiError {
   return new ApiError(533, `Result stack depth >= ${maxDepth}`);
+}
+
+/**
+ * An input stack nested too deep, or of a type no get-method takes: the caller's mistake, so a
+ * 422 with toncenter's text (the C++ server answers 533 and 542, codes a client cannot tell from
+ * a server fault).
+ */
+function inputDepthError(maxDepth: number): ApiError {
+  return new ValidationError(`Result stack depth >= ${maxDepth}`);
 }
 
 const INT257_MIN = -(1n << 256n);
@@ -220,7 +231,7 @@ function listToTuple(items: TupleItem[]): TupleItem {
 
 function parseLegacyEntry(entry: unknown, depth: number, budget: InputBudget): TupleItem {
   const maxDepth = budget.maxDepth;
-  if (depth >= maxDepth) throw depthError(maxDepth);
+  if (depth >= maxDepth) throw inputDepthError(maxDepth);
   // Users mix up v3's {type, value} with v2's pairs; read it as the pair v3 forwards to v2.
   if (depth === 0 && isV3StackEntry(entry)) return parseLegacyEntry(v3EntryToLegacy(entry), depth, budget);
   spendEntry(budget);
@@ -256,7 +267,7 @@ function parseLegacyEntry(entry: unknown, depth: number, budget: InputBudget): T
         elementsOf(value, 'tvm.List, valid tvm_stackEntryList expected').map((element) => parseTypedEntry(element, depth + 1, budget)),
       );
     default:
-      throw new ApiError(542, `Unsupported stack entry type: ${type}`);
+      throw new ValidationError(`Unsupported stack entry type: ${quoteInput(type)}`);
   }
 }
 
@@ -271,7 +282,7 @@ export function parseLegacyStack(stack: unknown, options: StackOptions = {}): Tu
 
 function parseTypedEntry(entry: unknown, depth: number, budget: InputBudget): TupleItem {
   const maxDepth = budget.maxDepth;
-  if (depth >= maxDepth) throw depthError(maxDepth);
+  if (depth >= maxDepth) throw inputDepthError(maxDepth);
   spendEntry(budget);
   if (!isRecord(entry)) throw new ValidationError('Invalid stack entry: expected a tvm.StackEntry object');
   const type = entry['@type'];
@@ -296,7 +307,7 @@ function parseTypedEntry(entry: unknown, depth: number, budget: InputBudget): Tu
     case 'tvm.stackEntryList':
       return listToTuple(elementsOf(entry['list'], 'tvm.stackEntryList').map((element) => parseTypedEntry(element, depth + 1, budget)));
     default:
-      throw new ApiError(542, `Unsupported stack entry type: ${String(type)}`);
+      throw new ValidationError(`Unsupported stack entry type: ${quoteInput(type)}`);
   }
 }
 

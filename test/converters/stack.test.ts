@@ -147,21 +147,21 @@ describe('legacy input stack', () => {
     expectApiError(() => parseLegacyStack([['tuple', []]]), 422, 'Invalid tvm.Tuple, valid tvm_stackEntryTuple expected');
   });
 
-  test('shape errors: 422 for non-arrays and wrong lengths, 542 for unknown types', () => {
+  test('shape errors: 422 for non-arrays, wrong lengths and unknown types', () => {
     expectApiError(() => parseLegacyStack([5]), 422, 'Invalid stack entry: expected an array [type, value]');
     expectApiError(() => parseLegacyStack([['num']]), 422, 'Expected 2 elements in stack entry, got: 1');
     expectApiError(() => parseLegacyStack([['num', 1, 2]]), 422, 'Expected 2 elements in stack entry, got: 3');
     expectApiError(() => parseLegacyStack([[1, 2]]), 422, 'Expected string as first element in stack entry');
-    expectApiError(() => parseLegacyStack([['tvm.Builder', CELL_B64]]), 542, 'Unsupported stack entry type: tvm.Builder');
+    expectApiError(() => parseLegacyStack([['tvm.Builder', CELL_B64]]), 422, "Unsupported stack entry type: 'tvm.Builder'");
     expectApiError(() => parseLegacyStack({}), 422, 'stack must be an array');
   });
 
-  test('nesting deeper than the limit is 533', () => {
+  test('input nesting deeper than the limit is 422', () => {
     let nested: unknown = { '@type': 'tvm.stackEntryNumber', number: { number: '1' } };
     for (let i = 0; i < 5; i++) nested = { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: [nested] } };
     const stack = [['tuple', { '@type': 'tvm.tuple', elements: [nested] }]];
     expect(() => parseLegacyStack(stack, { maxDepth: 7 })).not.toThrow();
-    expectApiError(() => parseLegacyStack(stack, { maxDepth: 6 }), 533, 'Result stack depth >= 6');
+    expectApiError(() => parseLegacyStack(stack, { maxDepth: 6 }), 422, 'Result stack depth >= 6');
   });
 });
 
@@ -295,8 +295,8 @@ describe('typed stacks (runGetMethodStd)', () => {
     expectApiError(() => parseTypedStack([{ '@type': 'tvm.stackEntryNumber', number: { number: 'x' } }]), 422, 'Invalid number: x');
     expectApiError(
       () => parseTypedStack([{ '@type': 'tvm.stackEntryUnsupported' }]),
-      542,
-      'Unsupported stack entry type: tvm.stackEntryUnsupported',
+      422,
+      "Unsupported stack entry type: 'tvm.stackEntryUnsupported'",
     );
     expectApiError(() => parseTypedStack([['num', '1']]), 422, 'Invalid stack entry: expected a tvm.StackEntry object');
   });
