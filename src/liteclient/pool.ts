@@ -1,11 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { LiteClient, type LiteEngine } from 'ton-lite-client';
-import { Functions } from 'ton-lite-client/dist/schema';
 import type { TLFunction } from 'ton-tl';
 import { ApiError, LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
+import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
+import { DEFAULT_HEAD_TRACKER_OPTIONS, HeadTracker, type HeadTrackerOptions } from './headTracker';
 import type { LiteGateway, LiteSession, LiteSessionOptions } from './session';
 
 export interface PooledServer extends LiteServerEndpoint {
@@ -23,6 +24,7 @@ export interface PoolOptions {
   /** A server whose last masterchain seqno is more than this behind the best is taken out. */
   maxLagBlocks: number;
   engine: ServerEngineOptions;
+  heads?: HeadTrackerOptions;
 }
 
 export const DEFAULT_POOL_OPTIONS: PoolOptions = {
@@ -79,6 +81,8 @@ class PoolMember {
  */
 export class LitePool extends EventEmitter implements LiteGateway {
   private readonly members: PoolMember[];
+  /** Each server's newest masterchain block (headTracker.ts); "latest" reads take their head from it. */
+  readonly heads: HeadTracker;
   private healthTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -91,11 +95,13 @@ export class LitePool extends EventEmitter implements LiteGateway {
     this.setMaxListeners(0);
     if (servers.length === 0) throw new Error('the lite-server pool needs at least one server');
     this.members = servers.map((server, index) => new PoolMember(index, server, new ServerEngine(server, options.engine)));
+    this.heads = new HeadTracker(this.members, options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS);
   }
 
   /** Starts health probing; resolves after the first round of probes. */
   async start(): Promise<void> {
     await this.probeAll();
+    this.heads.start();
     this.healthTimer = setInterval(() => void this.probeAll(), this.options.healthIntervalMs);
     this.healthTimer.unref();
   }
@@ -131,10 +137,11 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const started = performance.now();
     try {
       const info = await member.engine.query(
-        Functions.liteServer_getMasterchainInfo as TLFunction<unknown, { last: { seqno: number } }>,
+        MASTERCHAIN_INFO,
         { kind: 'liteServer.getMasterchainInfo' },
         { timeout: this.options.healthTimeoutMs },
       );
+      this.heads.observe(member.index, info);
       member.health.seqno = info.last.seqno;
       member.health.latencyMs = performance.now() - started;
       member.health.lastError = undefined;
@@ -174,7 +181,15 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const previous = member.health.state;
     member.health.state = state;
     const { host, port } = member.server;
-    const details = { server: member.index, host, port, from: previous, to: state, seqno: member.health.seqno, error: member.health.lastError };
+    const details = {
+      server: member.index,
+      host,
+      port,
+      from: previous,
+      to: state,
+      seqno: member.health.seqno,
+      error: member.health.lastError,
+    };
     if (state === 'up') this.logger.info(details, 'lite server is up');
     else this.logger.warn(details, `lite server is ${state}`);
     this.emit('health');
@@ -206,7 +221,9 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   noHealthyText(options: LiteSessionOptions = {}): string {
     const kind = options.archival === true ? 'archival ' : options.archival === false ? 'non-archival ' : '';
-    const states = this.members.map((member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`);
+    const states = this.members.map(
+      (member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`,
+    );
     return `no healthy ${kind}lite server: ${states.join(', ')}`;
   }
 
@@ -256,6 +273,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   close(): void {
     this.closed = true;
+    this.heads.close();
     clearInterval(this.healthTimer);
     for (const member of this.members) member.engine.close();
     this.emit('health');
@@ -263,6 +281,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
 }
 
 const BLOCK_NOT_FOUND = 651;
+const MASTERCHAIN_INFO = liteClientFunction('liteServer.getMasterchainInfo');
 
 /**
  * One HTTP request's view of the pool: sticky to the first server it picks, bounded by the
@@ -274,6 +293,8 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
   private member: ReturnType<LitePool['pick']>;
   private readonly used: number[] = [];
   private readonly client: LiteClient;
+  /** The masterchain head this request reads "latest" at, fixed on first use. */
+  private resolvedHead: Promise<MasterchainInfo> | undefined;
 
   constructor(
     private readonly pool: LitePool,
@@ -361,6 +382,27 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
         }
       }
     }
+  }
+
+  /** One lite function through this session (sticky server, deadline, one transport retry). */
+  liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
+    return this.query(liteClientFunction(query.kind as K), query);
+  }
+
+  /**
+   * The request's head: the newest block the tracker has seen on this session's server, without
+   * a round trip; asked of the server only when the tracker knows nothing of it yet.
+   */
+  head(): Promise<MasterchainInfo> {
+    this.resolvedHead ??= (async () => {
+      this.member ??= await this.choose(new Set());
+      const tracked = this.pool.heads.headOf(this.member.index);
+      if (tracked) return tracked;
+      const info = await this.liteQuery({ kind: 'liteServer.getMasterchainInfo' });
+      if (this.member) this.pool.heads.observe(this.member.index, info);
+      return info;
+    })();
+    return this.resolvedHead;
   }
 
   /**

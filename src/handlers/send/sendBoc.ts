@@ -1,6 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage, sendToLiteServer } from '../externalMessage';
+import { parseExternalMessage, sendToLiteServer } from '../../chain';
 import { POST_ONLY } from '../types';
 import { nonEmptyBoc } from '../validation';
 
@@ -17,7 +17,7 @@ export default defineHandler({
     parseExternalMessage(p.boc);
   },
   run: async (ctx, p) => {
-    await ctx.lite().run((client) => sendToLiteServer(client, p.boc));
+    await sendToLiteServer(ctx.lite(), p.boc);
     return { '@type': 'ok' };
   },
 });

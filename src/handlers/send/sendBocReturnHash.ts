@@ -1,7 +1,7 @@
 import { toExtMessageInfo } from '../../converters/extMessage';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage, sendToLiteServer } from '../externalMessage';
+import { parseExternalMessage, sendToLiteServer } from '../../chain';
 import { POST_ONLY } from '../types';
 import { nonEmptyBoc } from '../validation';
 
@@ -19,7 +19,7 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const message = parseExternalMessage(p.boc);
-    await ctx.lite().run((client) => sendToLiteServer(client, p.boc));
+    await sendToLiteServer(ctx.lite(), p.boc);
     return toExtMessageInfo(message);
   },
 });

@@ -2,7 +2,7 @@ import { toExtMessageInfo } from '../../converters/extMessage';
 import { ApiError, LiteServerError, ValidationError } from '../../errors';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage, sendToLiteServer } from '../externalMessage';
+import { parseExternalMessage, sendToLiteServer } from '../../chain';
 import { POST_ONLY } from '../types';
 
 /** A message that cannot be sent is the caller's problem here: 400 with the reason, never 422/500. */
@@ -22,7 +22,7 @@ export default defineHandler({
   run: async (ctx, p) => {
     try {
       const message = parseExternalMessage(p.boc);
-      await ctx.lite().run((client) => sendToLiteServer(client, p.boc));
+      await sendToLiteServer(ctx.lite(), p.boc);
       return toExtMessageInfo(message);
     } catch (err) {
       throw asBadRequest(err);

@@ -1,6 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { queryMessage, sendToLiteServer } from '../externalMessage';
+import { queryMessage, sendToLiteServer } from '../../chain';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({
@@ -16,7 +16,7 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const message = queryMessage(p.address.address, p.body, p.init_code, p.init_data);
-    await ctx.lite().run((client) => sendToLiteServer(client, message));
+    await sendToLiteServer(ctx.lite(), message);
     return { '@type': 'ok' };
   },
 });

@@ -1,7 +1,11 @@
 import { Address, beginCell, Builder, Cell, loadMessage, StateInit, storeStateInit } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
-import { ApiError } from '../errors';
-import { invalid } from './define';
+import { ApiError, ValidationError } from '../errors';
+import type { ChainSession } from './session';
+
+/** A client's message that cannot be used: 422 with toncenter's prefix. */
+function invalid(detail: string): never {
+  throw new ValidationError(`failed to validate request: ${detail}`);
+}
 
 /**
  * Inbound external messages: checking a BoC a client wants sent, building one from parts
@@ -70,9 +74,9 @@ export function buildExternalMessage(address: Address, body: Cell, init: StateIn
 }
 
 /** Status 1 is the only answer that means the lite server took the message. */
-export async function sendToLiteServer(client: LiteClient, message: Cell | Buffer): Promise<void> {
-  const boc = Buffer.isBuffer(message) ? message : message.toBoc();
-  const answer = await client.sendMessage(boc);
+export async function sendToLiteServer(session: ChainSession, message: Cell | Buffer): Promise<void> {
+  const body = Buffer.isBuffer(message) ? message : message.toBoc();
+  const answer = await session.liteQuery({ kind: 'liteServer.sendMessage', body });
   if (answer.status !== 1) throw new ApiError(500, `the lite server did not accept the message (status ${answer.status})`);
 }
 
