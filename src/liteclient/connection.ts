@@ -4,7 +4,13 @@ import net from 'node:net';
 import { LiteServerError } from '../errors';
 import { FrameReader, encodeFrame } from '../adnl/frames';
 import { createClientHandshake, type AdnlSessionCiphers } from '../adnl/handshake';
-import { adnlMessageQueryCodec, decodeAdnlPayload, decodeLiteServerErrorIfAny, encodeTl, tcpPingCodec } from '../tl';
+import {
+  adnlMessageQueryCodec,
+  decodeAdnlPayload,
+  decodeLiteServerErrorIfAny,
+  encodeTl,
+  tcpPingCodec,
+} from '../tl';
 
 /** Where a lite server listens and the ed25519 key it proves in the handshake. */
 export interface LiteServerEndpoint {

@@ -35,7 +35,7 @@ export function ipToInt(host: string): number {
   if (parts.length !== 4 || parts.some((part) => !Number.isInteger(part) || part < 0 || part > 255)) {
     throw new LiteServerConfigError(`not an IPv4 address: ${host}`);
   }
-  return (parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]! | 0;
+  return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) | 0;
 }
 
 /** Reads the `liteservers` of a global config. Archival defaults to false, weight to 1. */

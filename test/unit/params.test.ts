@@ -45,13 +45,7 @@ describe('address input (toncenter §1.3)', () => {
 describe('hash input (toncenter §1.4)', () => {
   const bytes = Buffer.from('fb'.repeat(32), 'hex');
   test('hex, padded base64 in both alphabets, unpadded base64url', () => {
-    for (const text of [
-      bytes.toString('hex'),
-      bytes.toString('hex').toUpperCase(),
-      bytes.toString('base64'),
-      `${bytes.toString('base64url')}=`,
-      bytes.toString('base64url'),
-    ]) {
+    for (const text of [bytes.toString('hex'), bytes.toString('hex').toUpperCase(), bytes.toString('base64'), `${bytes.toString('base64url')}=`, bytes.toString('base64url')]) {
       expect(parseHash256(text)).toEqual(bytes);
     }
   });
