@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
 import { createAccessControl, type AccessControl } from './auth';
+import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } from './liteclient';
@@ -34,7 +35,17 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   const access = await createAccessControl(config, logger);
   const pool = createLitePool(servers, config, logger);
   await pool.start();
-  const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
+  const cache =
+    config.cacheSize > 0
+      ? new ResponseCache({
+          maxBytes: config.cacheSize,
+          redisUrl: config.cacheRedis,
+          redisTimeoutMs: config.redisTimeout,
+          logger: logger.child({ component: 'response-cache' }),
+        })
+      : undefined;
+  await cache?.connect();
+  const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access, ...(cache ? { cache } : {}) };
   const app = createApp(services);
   const http: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
@@ -61,6 +72,7 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
         http.closeIdleConnections();
       });
       pool.close();
+      await cache?.close();
       await access.close();
       await source?.stop();
     })());

@@ -58,8 +58,12 @@ export function blockByUtime(session: ChainSession, ref: ShardRef, utime: number
 }
 
 /** The masterchain block with this seqno. */
-export function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
-  return blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+export async function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
+  const known = session.knownMasterchainBlock?.(seqno);
+  if (known) return known;
+  const block = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  session.noteMasterchainBlock?.(block);
+  return block;
 }
 
 /** The block a state read is made at: the given masterchain seqno, or the request's head. */

@@ -13,6 +13,10 @@ export interface ChainSession {
    * without a round trip when it knows the server's newest block) and kept for every later query.
    */
   head(): Promise<MasterchainInfo>;
+  /** A masterchain block already known by seqno (from the head tracker or this request), if any. */
+  knownMasterchainBlock?(seqno: number): McBlock | undefined;
+  /** Remembers a masterchain block this request looked up, for its later reads. */
+  noteMasterchainBlock?(block: McBlock): void;
 }
 
 /** Anything with a block's five identifying fields (a TL BlockIdExt or ton-lite-client's BlockID). */

@@ -60,6 +60,8 @@ export const OPTIONS = {
   },
   redisTimeout: { flag: 'redis-timeout', kind: 'int', defaultValue: 500, description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms' },
   limiterPrefix: { flag: 'limiter-prefix', kind: 'string', defaultValue: 'ton-http-bridge:ratelimit:', description: 'prefix of the rate-limit keys in Redis' },
+  cacheSize: { flag: 'cache-size', kind: 'bytes', defaultValue: 64 * 1024 * 1024, description: 'response cache keyed by block, bytes or 64mb (0 = off)' },
+  cacheRedis: { flag: 'cache-redis', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent' },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;

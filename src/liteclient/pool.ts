@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { LiteClient, type LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
+import type { BlockRef } from '../chain/session';
 import { ApiError, LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
@@ -181,15 +182,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const previous = member.health.state;
     member.health.state = state;
     const { host, port } = member.server;
-    const details = {
-      server: member.index,
-      host,
-      port,
-      from: previous,
-      to: state,
-      seqno: member.health.seqno,
-      error: member.health.lastError,
-    };
+    const details = { server: member.index, host, port, from: previous, to: state, seqno: member.health.seqno, error: member.health.lastError };
     if (state === 'up') this.logger.info(details, 'lite server is up');
     else this.logger.warn(details, `lite server is ${state}`);
     this.emit('health');
@@ -221,9 +214,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   noHealthyText(options: LiteSessionOptions = {}): string {
     const kind = options.archival === true ? 'archival ' : options.archival === false ? 'non-archival ' : '';
-    const states = this.members.map(
-      (member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`,
-    );
+    const states = this.members.map((member) => `#${member.index} ${member.health.state}${member.health.lastError ? ` (${member.health.lastError})` : ''}`);
     return `no healthy ${kind}lite server: ${states.join(', ')}`;
   }
 
@@ -292,9 +283,11 @@ const MASTERCHAIN_INFO = liteClientFunction('liteServer.getMasterchainInfo');
 class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
   private member: ReturnType<LitePool['pick']>;
   private readonly used: number[] = [];
-  private readonly client: LiteClient;
+  /** Only the get-method path still takes a LiteClient: made on its first use, not per request. */
+  private client: LiteClient | undefined;
   /** The masterchain head this request reads "latest" at, fixed on first use. */
   private resolvedHead: Promise<MasterchainInfo> | undefined;
+  private readonly lookedUp = new Map<number, BlockRef>();
 
   constructor(
     private readonly pool: LitePool,
@@ -302,7 +295,6 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     private readonly deadline: number,
   ) {
     super();
-    this.client = new LiteClient({ engine: this, cacheMap: () => new Map() });
   }
 
   get usedServers(): readonly number[] {
@@ -405,6 +397,14 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     return this.resolvedHead;
   }
 
+  knownMasterchainBlock(seqno: number): BlockRef | undefined {
+    return this.lookedUp.get(seqno) ?? this.pool.heads.knownBlock(seqno);
+  }
+
+  noteMasterchainBlock(block: BlockRef): void {
+    this.lookedUp.set(block.seqno, block);
+  }
+
   /**
    * At the deadline: 503 if no server was ever available to this request, else 504 (a server
    * took the request and did not answer in time, even if none is healthy now).
@@ -420,6 +420,7 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
       timer = setTimeout(() => reject(this.expiryError()), Math.max(0, this.remaining()));
     });
     try {
+      this.client ??= new LiteClient({ engine: this, cacheMap: () => new Map() });
       return await Promise.race([query(this.client), expiry]);
     } catch (err) {
       if (err instanceof ApiError) throw err;
