@@ -4,10 +4,12 @@
  */
 import { runApiBench } from './api';
 import { runLimiterBench } from './limiter';
+import { runServeBench } from './serve';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   limiter: runLimiterBench,
   api: runApiBench,
+  serve: runServeBench,
 };
 
 async function main(selected: string[]): Promise<void> {
