@@ -377,8 +377,24 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
   }
 
   /** One lite function through this session (sticky server, deadline, one transport retry). */
-  liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
-    return this.query(liteClientFunction(query.kind as K), query);
+  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
+    const answer = await this.query(liteClientFunction(query.kind as K), query);
+    if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
+    return answer;
+  }
+
+  /**
+   * After an accepted message: the server may have sealed a block with it already (the local chain
+   * does before answering), so its head is re-read now; the client's next read sees its own send
+   * instead of waiting for the tracker's poll.
+   */
+  private async refreshHead(): Promise<void> {
+    try {
+      const info = await this.query(MASTERCHAIN_INFO, { kind: 'liteServer.getMasterchainInfo' });
+      if (this.member) this.pool.heads.observe(this.member.index, info);
+    } catch {
+      // The message was accepted; a failed refresh only leaves the head to the tracker.
+    }
   }
 
   /**
