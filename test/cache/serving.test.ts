@@ -155,6 +155,8 @@ describe('response cache on the local chain', () => {
     const servers: RunningServer[] = [];
     try {
       for (let i = 0; i < 2; i++) servers.push(await startServer(loadConfig(flags, {}).config, logger));
+      // A loaded machine can fail a first probe; wait for the pools to see the chain.
+      for (const server of servers) await server.pool.waitHealthy(20000);
       const [a, b] = servers as [RunningServer, RunningServer];
       const head = seqnoOf(((await get(a.url, 'getMasterchainInfo')).body['result'] as Json)['last']);
       const query = `address=${account}&seqno=${head}`;
@@ -166,6 +168,7 @@ describe('response cache on the local chain', () => {
       for (let attempt = 0; attempt < 20; attempt++) {
         const c = await startServer(loadConfig(flags, {}).config, logger);
         servers.push(c);
+        await c.pool.waitHealthy(20000);
         fromB = await get(c.url, 'getWalletInformation', query);
         if (fromB.cache === 'hit') break;
       }
