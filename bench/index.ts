@@ -5,11 +5,13 @@
 import { runApiBench } from './api';
 import { runHostileBench } from './hostile';
 import { runLimiterBench } from './limiter';
+import { runServeBench } from './serve';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   limiter: runLimiterBench,
   api: runApiBench,
   hostile: runHostileBench,
+  serve: runServeBench,
 };
 
 async function main(selected: string[]): Promise<void> {

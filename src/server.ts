@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { createApiHttpServer } from './intake';
 import { API_VERSION } from './routes/http';
 import { createAccessControl, type AccessControl } from './auth';
+import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } from './liteclient';
@@ -65,7 +66,17 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
     .warm()
     .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
   await Promise.race([warming, new Promise((resolve) => setTimeout(resolve, TVM_WARM_WAIT_MS).unref())]);
-  const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access };
+  const cache =
+    config.cacheSize > 0
+      ? new ResponseCache({
+          maxBytes: config.cacheSize,
+          redisUrl: config.cacheRedis,
+          redisTimeoutMs: config.redisTimeout,
+          logger: logger.child({ component: 'response-cache' }),
+        })
+      : undefined;
+  await cache?.connect();
+  const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access, ...(cache ? { cache } : {}) };
   const app = createApp(services);
   const http: Server = createApiHttpServer(app, logger, API_VERSION);
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
@@ -111,6 +122,7 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
       pool.close();
       await metrics?.close();
       await closeTvm();
+      await cache?.close();
       await access.close();
       await source?.stop();
     })());

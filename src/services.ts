@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from './auth';
+import type { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import type { HandlerTable } from './handlers';
 import type { LiteGateway } from './liteclient/session';
@@ -13,4 +14,6 @@ export interface AppServices {
   readonly lite?: LiteGateway;
   /** API keys and rate limits (src/auth); absent = every request passes unchecked. */
   readonly access?: AccessControl;
+  /** Answers by (method, parameters, block) (src/cache); absent = --cache-size 0. */
+  readonly cache?: ResponseCache;
 }

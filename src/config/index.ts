@@ -76,6 +76,8 @@ export const OPTIONS = {
   sendFanout: { flag: 'send-fanout', kind: 'int', defaultValue: 3, description: 'healthy lite servers each sendBoc/sendQuery goes to at once; ok at the first acceptance', min: 1, max: 64 },
   startTimeout: { flag: 'start-timeout', kind: 'int', defaultValue: 30000, description: 'at start, how long to wait for a usable lite server before exiting with the reasons, ms', ...DURATION },
   keepAliveTimeout: { flag: 'keep-alive-timeout', kind: 'int', defaultValue: 65000, description: 'idle HTTP keep-alive connections are closed after this, ms (above load-balancer idle timeouts)', ...DURATION },
+  cacheSize: { flag: 'cache-size', kind: 'bytes', defaultValue: 64 * 1024 * 1024, description: 'response cache keyed by block, bytes or 64mb (0 = off)', min: 0, max: 64 * 1024 ** 3 },
+  cacheRedis: { flag: 'cache-redis', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent' },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;

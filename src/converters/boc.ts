@@ -1,4 +1,5 @@
-import { BitBuilder, BitString, Cell, crc32c } from '@ton/core';
+import { BitBuilder, BitString, Cell } from '@ton/core';
+import { crc32cBytes } from '../localnet/cells';
 
 /**
  * Bag-of-cells serialisation that reproduces tonlib's `std_boc_serialize(cell, WithCRC32C)` byte for
@@ -73,7 +74,8 @@ class BagOfCells {
       for (const ref of info.refs) writeUint(cellCount - 1 - ref, refSize);
     }
     if (withCrc32c) {
-      crc32c(out.subarray(0, pos)).copy(out, pos);
+      // The one table-driven CRC32C of the project (the local chain checksums multi-MB BoCs with it).
+      crc32cBytes(out.subarray(0, pos)).copy(out, pos);
       pos += 4;
     }
     return out;

@@ -1,13 +1,15 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { LiteClient, type LiteEngine } from 'ton-lite-client';
-import { Functions } from 'ton-lite-client/dist/schema';
 import type { TLFunction } from 'ton-tl';
+import type { BlockRef } from '../chain/session';
 import { ApiError, LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
+import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
 import { broadcastToServers, type BroadcastOutcome } from './fanout';
 import { plainReason, unhealthyReason, type ServerState } from './health';
+import { DEFAULT_HEAD_TRACKER_OPTIONS, HeadTracker, type HeadTrackerOptions } from './headTracker';
 import type { LiteGateway, LiteSession, LiteSessionOptions } from './session';
 
 export interface PooledServer extends LiteServerEndpoint {
@@ -25,6 +27,7 @@ export interface PoolOptions {
   /** A server whose last masterchain seqno is more than this behind the best is taken out. */
   maxLagBlocks: number;
   engine: ServerEngineOptions;
+  heads?: HeadTrackerOptions;
 }
 
 export const DEFAULT_POOL_OPTIONS: PoolOptions = {
@@ -88,6 +91,8 @@ class PoolMember {
  */
 export class LitePool extends EventEmitter implements LiteGateway {
   private readonly members: PoolMember[];
+  /** Each server's newest masterchain block (headTracker.ts); "latest" reads take their head from it. */
+  readonly heads: HeadTracker;
   private healthTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -100,11 +105,13 @@ export class LitePool extends EventEmitter implements LiteGateway {
     this.setMaxListeners(0);
     if (servers.length === 0) throw new Error('the lite-server pool needs at least one server');
     this.members = servers.map((server, index) => new PoolMember(index, server, new ServerEngine(server, options.engine)));
+    this.heads = new HeadTracker(this.members, options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS);
   }
 
   /** Starts health probing; resolves after the first round of probes. */
   async start(): Promise<void> {
     await this.probeAll();
+    this.heads.start();
     this.healthTimer = setInterval(() => void this.probeAll(), this.options.healthIntervalMs);
     this.healthTimer.unref();
   }
@@ -140,10 +147,11 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const started = performance.now();
     try {
       const info = await member.engine.query(
-        Functions.liteServer_getMasterchainInfo as TLFunction<unknown, { last: { seqno: number } }>,
+        MASTERCHAIN_INFO,
         { kind: 'liteServer.getMasterchainInfo' },
         { timeout: this.options.healthTimeoutMs },
       );
+      this.heads.observe(member.index, info);
       member.health.seqno = info.last.seqno;
       member.health.latencyMs = performance.now() - started;
       member.health.lastError = undefined;
@@ -247,8 +255,27 @@ export class LitePool extends EventEmitter implements LiteGateway {
   }
 
   /** Sends an external message to up to `fanout` healthy servers at once (src/liteclient/fanout.ts). */
-  broadcastMessage(boc: Buffer, fanout: number, deadline: number): Promise<BroadcastOutcome> {
-    return broadcastToServers(this, boc, fanout, deadline);
+  async broadcastMessage(boc: Buffer, fanout: number, deadline: number): Promise<BroadcastOutcome> {
+    const outcome = await broadcastToServers(this, boc, fanout, deadline);
+    await this.refreshHeadOf(outcome.acceptedBy, deadline);
+    return outcome;
+  }
+
+  /**
+   * After an accepted message: the server may have sealed a block with it already (the local chain
+   * does before answering), so its head is re-read now; the client's next read sees its own send
+   * instead of waiting for the tracker's poll. A failed refresh leaves the head to the tracker.
+   */
+  private async refreshHeadOf(index: number, deadline: number): Promise<void> {
+    const member = this.members[index];
+    if (!member) return;
+    try {
+      const timeout = Math.max(1, Math.min(this.options.healthTimeoutMs, deadline - Date.now()));
+      const info = await member.engine.query(MASTERCHAIN_INFO, { kind: 'liteServer.getMasterchainInfo' }, { timeout });
+      this.heads.observe(member.index, info);
+    } catch {
+      // The message was accepted; the answer stands.
+    }
   }
 
   openSession(options: LiteSessionOptions, deadline: number): LiteSession {
@@ -304,6 +331,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   close(): void {
     this.closed = true;
+    this.heads.close();
     clearInterval(this.healthTimer);
     for (const member of this.members) member.engine.close();
     this.emit('health');
@@ -311,6 +339,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
 }
 
 const BLOCK_NOT_FOUND = 651;
+const MASTERCHAIN_INFO = liteClientFunction('liteServer.getMasterchainInfo');
 
 /**
  * One HTTP request's view of the pool: sticky to the first server it picks, bounded by the
@@ -321,7 +350,11 @@ const BLOCK_NOT_FOUND = 651;
 class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
   private member: ReturnType<LitePool['pick']>;
   private readonly used: number[] = [];
-  private readonly client: LiteClient;
+  /** Only the get-method path still takes a LiteClient: made on its first use, not per request. */
+  private client: LiteClient | undefined;
+  /** The masterchain head this request reads "latest" at, fixed on first use. */
+  private resolvedHead: Promise<MasterchainInfo> | undefined;
+  private readonly lookedUp = new Map<number, BlockRef>();
 
   constructor(
     private readonly pool: LitePool,
@@ -329,7 +362,6 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     private readonly deadline: number,
   ) {
     super();
-    this.client = new LiteClient({ engine: this, cacheMap: () => new Map() });
   }
 
   get usedServers(): readonly number[] {
@@ -413,6 +445,51 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     }
   }
 
+  /** One lite function through this session (sticky server, deadline, one transport retry). */
+  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
+    const answer = await this.query(liteClientFunction(query.kind as K), query);
+    if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
+    return answer;
+  }
+
+  /**
+   * After an accepted message: the server may have sealed a block with it already (the local chain
+   * does before answering), so its head is re-read now; the client's next read sees its own send
+   * instead of waiting for the tracker's poll.
+   */
+  private async refreshHead(): Promise<void> {
+    try {
+      const info = await this.query(MASTERCHAIN_INFO, { kind: 'liteServer.getMasterchainInfo' });
+      if (this.member) this.pool.heads.observe(this.member.index, info);
+    } catch {
+      // The message was accepted; a failed refresh only leaves the head to the tracker.
+    }
+  }
+
+  /**
+   * The request's head: the newest block the tracker has seen on this session's server, without
+   * a round trip; asked of the server only when the tracker knows nothing of it yet.
+   */
+  head(): Promise<MasterchainInfo> {
+    this.resolvedHead ??= (async () => {
+      this.member ??= await this.choose(new Set());
+      const tracked = this.pool.heads.headOf(this.member.index);
+      if (tracked) return tracked;
+      const info = await this.liteQuery({ kind: 'liteServer.getMasterchainInfo' });
+      if (this.member) this.pool.heads.observe(this.member.index, info);
+      return info;
+    })();
+    return this.resolvedHead;
+  }
+
+  knownMasterchainBlock(seqno: number): BlockRef | undefined {
+    return this.lookedUp.get(seqno) ?? this.pool.heads.knownBlock(seqno);
+  }
+
+  noteMasterchainBlock(block: BlockRef): void {
+    this.lookedUp.set(block.seqno, block);
+  }
+
   /**
    * At the deadline: 503 if no server was ever available to this request, else 504 (a server
    * took the request and did not answer in time, even if none is healthy now).
@@ -428,6 +505,7 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
       timer = setTimeout(() => reject(this.expiryError()), Math.max(0, this.remaining()));
     });
     try {
+      this.client ??= new LiteClient({ engine: this, cacheMap: () => new Map() });
       return await Promise.race([query(this.client), expiry]);
     } catch (err) {
       if (err instanceof ApiError) throw err;

@@ -1,6 +1,7 @@
 import type { LiteClient } from 'ton-lite-client';
 import type { BroadcastOutcome } from './fanout';
 import type { ServerStatus } from './pool';
+import type { ChainSession } from '../chain/session';
 
 /**
  * What a handler sees of the lite-server pool: one session per HTTP request, sticky to one lite
@@ -11,10 +12,11 @@ export interface LiteSessionOptions {
   archival?: boolean;
 }
 
-export interface LiteSession {
+export interface LiteSession extends ChainSession {
   /**
    * Runs `query` against this request's lite server within the request's deadline. Transport
-   * failures are retried once on another server; `liteServer.error` answers are not.
+   * failures are retried once on another server; `liteServer.error` answers are not. Only the
+   * get-method code still uses a LiteClient; every other read goes through src/chain.
    */
   run<T>(query: (client: LiteClient) => Promise<T>): Promise<T>;
   /** Indices of the lite servers this session has used, for `@extra`. */

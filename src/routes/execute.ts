@@ -1,14 +1,34 @@
 import type { Logger } from 'pino';
-import { NoHealthyLiteServerError } from '../errors';
+import type { CachedAnswer, ResponseCache } from '../cache/responseCache';
+import { responseKey } from '../cache/key';
+import { cachePolicyOf, type CachePolicy } from '../cache/policy';
+import { masterchainBlock, type McBlock } from '../chain';
+import { ApiError, NoHealthyLiteServerError } from '../errors';
 import type { Handler, HandlerContext, JsonValue } from '../handlers/types';
-import type { LiteSession } from '../liteclient/session';
+import type { LiteSession, LiteSessionOptions } from '../liteclient/session';
 import type { RequestSource } from '../params/schema';
 import type { AppServices } from '../services';
 
 export interface CallOutcome {
-  result: JsonValue;
+  /** The JSON of `result`, as sent (cached answers are these very bytes). */
+  readonly resultBytes: Buffer;
   /** toncenter's `@extra`: `<unix seconds>:<lite server indices or _>:<elapsed ms>`. */
-  extra: string;
+  readonly extra: string;
+  /** Whether the answer came from the response cache; undefined for methods that are never cached. */
+  readonly cache: 'hit' | 'miss' | undefined;
+  /** `result` as a value (parsed on demand; the REST path never needs it). */
+  readonly result: JsonValue;
+}
+
+/** A deterministic 4xx answered from the cache: the same error, plus where it came from. */
+export class CachedApiError extends ApiError {
+  constructor(
+    code: number,
+    message: string,
+    readonly cache: 'hit' | 'miss',
+  ) {
+    super(code, message);
+  }
 }
 
 /**
@@ -24,9 +44,53 @@ export function callParameters(raw: Record<string, unknown>): Record<string, unk
   return out;
 }
 
+/** Client mistakes whose answer depends only on the parameters and the block: cached like results. */
+const DETERMINISTIC_CLIENT_ERRORS = new Set([400, 404, 409, 422]);
+
+async function computeAnswer(handler: Handler, context: HandlerContext, params: unknown): Promise<CachedAnswer> {
+  try {
+    return { status: 200, bytes: Buffer.from(JSON.stringify(await handler.run(context, params))) };
+  } catch (err) {
+    if (err instanceof ApiError && DETERMINISTIC_CLIENT_ERRORS.has(err.code) && err.constructor !== CachedApiError) {
+      return { status: err.code, bytes: Buffer.from(err.message) };
+    }
+    throw err;
+  }
+}
+
+/** The masterchain block an answer is keyed by: the `seqno` parameter's block, or the request's head. */
+async function keyBlock(session: LiteSession, policy: CachePolicy, params: unknown): Promise<McBlock> {
+  const seqno = policy === 'seqno' ? (params as { seqno?: unknown }).seqno : undefined;
+  if (typeof seqno === 'number') return masterchainBlock(session, seqno);
+  return (await session.head()).last;
+}
+
+/** The pool options a request's parameters ask for (getTransactions' `archival`). */
+function sessionOptionsOf(params: unknown): LiteSessionOptions {
+  const archival = (params as { archival?: unknown }).archival;
+  return typeof archival === 'boolean' ? { archival } : {};
+}
+
+class Outcome implements CallOutcome {
+  private parsed: JsonValue | undefined;
+
+  constructor(
+    readonly resultBytes: Buffer,
+    readonly extra: string,
+    readonly cache: 'hit' | 'miss' | undefined,
+  ) {}
+
+  get result(): JsonValue {
+    this.parsed ??= JSON.parse(this.resultBytes.toString('utf8')) as JsonValue;
+    return this.parsed;
+  }
+}
+
 /**
- * Runs one API call: parse and validate the parameters (422 before any work), then the handler
- * with a context whose lite-server session is opened lazily and kept for the whole call.
+ * Runs one API call: parse and validate the parameters (422 before any work), then, for a method
+ * whose answer is a function of a masterchain block, the response cache keyed by that block (the
+ * request's head from the head tracker, or the block its `seqno` names), else the handler, with a
+ * context whose lite-server session is opened lazily and kept for the whole call.
  */
 export async function executeCall(
   services: AppServices,
@@ -41,24 +105,38 @@ export async function executeCall(
   const deadline = Date.now() + services.config.requestTimeout;
   let session: LiteSession | undefined;
   let sentTo: readonly number[] = [];
+  const lite = (options: LiteSessionOptions = {}): LiteSession => {
+    if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');
+    session ??= services.lite.openSession(options, deadline);
+    return session;
+  };
   const context: HandlerContext = {
     config: services.config,
     logger,
     requestId,
-    lite(options = {}) {
-      if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');
-      session ??= services.lite.openSession(options, deadline);
-      return session;
-    },
+    lite,
     async sendMessage(boc) {
       if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');
       sentTo = (await services.lite.broadcastMessage(boc, services.config.sendFanout, deadline)).sentTo;
     },
     consensusSeqno: () => services.lite?.consensusSeqno(),
   };
-  const result = await handler.run(context, params);
+  const cache: ResponseCache | undefined = services.lite ? services.cache : undefined;
+  const policy = cache ? cachePolicyOf(handler.name) : 'never';
+  let answer: CachedAnswer;
+  let cacheState: 'hit' | 'miss' | undefined;
+  if (!cache || policy === 'never') {
+    answer = await computeAnswer(handler, context, params);
+    if (answer.status !== 200) throw new ApiError(answer.status, answer.bytes.toString('utf8'));
+  } else {
+    const block = await keyBlock(lite(sessionOptionsOf(params)), policy, params);
+    const found = await cache.lookup(responseKey(handler.name, params, block.rootHash), () => computeAnswer(handler, context, params));
+    answer = found.answer;
+    cacheState = found.hit ? 'hit' : 'miss';
+    if (answer.status !== 200) throw new CachedApiError(answer.status, answer.bytes.toString('utf8'), cacheState);
+  }
   const used = [...new Set([...(session?.usedServers ?? []), ...sentTo])];
   const servers = used.length ? used.join(',') : '_';
   const elapsed = (performance.now() - started).toFixed(3);
-  return { result, extra: `${Math.floor(Date.now() / 1000)}:${servers}:${elapsed}` };
+  return new Outcome(answer.bytes, `${Math.floor(Date.now() / 1000)}:${servers}:${elapsed}`, cacheState);
 }

@@ -13,6 +13,18 @@ export function requestLogger(req: Request, services: AppServices): Logger {
   return (req.log as Logger | undefined) ?? services.logger;
 }
 
+const RESULT_PREFIX = Buffer.from('{"ok":true,"result":');
+
+/**
+ * The success envelope written from the result's bytes (cached ones are sent as they are): the
+ * same bytes `res.json({ ok, result, '@extra' })` would send, without serialising the result again.
+ */
+export function sendResult(res: Response, outcome: { resultBytes: Buffer; extra: string }): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(Buffer.concat([RESULT_PREFIX, outcome.resultBytes, Buffer.from(`,"@extra":"${outcome.extra}"}`)]));
+}
+
 /** Logs what is ours to fix (5xx that are not lite-server answers) and answers in the v2 error shape. */
 export function sendError(req: Request, res: Response, err: unknown, services: AppServices): void {
   if (!(err instanceof ApiError) || err instanceof InternalError) {

@@ -2,8 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
 import type { HttpVerb } from '../handlers/types';
 import type { AppServices } from '../services';
-import { executeCall } from './execute';
-import { requestLogger, requestIdOf, sendError } from './http';
+import { CachedApiError, executeCall } from './execute';
+import { requestLogger, requestIdOf, sendError, sendResult } from './http';
 
 /** `/api/v2/<method>` for every method of the table, on the verbs each one allows. */
 export function createRestRouter(services: AppServices): Router {
@@ -26,8 +26,10 @@ export function createRestRouter(services: AppServices): Router {
         raw = body as Record<string, unknown>;
       }
       const outcome = await executeCall(services, handler, raw, verb === 'GET' ? 'get' : 'post', requestIdOf(req), requestLogger(req, services));
-      res.status(200).json({ ok: true, result: outcome.result, '@extra': outcome.extra });
+      if (outcome.cache) res.setHeader('X-Cache', outcome.cache);
+      sendResult(res, outcome);
     } catch (err) {
+      if (err instanceof CachedApiError) res.setHeader('X-Cache', err.cache);
       sendError(req, res, err, services);
     }
   });

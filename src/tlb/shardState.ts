@@ -68,18 +68,49 @@ export function storeShardStateUnsplit(src: ShardStateUnsplit) {
   };
 }
 
-export function loadShardStateUnsplit(s: Slice): ShardStateUnsplit {
+/**
+ * The fields of a ShardStateUnsplit before its second-level cell. Reads no reference's contents,
+ * so it works on Merkle proofs of a state whose other branches are pruned.
+ */
+export type ShardStateHeader = Pick<
+  ShardStateUnsplit,
+  'globalId' | 'shardId' | 'seqno' | 'vertSeqno' | 'genUtime' | 'genLt' | 'minRefMcSeqno' | 'outMsgQueueInfo' | 'beforeSplit' | 'accounts'
+>;
+
+export function loadShardStateHeader(s: Slice): ShardStateHeader {
   expectTag(s, 0x9023afe2, 32, 'ShardStateUnsplit');
-  const globalId = s.loadInt(32);
-  const shardId = loadShardIdent(s);
-  const seqno = s.loadUint(32);
-  const vertSeqno = s.loadUint(32);
-  const genUtime = s.loadUint(32);
-  const genLt = s.loadUintBig(64);
-  const minRefMcSeqno = s.loadUint(32);
-  const outMsgQueueInfo = s.loadRef();
-  const beforeSplit = s.loadBit();
-  const accounts = s.loadRef();
+  return {
+    globalId: s.loadInt(32),
+    shardId: loadShardIdent(s),
+    seqno: s.loadUint(32),
+    vertSeqno: s.loadUint(32),
+    genUtime: s.loadUint(32),
+    genLt: s.loadUintBig(64),
+    minRefMcSeqno: s.loadUint(32),
+    outMsgQueueInfo: s.loadRef(),
+    beforeSplit: s.loadBit(),
+    accounts: s.loadRef(),
+  };
+}
+
+/**
+ * The config dictionary of a masterchain state, read through a proof that may prune everything
+ * else: header, skip the second-level cell, then McStateExtra up to `config`.
+ */
+export function loadStateConfigRoot(s: Slice): Cell {
+  loadShardStateHeader(s);
+  s.loadRef(); // ^[overload_history ... master_ref]
+  const custom = s.loadMaybeRef();
+  if (!custom) throw new Error('the state has no McStateExtra (not a masterchain state)');
+  const extra = custom.beginParse();
+  expectTag(extra, 0xcc26, 16, 'McStateExtra');
+  loadHashmapE(extra); // shard_hashes
+  return loadConfigParams(extra).config;
+}
+
+export function loadShardStateUnsplit(s: Slice): ShardStateUnsplit {
+  const { globalId, shardId, seqno, vertSeqno, genUtime, genLt, minRefMcSeqno, outMsgQueueInfo, beforeSplit, accounts } =
+    loadShardStateHeader(s);
   const r = s.loadRef().beginParse();
   const overloadHistory = r.loadUintBig(64);
   const underloadHistory = r.loadUintBig(64);

@@ -16,6 +16,8 @@ export class ScriptedLiteServer {
   silent = false;
   /** Added to every answer of getMasterchainInfo, to keep a request in flight. */
   delayMs = 0;
+  /** Added to every lookupBlock answer (keeps identical requests in flight together). */
+  lookupDelayMs = 0;
   /** Lowest seqno this server can look up (a non-archival server forgets old blocks). */
   oldestSeqno = 1;
   /** Query kinds (`liteServer.lookupBlock`) answered with bytes that do not decode (cut short). */
@@ -74,6 +76,7 @@ export class ScriptedLiteServer {
       'liteServer.lookupBlock': async (query) => {
         this.calls.push(`lookupBlock:${query.id.seqno}`);
         if (this.silent) return hang();
+        if (this.lookupDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.lookupDelayMs));
         if (query.id.seqno < this.oldestSeqno || query.id.seqno > this.seqno) throw new LiteServerError(651, 'block not found');
         return { kind: 'liteServer.blockHeader', id: this.blockId(query.id.seqno), mode: query.mode, headerProof: Buffer.alloc(0) };
       },

@@ -86,12 +86,13 @@ describe('the API over a lite server given by --liteservers', () => {
       const second = await startServer(config, logger);
       lite.silent = true;
       const started = Date.now();
-      const res = await fetch(`${second.url}/api/v2/getMasterchainInfo`);
+      // getMasterchainInfo is answered from the tracked head; a lookup must ask the server.
+      const res = await fetch(`${second.url}/api/v2/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=50`);
       expect(Date.now() - started).toBeLessThan(1500);
       expect(res.status).toBe(504);
       expect(await res.json()).toEqual({ ok: false, code: 504, error: 'LITE_SERVER_NETWORK timeout' });
       // The failed query took the server out of rotation: the next request is a clear 503.
-      const next = await fetch(`${second.url}/api/v2/getMasterchainInfo`);
+      const next = await fetch(`${second.url}/api/v2/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=50`);
       expect(next.status).toBe(503);
       expect(((await next.json()) as { error: string }).error).toMatch(/^no healthy lite server: #0 down/);
       await second.stop();
@@ -125,8 +126,8 @@ describe('process lifecycle', () => {
           }
         }, 50);
       });
-      lite.delayMs = 700;
-      const inFlight = fetch(`${url}/api/v2/getMasterchainInfo`);
+      lite.lookupDelayMs = 700;
+      const inFlight = fetch(`${url}/api/v2/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=50`);
       await new Promise((resolve) => setTimeout(resolve, 150));
       child.kill('SIGTERM');
       const res = await inFlight;

@@ -2,8 +2,8 @@ import { beginCell, Cell, convertToMerkleProof, Dictionary } from '@ton/core';
 import type { BlockID } from 'ton-lite-client/dist/types';
 import { storeShardIdent } from '@ton/core';
 import { ApiError } from '../../src/errors';
-import { collectBlockTransactions, type BlockTransactionsChunk } from '../../src/handlers/blockTransactions';
-import { configDictionary, configParam, hashmapLookup } from '../../src/handlers/configProof';
+import { collectBlockTransactions, type BlockTransactionsChunk } from '../../src/chain';
+import { configDictionary, configParam, hashmapLookup } from '../../src/chain';
 import type { ConfigInfo, TransactionId3 } from '../../src/tl';
 
 /** The pure parts behind the block and config handlers: config proofs and the paging loop. */

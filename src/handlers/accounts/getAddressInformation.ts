@@ -1,6 +1,6 @@
 import { toRawFullAccountState } from '../../converters';
 import { param } from '../../params/schema';
-import { readAccount } from '../accountState';
+import { accountAtSeqno } from '../../chain';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
@@ -17,5 +17,5 @@ export default defineHandler({
   validate: (p) => {
     positiveSeqno(p.seqno);
   },
-  run: async (ctx, p) => toRawFullAccountState(await ctx.lite().run((client) => readAccount(client, p.address.address, p.seqno))),
+  run: async (ctx, p) => toRawFullAccountState(await accountAtSeqno(ctx.lite(), p.address.address, p.seqno)),
 });

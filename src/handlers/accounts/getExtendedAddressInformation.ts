@@ -1,6 +1,6 @@
 import { toFullAccountState } from '../../converters';
 import { param } from '../../params/schema';
-import { readAccount } from '../accountState';
+import { accountAtSeqno } from '../../chain';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 
@@ -14,7 +14,7 @@ export default defineHandler({
     seqno: param.int32().optional(),
   },
   run: async (ctx, p) => {
-    const read = await ctx.lite().run((client) => readAccount(client, p.address.address, p.seqno));
+    const read = await accountAtSeqno(ctx.lite(), p.address.address, p.seqno);
     return toFullAccountState(read, { addressFlags: { bounceable: p.address.bounceable, testOnly: p.address.testOnly } });
   },
 });

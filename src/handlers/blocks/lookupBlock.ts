@@ -1,3 +1,4 @@
+import { blockByLt, blockBySeqno, blockByUtime } from '../../chain';
 import { toBlockIdExt } from '../../converters/blockId';
 import { param } from '../../params/schema';
 import { defineHandler, invalid } from '../define';
@@ -24,12 +25,10 @@ export default defineHandler({
     if (p.unixtime !== undefined && p.unixtime < 0) invalid('unixtime should be non-negative');
   },
   run: async (ctx, p) => {
-    const block = { workchain: p.workchain, shard: BigInt.asIntN(64, p.shard).toString() };
-    const header = await ctx.lite().run((client) => {
-      if (p.seqno !== undefined) return client.lookupBlockByID({ ...block, seqno: p.seqno });
-      if (p.lt !== undefined) return client.lookupBlockByLt({ ...block, lt: p.lt });
-      return client.lookupBlockByUtime({ ...block, utime: p.unixtime ?? 0 });
-    });
-    return toBlockIdExt(header.id);
+    const session = ctx.lite();
+    const shard = { workchain: p.workchain, shard: BigInt.asIntN(64, p.shard).toString() };
+    if (p.seqno !== undefined) return toBlockIdExt(await blockBySeqno(session, shard, p.seqno));
+    if (p.lt !== undefined) return toBlockIdExt(await blockByLt(session, shard, p.lt));
+    return toBlockIdExt(await blockByUtime(session, shard, p.unixtime ?? 0));
   },
 });

@@ -1,9 +1,7 @@
+import { configAllAt, masterchainBlockAt } from '../../chain';
 import { toConfigInfo } from '../../converters/config';
 import { param } from '../../params/schema';
-import { masterchainBlockAt } from '../blockRefs';
-import { configDictionary } from '../configProof';
 import { defineHandler } from '../define';
-import { liteQuery, tlBlockId } from '../liteAnswers';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -19,11 +17,7 @@ export default defineHandler({
     positiveSeqno(p.seqno);
   },
   run: async (ctx, p) => {
-    const dict = await ctx.lite().run(async (client) => {
-      const block = await masterchainBlockAt(client, p.seqno);
-      const answer = await liteQuery(client, { kind: 'liteServer.getConfigAll', mode: 0, id: tlBlockId(block) });
-      return configDictionary(answer, block);
-    });
-    return toConfigInfo(dict);
+    const session = ctx.lite();
+    return toConfigInfo(await configAllAt(session, await masterchainBlockAt(session, p.seqno)));
   },
 });

@@ -1,9 +1,7 @@
+import { configParamAt, masterchainBlockAt } from '../../chain';
 import { toConfigInfo } from '../../converters/config';
 import { param } from '../../params/schema';
-import { masterchainBlockAt } from '../blockRefs';
-import { configDictionary, configParam } from '../configProof';
 import { defineHandler } from '../define';
-import { liteQuery, tlBlockId } from '../liteAnswers';
 import { READ_VERBS } from '../types';
 import { configParamSelector, positiveSeqno } from '../validation';
 
@@ -24,11 +22,7 @@ export default defineHandler({
   run: async (ctx, p) => {
     // configParamSelector guarantees one of them; on GET config_id wins, as in toncenter.
     const id = p.config_id ?? p.param ?? 0;
-    const value = await ctx.lite().run(async (client) => {
-      const block = await masterchainBlockAt(client, p.seqno);
-      const answer = await liteQuery(client, { kind: 'liteServer.getConfigParams', mode: 0, id: tlBlockId(block), paramList: [id] });
-      return configParam(configDictionary(answer, block), id);
-    });
-    return toConfigInfo(value);
+    const session = ctx.lite();
+    return toConfigInfo(await configParamAt(session, await masterchainBlockAt(session, p.seqno), id));
   },
 });

@@ -1,4 +1,4 @@
-import { Cell } from '@ton/core';
+import { librariesByHash } from '../../chain';
 import { toLibraryResult } from '../../converters/libraries';
 import { param } from '../../params/schema';
 import { defineHandler, invalid } from '../define';
@@ -20,17 +20,7 @@ export default defineHandler({
       invalid(`at most ${MAX_LIBRARIES_PER_CALL} libraries per call, got ${p.libraries.length}`);
   },
   run: async (ctx, p) => {
-    if (p.libraries.length === 0) return toLibraryResult([]);
-    const answer = await ctx.lite().run((client) => client.getLibraries(p.libraries));
-    // tonlib keeps only entries whose BoC hashes to their key, and passes their bytes through.
-    const found = answer.result.filter((entry) => {
-      try {
-        const roots = Cell.fromBoc(entry.data);
-        return roots.length === 1 && roots[0].hash().equals(entry.hash);
-      } catch {
-        return false;
-      }
-    });
+    const found = await librariesByHash(ctx.lite(), p.libraries);
     return toLibraryResult(found.map((entry) => ({ hash: entry.hash, data: entry.data })));
   },
 });

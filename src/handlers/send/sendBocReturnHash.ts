@@ -1,7 +1,7 @@
 import { toExtMessageInfo } from '../../converters/extMessage';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage } from '../externalMessage';
+import { parseExternalMessage } from '../../chain';
 import { POST_ONLY } from '../types';
 import { nonEmptyBoc } from '../validation';
 

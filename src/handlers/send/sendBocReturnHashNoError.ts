@@ -2,7 +2,7 @@ import { toExtMessageInfo } from '../../converters/extMessage';
 import { ApiError, LiteServerError, ValidationError } from '../../errors';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage } from '../externalMessage';
+import { parseExternalMessage } from '../../chain';
 import { POST_ONLY } from '../types';
 
 /** A message that cannot be sent is the caller's problem here: 400 with the reason, never 422/500. */

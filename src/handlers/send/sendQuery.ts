@@ -1,6 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { queryMessage } from '../externalMessage';
+import { queryMessage } from '../../chain';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({

@@ -1,6 +1,5 @@
+import { blockTransactionsCursor, listBlockTransactionsExt, resolveBlock } from '../../chain';
 import { toBlockTransactionsExt } from '../../converters/blockTransactions';
-import { resolveBlock } from '../blockRefs';
-import { blockTransactionsCursor, listBlockTransactionsExt } from '../blockTransactions';
 import { blockTransactionsParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
@@ -16,10 +15,9 @@ export default defineHandler({
     blockTransactionsPaging(p);
   },
   run: async (ctx, p) => {
-    return ctx.lite().run(async (client) => {
-      const block = await resolveBlock(client, p);
-      const page = await listBlockTransactionsExt(client, block, p.count, blockTransactionsCursor(p.after_hash, p.after_lt));
-      return toBlockTransactionsExt({ id: block, reqCount: p.count, incomplete: page.incomplete, transactions: page.transactions });
-    });
+    const session = ctx.lite();
+    const block = await resolveBlock(session, p);
+    const page = await listBlockTransactionsExt(session, block, p.count, blockTransactionsCursor(p.after_hash, p.after_lt));
+    return toBlockTransactionsExt({ id: block, reqCount: p.count, incomplete: page.incomplete, transactions: page.transactions });
   },
 });

@@ -1,5 +1,5 @@
+import { accountHistory } from '../../chain';
 import { toTransactionJson } from '../../converters';
-import { lastTransactionOf, walkHistory } from '../accountTransactions';
 import { accountTransactionsParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
@@ -16,11 +16,10 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const address = p.address.address;
-    const transactions = await ctx.lite({ archival: p.archival }).run(async (client) => {
-      // lt = 0 means "not given" (validation already paired lt and hash).
-      const start = p.lt && p.hash ? { lt: p.lt, hash: p.hash } : await lastTransactionOf(client, address);
-      return start ? (await walkHistory(client, address, start, { limit: p.limit, toLt: p.to_lt })).transactions : [];
-    });
-    return transactions.map((tx) => toTransactionJson(tx, address.workChain));
+    const session = ctx.lite({ archival: p.archival });
+    // lt = 0 means "not given" (validation already paired lt and hash).
+    const start = p.lt && p.hash ? { lt: p.lt, hash: p.hash } : null;
+    const page = await accountHistory(session, (await session.head()).last, address, start, { limit: p.limit, toLt: p.to_lt });
+    return page.transactions.map((tx) => toTransactionJson(tx, address.workChain));
   },
 });

@@ -1,5 +1,5 @@
+import { accountHistory } from '../../chain';
 import { emptyTransactionId, toRawTransaction, toTransactionId } from '../../converters';
-import { lastTransactionOf, walkHistory } from '../accountTransactions';
 import { accountTransactionsParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
@@ -16,12 +16,21 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const address = p.address.address;
-    const page = await ctx.lite({ archival: p.archival }).run(async (client) => {
-      // Unlike getTransactions, an explicit lt = 0 is a start before all history: nothing.
-      if (p.lt === 0n) return { transactions: [], next: null };
-      const start = p.lt !== undefined && p.hash ? { lt: p.lt, hash: p.hash } : await lastTransactionOf(client, address);
-      return start ? walkHistory(client, address, start, { limit: p.limit, toLt: p.to_lt }) : { transactions: [], next: null };
-    });
+    const session = ctx.lite({ archival: p.archival });
+    // Unlike getTransactions, an explicit lt = 0 is a start before all history: nothing.
+    const page =
+      p.lt === 0n
+        ? { transactions: [], next: null }
+        : await accountHistory(
+            session,
+            (await session.head()).last,
+            address,
+            p.lt !== undefined && p.hash ? { lt: p.lt, hash: p.hash } : null,
+            {
+              limit: p.limit,
+              toLt: p.to_lt,
+            },
+          );
     return {
       '@type': 'raw.transactions',
       transactions: page.transactions.map((tx) => toRawTransaction(tx, address.workChain)),

@@ -1,7 +1,7 @@
+import { locateResultTransaction } from '../../chain';
 import { toTransactionJson } from '../../converters';
 import { locateParams } from '../sharedParams';
 import { defineHandler, invalid } from '../define';
-import { locateResultTransaction } from '../locateTransaction';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -16,7 +16,7 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const ref = { source: p.source.address, destination: p.destination.address, createdLt: p.created_lt };
-    const tx = await ctx.lite().run((client) => locateResultTransaction(client, ref));
+    const tx = await locateResultTransaction(ctx.lite(), ref);
     return toTransactionJson(tx, ref.destination.workChain);
   },
 });

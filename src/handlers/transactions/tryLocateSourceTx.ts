@@ -1,7 +1,7 @@
+import { locateSourceTransaction } from '../../chain';
 import { toTransactionJson } from '../../converters';
 import { locateParams } from '../sharedParams';
 import { defineHandler, invalid } from '../define';
-import { locateSourceTransaction } from '../locateTransaction';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -15,7 +15,7 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const ref = { source: p.source.address, destination: p.destination.address, createdLt: p.created_lt };
-    const tx = await ctx.lite().run((client) => locateSourceTransaction(client, ref));
+    const tx = await locateSourceTransaction(ctx.lite(), ref);
     return toTransactionJson(tx, ref.source.workChain);
   },
 });

@@ -6,6 +6,7 @@
  */
 import { Cell, Slice } from '@ton/core';
 import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof, ProofSpec } from '../cells';
+import { loadShardStateHeader } from '../../tlb';
 
 /** Builds the MerkleProof cell of a spec (tests and callers that need a Cell). */
 export function proofCell(spec: ProofSpec): Cell {
@@ -35,10 +36,7 @@ export function mcBlockExtraCell(root: Cell): Cell | null {
 /** McStateExtra layout: shard_hashes (HashmapE: a ref if non-empty), config (ConfigParams), ^[...]. */
 export function mcStateExtraParts(state: Cell): { custom: Cell; shardHashes: Cell | null; config: Cell; more: Cell } | null {
   const s = state.beginParse();
-  s.skip(32 + 32 + 104 + 32 + 32 + 32 + 64 + 32);
-  s.loadRef();
-  s.skip(1);
-  s.loadRef();
+  loadShardStateHeader(s);
   s.loadRef();
   const custom = s.loadMaybeRef();
   if (!custom) return null;

@@ -1,20 +1,11 @@
 import { Cell, CellType } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
-import type { BlockID } from 'ton-lite-client/dist/types';
 import { ApiError } from '../errors';
-import { BlockIdExt, BlockLink, liteClientFunction, LiteAnswerMap, LiteQueryKind, LiteQueryOf } from '../tl';
+import type { BlockIdExt, BlockLink } from '../tl';
+import type { BlockRef, ChainSession } from './session';
 
-/**
- * Lite functions sent with this package's current-schema codecs (ton-lite-client lacks some and
- * decodes others with an outdated schema), and the checks handlers make on what comes back.
- */
+/** The checks every read makes on what a lite server sends back. */
 
-/** Sends one lite function through the request's session (its engine is the pool session). */
-export function liteQuery<K extends LiteQueryKind>(client: LiteClient, query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
-  return client.engine.query(liteClientFunction(query.kind as K), query);
-}
-
-export function tlBlockId(id: BlockID | BlockIdExt): BlockIdExt {
+export function tlBlockId(id: BlockRef): BlockIdExt {
   return {
     kind: 'tonNode.blockIdExt',
     workchain: id.workchain,
@@ -26,7 +17,7 @@ export function tlBlockId(id: BlockID | BlockIdExt): BlockIdExt {
 }
 
 /** The same block (the shard compared as a signed 64-bit number, whatever its text form). */
-export function sameBlock(a: BlockID | BlockIdExt, b: BlockID | BlockIdExt): boolean {
+export function sameBlock(a: BlockRef, b: BlockRef): boolean {
   return (
     a.workchain === b.workchain &&
     BigInt.asIntN(64, BigInt(a.shard)) === BigInt.asIntN(64, BigInt(b.shard)) &&
@@ -69,6 +60,11 @@ export function bocRoots(bytes: Buffer, what: string): Cell[] {
   return parseLiteAnswer(what, () => Cell.fromBoc(bytes));
 }
 
+/** A proof BoC that may be absent (empty bytes). */
+export function optionalBocRoot(bytes: Buffer, what: string): Cell | null {
+  return bytes.length === 0 ? null : bocRoot(bytes, what);
+}
+
 /**
  * The cell a Merkle proof BoC proves (its only reference). Its level-0 hash is the hash of the
  * original cell, pruned branches and all.
@@ -80,27 +76,18 @@ export function merkleProofContent(bytes: Buffer, what: string): Cell {
 }
 
 /** A proven block's root: the proof's content must hash to the block's root hash. */
-export function provenBlockRoot(bytes: Buffer, block: BlockID | BlockIdExt, what: string): Cell {
+export function provenBlockRoot(bytes: Buffer, block: BlockRef, what: string): Cell {
   const root = merkleProofContent(bytes, what);
   if (!root.hash(0).equals(block.rootHash)) throw invalidLiteAnswer(what, 'proof does not match the block root hash');
   return root;
-}
-
-/** A proof BoC that may be absent (empty bytes). */
-export function optionalBocRoot(bytes: Buffer, what: string): Cell | null {
-  return bytes.length === 0 ? null : bocRoot(bytes, what);
 }
 
 /** getBlockProof mode as tonlib sends it: target block given (bit 0), base block trusted (bit 12). */
 const BLOCK_PROOF_MODE = 0x1001;
 
 /** The links of a complete masterchain proof from `from` to `to` (liteServer.getBlockProof). */
-export async function masterchainProofLinks(
-  client: LiteClient,
-  from: BlockID | BlockIdExt,
-  to: BlockID | BlockIdExt,
-): Promise<BlockLink[]> {
-  const proof = await liteQuery(client, {
+export async function masterchainProofLinks(session: ChainSession, from: BlockRef, to: BlockRef): Promise<BlockLink[]> {
+  const proof = await session.liteQuery({
     kind: 'liteServer.getBlockProof',
     mode: BLOCK_PROOF_MODE,
     knownBlock: tlBlockId(from),

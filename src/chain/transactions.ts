@@ -1,7 +1,8 @@
-import { Address, Cell, loadTransaction, Transaction } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
+import { Address, loadTransaction, Transaction } from '@ton/core';
 import { hashToBuffer } from '../converters';
-import { readAccount } from './accountState';
+import { accountAt } from './accounts';
+import { bocRoots, parseLiteAnswer } from './answers';
+import type { ChainSession, McBlock } from './session';
 
 /**
  * An account's history walked from one transaction back through `prev_trans_lt/hash`, the way
@@ -29,14 +30,20 @@ export function previousOf(tx: Transaction): TransactionCursor | null {
 
 /** Up to `count` transactions from `from` (inclusive) back, in one lite-server query. */
 export async function fetchTransactions(
-  client: LiteClient,
+  session: ChainSession,
   address: Address,
   from: TransactionCursor,
   count: number,
 ): Promise<Transaction[]> {
-  const page = await client.getAccountTransactions(address, from.lt.toString(), from.hash, count);
-  if (page.transactions.length === 0) return [];
-  return Cell.fromBoc(page.transactions).map((cell) => loadTransaction(cell.beginParse()));
+  const page = await session.liteQuery({
+    kind: 'liteServer.getTransactions',
+    count,
+    account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
+    lt: from.lt.toString(),
+    hash: from.hash,
+  });
+  const roots = bocRoots(page.transactions, 'transactionList transactions');
+  return parseLiteAnswer('transactionList transactions', () => roots.map((cell) => loadTransaction(cell.beginParse())));
 }
 
 export interface WalkOptions {
@@ -46,7 +53,7 @@ export interface WalkOptions {
 }
 
 export async function walkHistory(
-  client: LiteClient,
+  session: ChainSession,
   address: Address,
   from: TransactionCursor,
   options: WalkOptions,
@@ -55,7 +62,7 @@ export async function walkHistory(
   let cursor: TransactionCursor | null = from;
   while (cursor && transactions.length < options.limit) {
     const count = Math.min(LITE_TRANSACTIONS_PER_QUERY, options.limit - transactions.length);
-    const page = await fetchTransactions(client, address, cursor, count);
+    const page = await fetchTransactions(session, address, cursor, count);
     if (page.length === 0) break;
     for (const tx of page) {
       if (options.toLt !== undefined && tx.lt <= options.toLt) return { transactions, next: cursor };
@@ -66,8 +73,23 @@ export async function walkHistory(
   return { transactions, next: cursor };
 }
 
-/** The account's last transaction at the current head, or null for an account without history. */
-export async function lastTransactionOf(client: LiteClient, address: Address): Promise<TransactionCursor | null> {
-  const read = await readAccount(client, address);
+/** The account's last transaction at masterchain block `block`, or null for an account without history. */
+export async function lastTransactionAt(session: ChainSession, block: McBlock, address: Address): Promise<TransactionCursor | null> {
+  const read = await accountAt(session, block, address);
   return read.lastTransaction ? { lt: read.lastTransaction.lt, hash: hashToBuffer(read.lastTransaction.hash) } : null;
+}
+
+/**
+ * The history page getTransactions(Std) answer: from `start` if given, else from the account's
+ * last transaction at `block`.
+ */
+export async function accountHistory(
+  session: ChainSession,
+  block: McBlock,
+  address: Address,
+  start: TransactionCursor | null,
+  options: WalkOptions,
+): Promise<HistoryPage> {
+  const from = start ?? (await lastTransactionAt(session, block, address));
+  return from ? walkHistory(session, address, from, options) : { transactions: [], next: null };
 }

@@ -1,9 +1,9 @@
 import { loadTransaction, Transaction } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
-import type { BlockID } from 'ton-lite-client/dist/types';
+
 import type { ShortTxIdInput } from '../converters/blockTransactions';
 import type { TransactionId3 } from '../tl';
-import { bocRoots, invalidLiteAnswer, liteQuery, parseLiteAnswer, sameBlock, tlBlockId } from './liteAnswers';
+import { bocRoots, invalidLiteAnswer, parseLiteAnswer, sameBlock, tlBlockId } from './answers';
+import type { BlockRef, ChainSession } from './session';
 
 /**
  * toncenter's paging over a block's transactions, shared by getBlockTransactions and
@@ -70,8 +70,8 @@ export async function collectBlockTransactions<T>(
 
 /** Short ids (account, lt, hash) of up to `count` transactions of the block after the cursor. */
 export function listBlockShortTxIds(
-  client: LiteClient,
-  block: BlockID,
+  session: ChainSession,
+  block: BlockRef,
   count: number,
   after?: BlockTransactionsCursor,
 ): Promise<BlockTransactionsPage<ShortTxIdInput & { account: Buffer }>> {
@@ -79,7 +79,7 @@ export function listBlockShortTxIds(
     count,
     after,
     async (chunkSize, cursor) => {
-      const answer = await liteQuery(client, {
+      const answer = await session.liteQuery({
         kind: 'liteServer.listBlockTransactions',
         id: tlBlockId(block),
         mode: BLOCK_TRANSACTIONS_MODE,
@@ -102,8 +102,8 @@ export function listBlockShortTxIds(
 
 /** Full transactions of the block after the cursor, as listBlockTransactionsExt's BoC holds them. */
 export function listBlockTransactionsExt(
-  client: LiteClient,
-  block: BlockID,
+  session: ChainSession,
+  block: BlockRef,
   count: number,
   after?: BlockTransactionsCursor,
 ): Promise<BlockTransactionsPage<Transaction>> {
@@ -111,7 +111,7 @@ export function listBlockTransactionsExt(
     count,
     after,
     async (chunkSize, cursor) => {
-      const answer = await liteQuery(client, {
+      const answer = await session.liteQuery({
         kind: 'liteServer.listBlockTransactionsExt',
         id: tlBlockId(block),
         mode: BLOCK_TRANSACTIONS_MODE,

@@ -1,11 +1,11 @@
 import { Address, Transaction } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
-import type { BlockID } from 'ton-lite-client/dist/types';
 import { transactionMessages } from '../converters';
 import { LiteServerError, NotFoundError } from '../errors';
-import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } from './accountTransactions';
-import { FULL_SHARD, MASTERCHAIN } from './blockRefs';
-import { liteQuery, tlBlockId } from './liteAnswers';
+import type { BlockIdExt } from '../tl';
+import { tlBlockId } from './answers';
+import { blockByLt as lookupByLt, blockBySeqno, FULL_SHARD, MASTERCHAIN } from './blockRefs';
+import type { BlockRef, ChainSession } from './session';
+import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } from './transactions';
 
 /**
  * tryLocate*: following an internal message (source, destination, created_lt) to the transaction
@@ -32,15 +32,15 @@ export function accountShardPrefix(address: Address): string {
 
 /** The account's transactions in `block` with lt > afterLt, oldest first. */
 async function accountTransactionsInBlock(
-  client: LiteClient,
-  block: BlockID,
+  session: ChainSession,
+  block: BlockRef,
   address: Address,
   afterLt: bigint,
 ): Promise<TransactionCursor[]> {
   const found: TransactionCursor[] = [];
   let after = afterLt;
   for (;;) {
-    const answer = await liteQuery(client, {
+    const answer = await session.liteQuery({
       kind: 'liteServer.listBlockTransactions',
       id: tlBlockId(block),
       mode: 1 + 2 + 4 + 128,
@@ -62,18 +62,18 @@ async function accountTransactionsInBlock(
   }
 }
 
-async function blockByLt(client: LiteClient, address: Address, lt: bigint): Promise<BlockID | null> {
+async function blockByLt(session: ChainSession, address: Address, lt: bigint): Promise<BlockIdExt | null> {
   try {
-    return (await client.lookupBlockByLt({ workchain: address.workChain, shard: accountShardPrefix(address), lt })).id;
+    return await lookupByLt(session, { workchain: address.workChain, shard: accountShardPrefix(address) }, lt);
   } catch (err) {
     if (err instanceof LiteServerError && err.liteCode === BLOCK_NOT_FOUND) return null;
     throw err;
   }
 }
 
-async function nextBlock(client: LiteClient, block: BlockID): Promise<BlockID | null> {
+async function nextBlock(session: ChainSession, block: BlockIdExt): Promise<BlockIdExt | null> {
   try {
-    return (await client.lookupBlockByID({ workchain: block.workchain, shard: block.shard, seqno: block.seqno + 1 })).id;
+    return await blockBySeqno(session, block, block.seqno + 1);
   } catch (err) {
     if (err instanceof LiteServerError && err.liteCode === BLOCK_NOT_FOUND) return null;
     throw err;
@@ -81,11 +81,11 @@ async function nextBlock(client: LiteClient, block: BlockID): Promise<BlockID | 
 }
 
 /** The newest-first transactions ending at `ids`' newest (all of them are consecutive in the history). */
-async function loadAll(client: LiteClient, address: Address, ids: TransactionCursor[]): Promise<Transaction[]> {
+async function loadAll(session: ChainSession, address: Address, ids: TransactionCursor[]): Promise<Transaction[]> {
   const out: Transaction[] = [];
   for (let end = ids.length; end > 0; end -= LITE_TRANSACTIONS_PER_QUERY) {
     const count = Math.min(LITE_TRANSACTIONS_PER_QUERY, end);
-    out.push(...(await fetchTransactions(client, address, ids[end - 1], count)));
+    out.push(...(await fetchTransactions(session, address, ids[end - 1], count)));
   }
   return out;
 }
@@ -97,29 +97,29 @@ export interface MessageRef {
 }
 
 /** The destination's transaction whose inbound message came from `source` with `createdLt`. */
-export async function locateResultTransaction(client: LiteClient, ref: MessageRef): Promise<Transaction> {
-  let block = await blockByLt(client, ref.destination, ref.createdLt);
+export async function locateResultTransaction(session: ChainSession, ref: MessageRef): Promise<Transaction> {
+  let block = await blockByLt(session, ref.destination, ref.createdLt);
   for (let i = 0; block && i < RESULT_BLOCKS; i++) {
-    const ids = await accountTransactionsInBlock(client, block, ref.destination, ref.createdLt);
-    for (const tx of await loadAll(client, ref.destination, ids)) {
+    const ids = await accountTransactionsInBlock(session, block, ref.destination, ref.createdLt);
+    for (const tx of await loadAll(session, ref.destination, ids)) {
       const inMessage = transactionMessages(tx).inMessage;
       const info = inMessage?.info;
       if (info?.type === 'internal' && info.createdLt === ref.createdLt && info.src.equals(ref.source)) return tx;
     }
-    block = i + 1 < RESULT_BLOCKS ? await nextBlock(client, block) : null;
+    block = i + 1 < RESULT_BLOCKS ? await nextBlock(session, block) : null;
   }
   throw new NotFoundError(NOT_FOUND_TEXT);
 }
 
 /** The source's transaction that emitted a message to `destination` with `createdLt`. */
-export async function locateSourceTransaction(client: LiteClient, ref: MessageRef): Promise<Transaction> {
-  const block = await blockByLt(client, ref.source, ref.createdLt);
+export async function locateSourceTransaction(session: ChainSession, ref: MessageRef): Promise<Transaction> {
+  const block = await blockByLt(session, ref.source, ref.createdLt);
   if (block) {
     // The sender is the source's last transaction in that block that started before created_lt.
-    const ids = (await accountTransactionsInBlock(client, block, ref.source, 0n)).filter((id) => id.lt < ref.createdLt);
+    const ids = (await accountTransactionsInBlock(session, block, ref.source, 0n)).filter((id) => id.lt < ref.createdLt);
     const candidate = ids[ids.length - 1];
     if (candidate) {
-      const [tx] = await fetchTransactions(client, ref.source, candidate, 1);
+      const [tx] = await fetchTransactions(session, ref.source, candidate, 1);
       const sent = tx
         ? transactionMessages(tx).outMessages.some(
             (message) =>

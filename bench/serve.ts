@@ -1,0 +1,257 @@
+/**
+ * What serving costs next to the floor: the local chain in its own process (`localnet`), the API
+ * in another, pointed at it over ADNL as a production bridge would be, and two reference servers
+ * (bare node:http, a minimal Express 5 app) answering with the very bytes of each measured
+ * response. autocannon drives each with 50 connections for 10 s.
+ *
+ *   npm run bench -- serve
+ *
+ * Also: uncached getAddressInformation (an API with --cache-size 0) against the same read made
+ * with LiteClient directly (getMasterchainInfo + getAccountState, as in bench/api.ts), and the API's
+ * RSS while 1 000 keep-alive clients read cached answers for 30 s.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import { parseGlobalConfig } from '../src/liteclient';
+import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets } from '../src/localnet/wallets';
+
+const ROOT = path.resolve(__dirname, '..');
+const CONNECTIONS = 50;
+const SECONDS = 10;
+const MANY_CLIENTS = 1000;
+const MANY_SECONDS = 30;
+
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+function start(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not come up`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).status < 500;
+  } catch {
+    return false;
+  }
+}
+
+interface Target {
+  name: string;
+  path: string;
+  method: 'GET' | 'POST';
+  body?: string;
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+async function cannon(url: string, target: Target, connections = CONNECTIONS, duration = SECONDS): Promise<Run> {
+  const result = await autocannon({
+    url: url + target.path,
+    method: target.method,
+    connections,
+    duration,
+    ...(target.body ? { body: target.body, headers: { 'content-type': 'application/json' } } : {}),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function bytesOf(url: string, target: Target): Promise<Buffer> {
+  const res = await fetch(url + target.path, {
+    method: target.method,
+    ...(target.body ? { body: target.body, headers: { 'content-type': 'application/json' } } : {}),
+  });
+  if (res.status !== 200) throw new Error(`${target.name}: HTTP ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+const line = (name: string, run: Run) =>
+  `${name.padEnd(44)} ${run.rps.toFixed(0).padStart(7)} ${run.p50.toFixed(1).padStart(7)} ${run.p99.toFixed(1).padStart(7)}${run.errors + run.timeouts + run.non2xx > 0 ? `  (errors ${run.errors}, timeouts ${run.timeouts}, non-2xx ${run.non2xx})` : ''}`;
+
+/** Latency per call with `concurrency` in flight, as bench/api.ts measures. */
+async function drive(
+  rounds: number,
+  concurrency: number,
+  call: () => Promise<void>,
+): Promise<{ perSecond: number; p50: number; p99: number }> {
+  const samples: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < rounds) {
+        const t = performance.now();
+        await call();
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
+  return { perSecond: rounds / seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+export async function runServeBench(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thb-serve-'));
+  const configFile = path.join(dir, 'local.config.json');
+  try {
+    start(['src/main.ts', 'localnet', '--config-out', configFile, '--accounts', '2', '--log-level', 'warn']);
+    await waitFor(() => fs.existsSync(configFile) && fs.statSync(configFile).size > 0, 'the local chain');
+    const [lite] = parseGlobalConfig(JSON.parse(fs.readFileSync(configFile, 'utf8')), 'local chain');
+    const wallets = await deriveLocalnetWallets(DEFAULT_LOCALNET_MNEMONIC, 1, -239);
+    const wallet = wallets.wallets[0]!.address;
+
+    const apiPort = await freePort();
+    const api = start(['src/main.ts', '--liteservers', configFile, '--port', String(apiPort), '--keyless-rps', '0', '--log-level', 'info']);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    await waitFor(() => answers(`${apiUrl}/api/v2/getMasterchainInfo`), 'the API');
+
+    const targets: Target[] = [
+      { name: 'getMasterchainInfo', path: '/api/v2/getMasterchainInfo', method: 'GET' },
+      { name: 'getAddressInformation', path: `/api/v2/getAddressInformation?address=${wallet.toString()}`, method: 'GET' },
+      {
+        name: 'runGetMethod seqno',
+        path: '/api/v2/runGetMethod',
+        method: 'POST',
+        body: JSON.stringify({ address: wallet.toString(), method: 'seqno', stack: [] }),
+      },
+    ];
+    console.log(
+      `serve: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(`autocannon ${CONNECTIONS} connections x ${SECONDS} s; chain, API and reference servers each in their own process`);
+    console.log(`${'what'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
+    const ratios: string[] = [];
+    for (const target of targets) {
+      const bytes = await bytesOf(apiUrl, target);
+      const file = path.join(dir, `${target.name.replace(/\W+/g, '_')}.json`);
+      fs.writeFileSync(file, bytes);
+      const refs: Record<string, Run> = {};
+      for (const kind of ['bare', 'express'] as const) {
+        const port = await freePort();
+        const child = start(['bench/serveTargets.ts', kind, String(port), file]);
+        await waitFor(() => answers(`http://127.0.0.1:${port}/`), `${kind} server`);
+        refs[kind] = await cannon(`http://127.0.0.1:${port}`, target);
+        console.log(
+          line(`${kind === 'bare' ? 'bare node:http' : 'minimal Express 5'}, ${target.name} bytes (${bytes.length} B)`, refs[kind]!),
+        );
+        child.kill('SIGKILL');
+      }
+      const ours = await cannon(apiUrl, target);
+      console.log(line(`ours, cached ${target.name}`, ours));
+      ratios.push(`cached ${target.name} / Express: ${(ours.rps / refs['express']!.rps).toFixed(2)} (target >= 0.8)`);
+    }
+
+    // 1 000 keep-alive clients on cached reads; RSS sampled while they run.
+    let peak = rssOf(api.pid!);
+    const before = peak;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(api.pid!))), 250);
+    const many = await cannon(apiUrl, targets[1]!, MANY_CLIENTS, MANY_SECONDS);
+    clearInterval(sampler);
+    console.log(line(`ours, ${MANY_CLIENTS} keep-alive clients, cached getAddressInformation`, many));
+    const rssLine = `RSS of the API: ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB with ${MANY_CLIENTS} clients over ${MANY_SECONDS} s (target <= 150 MB, no timeouts: ${many.timeouts})`;
+
+    // Uncached: a second API with the cache off, against LiteClient directly.
+    const uncachedPort = await freePort();
+    start([
+      'src/main.ts',
+      '--liteservers',
+      configFile,
+      '--port',
+      String(uncachedPort),
+      '--keyless-rps',
+      '0',
+      '--log-level',
+      'info',
+      '--cache-size',
+      '0',
+    ]);
+    const uncachedUrl = `http://127.0.0.1:${uncachedPort}`;
+    await waitFor(() => answers(`${uncachedUrl}/api/v2/getMasterchainInfo`), 'the uncached API');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const get = (url: string) =>
+      new Promise<void>((resolve, reject) => {
+        http
+          .get(url, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+          })
+          .on('error', reject);
+      });
+    const engine = new LiteSingleEngine({ host: `tcp://${lite!.host}:${lite!.port}`, publicKey: lite!.publicKey });
+    engine.on('error', () => undefined);
+    await new Promise<void>((resolve) => engine.once('ready', () => resolve()));
+    const noCache = { get: () => undefined, set: () => undefined, delete: () => undefined, clear: () => undefined };
+    const client = new LiteClient({ engine, cacheMap: () => noCache });
+    const readUrl = uncachedUrl + targets[1]!.path;
+    for (let i = 0; i < 30; i++) await get(readUrl);
+    const throughApi = await drive(400, 4, () => get(readUrl));
+    const direct = await drive(400, 4, async () => {
+      const head = (await client.getMasterchainInfo()).last;
+      await client.getAccountStateRaw(wallet, head);
+    });
+    engine.close();
+    agent.destroy();
+    const fmt = (f: { perSecond: number; p50: number; p99: number }) =>
+      `${f.perSecond.toFixed(0)} req/s, p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms`;
+    console.log(`uncached getAddressInformation, 4 in flight: API ${fmt(throughApi)}; LiteClient directly ${fmt(direct)}`);
+    ratios.push(
+      `uncached getAddressInformation / LiteClient directly: ${(throughApi.perSecond / direct.perSecond).toFixed(2)} (target >= 1.0)`,
+    );
+    console.log(rssLine);
+    for (const ratio of ratios) console.log(ratio);
+  } finally {
+    for (const child of children) child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

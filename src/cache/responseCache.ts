@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
+
+/**
+ * Answers computed at a masterchain block, kept as the bytes sent to clients. A block's answer
+ * never changes, so entries need no TTL: "latest" reads key by the head they resolved, and a new
+ * head simply makes them miss. Bounded by bytes (lru-cache's size accounting), optionally backed
+ * by Redis so several instances share their work; concurrent identical misses compute once.
+ */
+
+/** An answer as it is cached: status 200 with the serialised `result`, or a deterministic 4xx with its text. */
+export interface CachedAnswer {
+  readonly status: number;
+  /** 200: the JSON of `result`; 4xx: the error text (UTF-8). */
+  readonly bytes: Buffer;
+}
+
+export interface CacheLookup {
+  readonly answer: CachedAnswer;
+  readonly hit: boolean;
+}
+
+export interface ResponseCacheOptions {
+  readonly maxBytes: number;
+  /** A Redis URL shared by instances; absent = memory only. */
+  readonly redisUrl?: string | undefined;
+  /** Longest wait for Redis per lookup, ms; past it the lookup counts as a miss. */
+  readonly redisTimeoutMs?: number;
+  /** Seconds an entry lives in Redis (latest reads go stale with their head anyway). */
+  readonly redisTtlSeconds?: number;
+  readonly redisPrefix?: string;
+  readonly logger: Logger;
+}
+
+/** Bookkeeping per entry besides key and bytes (lru-cache's node, the object itself). */
+const ENTRY_OVERHEAD = 96;
+
+export class ResponseCache {
+  private readonly memory: LRUCache<string, CachedAnswer>;
+  private readonly inflight = new Map<string, Promise<CacheLookup>>();
+  private readonly redis: Redis | undefined;
+  private readonly redisPrefix: string;
+  private readonly redisTtl: number;
+  private redisDownLogged = false;
+
+  constructor(private readonly options: ResponseCacheOptions) {
+    this.memory = new LRUCache<string, CachedAnswer>({
+      maxSize: options.maxBytes,
+      sizeCalculation: (answer, key) => answer.bytes.length + key.length + ENTRY_OVERHEAD,
+    });
+    this.redisPrefix = options.redisPrefix ?? 'ton-http-bridge:cache:';
+    this.redisTtl = options.redisTtlSeconds ?? 300;
+    if (options.redisUrl) {
+      const timeout = options.redisTimeoutMs ?? 100;
+      this.redis = new Redis(options.redisUrl, {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        commandTimeout: timeout,
+        connectTimeout: Math.max(1000, timeout),
+        retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
+        connectionName: 'ton-http-bridge-cache',
+        disconnectTimeout: 200,
+      });
+      this.redis.on('error', (err: Error) => this.redisFailed(err));
+      this.redis.on('ready', () => {
+        if (this.redisDownLogged) options.logger.warn('Redis response cache reachable again');
+        this.redisDownLogged = false;
+      });
+    }
+  }
+
+  /** Connects to Redis if configured; an absent Redis only means a memory-only cache. */
+  async connect(): Promise<void> {
+    await this.redis?.connect().catch((err: unknown) => this.redisFailed(err instanceof Error ? err : new Error(String(err))));
+  }
+
+  private redisFailed(err: Error): void {
+    if (this.redisDownLogged) return;
+    this.redisDownLogged = true;
+    this.options.logger.error({ err: err.message }, 'Redis response cache unreachable; serving from memory only');
+  }
+
+  /** Bytes held in memory (keys and bookkeeping included). */
+  get size(): number {
+    return this.memory.calculatedSize;
+  }
+
+  get entries(): number {
+    return this.memory.size;
+  }
+
+  /** The cached answer, from memory only (the hot path: no promise, no allocation). */
+  peek(key: string): CachedAnswer | undefined {
+    return this.memory.get(key);
+  }
+
+  /**
+   * The answer under `key`: from memory, then Redis, else computed by `compute` (which throws
+   * for an answer that must not be cached, such as a 5xx). Concurrent calls for one key share a
+   * single computation.
+   */
+  lookup(key: string, compute: () => Promise<CachedAnswer>): Promise<CacheLookup> {
+    const inMemory = this.memory.get(key);
+    if (inMemory) return Promise.resolve({ answer: inMemory, hit: true });
+    // A follower waited for the computation like its leader: it reports what the leader got.
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const loading = this.load(key, compute);
+    this.inflight.set(key, loading);
+    const forget = () => this.inflight.delete(key);
+    loading.then(forget, forget);
+    return loading;
+  }
+
+  private async load(key: string, compute: () => Promise<CachedAnswer>): Promise<CacheLookup> {
+    const shared = await this.fromRedis(key);
+    if (shared) {
+      this.memory.set(key, shared);
+      return { answer: shared, hit: true };
+    }
+    const answer = await compute();
+    this.memory.set(key, answer);
+    this.toRedis(key, answer);
+    return { answer, hit: false };
+  }
+
+  private redisKey(key: string): string {
+    // Keys hold whole parameter lists (a get-method stack can be long): Redis gets their digest.
+    return this.redisPrefix + createHash('sha256').update(key).digest('base64url');
+  }
+
+  private async fromRedis(key: string): Promise<CachedAnswer | undefined> {
+    if (!this.redis || this.redis.status !== 'ready') return undefined;
+    try {
+      const stored = await this.redis.getBuffer(this.redisKey(key));
+      if (!stored || stored.length < 2) return undefined;
+      return { status: stored.readUInt16BE(0), bytes: stored.subarray(2) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private toRedis(key: string, answer: CachedAnswer): void {
+    if (!this.redis || this.redis.status !== 'ready') return;
+    const status = Buffer.alloc(2);
+    status.writeUInt16BE(answer.status, 0);
+    this.redis.set(this.redisKey(key), Buffer.concat([status, answer.bytes]), 'EX', this.redisTtl).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.memory.clear();
+    if (this.redis) {
+      this.redis.disconnect();
+    }
+  }
+}

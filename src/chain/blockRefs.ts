@@ -1,0 +1,97 @@
+import type { BlockIdExt } from '../tl';
+import { invalidLiteAnswer } from './answers';
+import type { ChainSession, McBlock } from './session';
+
+/** Which block a read is made at: what toncenter resolves before most state queries. */
+
+export const MASTERCHAIN = -1;
+/** The full shard, `0x8000000000000000`, as the signed decimal lite clients use. */
+export const FULL_SHARD = '-9223372036854775808';
+
+/** lookupBlock mode bits: by seqno, by lt, by unix time. */
+const BY_SEQNO = 1;
+const BY_LT = 2;
+const BY_UTIME = 4;
+
+export interface ShardRef {
+  workchain: number;
+  /** Signed decimal int64. */
+  shard: string;
+}
+
+function lookupId(ref: ShardRef, seqno: number) {
+  return { kind: 'tonNode.blockId', workchain: ref.workchain, shard: ref.shard, seqno } as const;
+}
+
+async function lookup(
+  session: ChainSession,
+  ref: ShardRef,
+  mode: number,
+  seqno: number,
+  lt: bigint | null,
+  utime: number | null,
+): Promise<BlockIdExt> {
+  const header = await session.liteQuery({
+    kind: 'liteServer.lookupBlock',
+    mode,
+    id: lookupId(ref, seqno),
+    lt: lt === null ? null : lt.toString(),
+    utime,
+  });
+  if (header.id.workchain !== ref.workchain) throw invalidLiteAnswer('lookupBlock', 'answer is about another workchain');
+  return header.id;
+}
+
+/** The block of shard `ref` with this seqno. */
+export function blockBySeqno(session: ChainSession, ref: ShardRef, seqno: number): Promise<BlockIdExt> {
+  return lookup(session, ref, BY_SEQNO, seqno, null, null);
+}
+
+/** The block of shard `ref` holding logical time `lt`. */
+export function blockByLt(session: ChainSession, ref: ShardRef, lt: bigint): Promise<BlockIdExt> {
+  return lookup(session, ref, BY_LT, 0, lt, null);
+}
+
+/** The block of shard `ref` generated at (or first after) `utime`. */
+export function blockByUtime(session: ChainSession, ref: ShardRef, utime: number): Promise<BlockIdExt> {
+  return lookup(session, ref, BY_UTIME, 0, null, utime);
+}
+
+/** The masterchain block with this seqno. */
+export async function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
+  const known = session.knownMasterchainBlock?.(seqno);
+  if (known) return known;
+  const block = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  session.noteMasterchainBlock?.(block);
+  return block;
+}
+
+/** The block a state read is made at: the given masterchain seqno, or the request's head. */
+export async function masterchainBlockAt(session: ChainSession, seqno: number | undefined): Promise<McBlock> {
+  if (seqno !== undefined) return masterchainBlock(session, seqno);
+  return (await session.head()).last;
+}
+
+export interface BlockSelector {
+  workchain: number;
+  shard: bigint;
+  seqno: number;
+  root_hash?: Buffer | undefined;
+  file_hash?: Buffer | undefined;
+}
+
+/** toncenter uses the given hashes only when both are there; otherwise it looks the block up. */
+export async function resolveBlock(session: ChainSession, block: BlockSelector): Promise<BlockIdExt> {
+  const shard = BigInt.asIntN(64, block.shard).toString();
+  if (block.root_hash && block.file_hash) {
+    return {
+      kind: 'tonNode.blockIdExt',
+      workchain: block.workchain,
+      shard,
+      seqno: block.seqno,
+      rootHash: block.root_hash,
+      fileHash: block.file_hash,
+    };
+  }
+  return blockBySeqno(session, { workchain: block.workchain, shard }, block.seqno);
+}
