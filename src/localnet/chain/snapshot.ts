@@ -7,7 +7,7 @@ import { Cell } from '@ton/core';
 import fs from 'fs';
 import path from 'path';
 import { serializeBoc } from '../cells';
-import { ChainSnapshot } from './LocalChain';
+import { ChainSnapshot } from './chainSnapshot';
 
 const MAGIC = Buffer.from('LNET');
 const VERSION = 1;

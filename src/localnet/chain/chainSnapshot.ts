@@ -1,0 +1,92 @@
+/** What a chain snapshot holds, and how sealed blocks and account sets are rebuilt from its cells. */
+import { Address, Cell, loadShardAccount, loadTransaction } from '@ton/core';
+import { forEachDictLeaf } from '../cells';
+import { loadBlockInfo, loadCurrencyCollection } from '../../tlb';
+import { AccountsDict, emptyAccounts } from './builder';
+import { BlockId, FULL_SHARD } from './ids';
+import { StoredBlock, StoredTransaction } from './store';
+
+/** What `LocalChain.snapshot()` returns and `LocalChain.restore()` takes. */
+export interface ChainSnapshot {
+  validatorSeed: Buffer;
+  config: Cell;
+  zeroStates: { masterchain: Cell; basechain: Cell };
+  masterchain: SavedBlock[];
+  basechain: SavedBlock[];
+  libs: Cell | null;
+  lastUtime: number;
+}
+
+export interface SavedBlock {
+  root: Cell;
+  state: Cell;
+  fileHash: Buffer;
+}
+
+/** An account to load back into the emulator. */
+export interface RestoredAccount {
+  address: Address;
+  shardAccount: Cell;
+  lastTxTime: number;
+}
+
+/** A StoredBlock rebuilt from its cells: header fields from BlockInfo, transactions from account_blocks. */
+export function restoredBlock(workchain: number, saved: SavedBlock, shardTop: BlockId | null, signature: Buffer | null): StoredBlock {
+  const info = loadBlockInfo(saved.root.refs[0].beginParse());
+  const id: BlockId = { workchain, shard: FULL_SHARD, seqno: info.seqno, rootHash: saved.root.hash(), fileHash: saved.fileHash };
+  const transactions: StoredTransaction[] = [];
+  const container = saved.root.refs[3].refs[2].beginParse();
+  forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (_, accountBlock) => {
+    loadCurrencyCollection(accountBlock);
+    accountBlock.skip(4 + 256);
+    forEachDictLeaf(accountBlock, 64, (__, txLeaf) => {
+      loadCurrencyCollection(txLeaf);
+      const cell = txLeaf.loadRef();
+      const tx = loadTransaction(cell.beginParse());
+      transactions.push({
+        workchain,
+        address: Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
+        lt: tx.lt,
+        hash: cell.hash(),
+        cell,
+        prevLt: tx.prevTransactionLt,
+        prevHash: Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
+        block: id,
+      });
+    });
+  });
+  return {
+    id,
+    root: saved.root,
+    genUtime: info.genUtime,
+    startLt: info.startLt,
+    endLt: info.endLt,
+    keyBlock: info.keyBlock,
+    prevKeyBlockSeqno: info.prevKeyBlockSeqno,
+    state: saved.state,
+    transactions,
+    masterchainSeqno: info.seqno,
+    shardTop,
+    signature,
+  };
+}
+
+/** The accounts of a ShardStateUnsplit: the augmented dictionary and the emulator's view. */
+export function accountsOfState(workchain: number, state: Cell): { dict: AccountsDict; accounts: RestoredAccount[] } {
+  let dict = emptyAccounts();
+  const accounts: RestoredAccount[] = [];
+  const container = state.refs[1].beginParse();
+  forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (key, leaf) => {
+    leaf.skip(5);
+    const balance = loadCurrencyCollection(leaf);
+    const shardAccount = leaf.asCell();
+    dict = dict.set(key, shardAccount, balance);
+    const lastPaid = loadShardAccount(shardAccount.beginParse()).account?.storageStats.lastPaid ?? 0;
+    accounts.push({
+      address: new Address(workchain, Buffer.from(key.toString(16).padStart(64, '0'), 'hex')),
+      shardAccount,
+      lastTxTime: lastPaid,
+    });
+  });
+  return { dict, accounts };
+}
