@@ -24,7 +24,12 @@ export const OPTIONS = {
     description: 'pino log level',
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
   },
-  bodyLimit: { flag: 'body-limit', kind: 'bytes', defaultValue: 1024 * 1024, description: 'largest accepted request body (bytes, or 512kb / 2mb)' },
+  bodyLimit: {
+    flag: 'body-limit',
+    kind: 'bytes',
+    defaultValue: 1024 * 1024,
+    description: 'largest accepted request body (bytes, or 512kb / 2mb)',
+  },
   network: {
     flag: 'network',
     kind: 'string',
@@ -32,25 +37,107 @@ export const OPTIONS = {
     description: 'local (embedded chain), mainnet or testnet (official global config)',
     choices: ['local', 'mainnet', 'testnet'],
   },
-  liteservers: { flag: 'liteservers', kind: 'string', defaultValue: undefined, description: 'path of a global config JSON with the lite servers to use' },
-  configCacheDir: { flag: 'config-cache-dir', kind: 'string', defaultValue: '.cache', description: 'where downloaded global configs are cached' },
+  liteservers: {
+    flag: 'liteservers',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'path of a global config JSON with the lite servers to use',
+  },
+  configCacheDir: {
+    flag: 'config-cache-dir',
+    kind: 'string',
+    defaultValue: '.cache',
+    description: 'where downloaded global configs are cached',
+  },
   requestTimeout: { flag: 'request-timeout', kind: 'int', defaultValue: 10000, description: 'overall deadline of one HTTP request, ms' },
-  queryTimeout: { flag: 'query-timeout', kind: 'int', defaultValue: 5000, description: 'timeout of one lite-server query attempt, ms (a retry elsewhere gets the rest of the deadline)' },
+  queryTimeout: {
+    flag: 'query-timeout',
+    kind: 'int',
+    defaultValue: 5000,
+    description: 'timeout of one lite-server query attempt, ms (a retry elsewhere gets the rest of the deadline)',
+  },
   healthInterval: { flag: 'health-interval', kind: 'int', defaultValue: 1000, description: 'lite-server health probe period, ms' },
-  maxLag: { flag: 'max-lag', kind: 'int', defaultValue: 3, description: 'a lite server more masterchain blocks behind the best than this is taken out' },
-  shutdownGrace: { flag: 'shutdown-grace', kind: 'int', defaultValue: 10000, description: 'on SIGTERM, how long requests in flight may take to finish, ms' },
-  localnetHost: { flag: 'localnet-host', kind: 'string', defaultValue: '127.0.0.1', description: 'listen address of the local chain lite server' },
-  localnetPort: { flag: 'localnet-port', kind: 'int', defaultValue: 0, description: 'lite-server port of the local chain (0 = any free port)' },
-  localnetKey: { flag: 'localnet-key', kind: 'string', defaultValue: undefined, description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent' },
-  mnemonic: { flag: 'mnemonic', kind: 'string', defaultValue: undefined, description: '24 words for the funded local wallets (a documented default otherwise)' },
+  maxLag: {
+    flag: 'max-lag',
+    kind: 'int',
+    defaultValue: 3,
+    description: 'a lite server more masterchain blocks behind the best than this is taken out',
+  },
+  shutdownGrace: {
+    flag: 'shutdown-grace',
+    kind: 'int',
+    defaultValue: 10000,
+    description: 'on SIGTERM, how long requests in flight may take to finish, ms',
+  },
+  localnetHost: {
+    flag: 'localnet-host',
+    kind: 'string',
+    defaultValue: '127.0.0.1',
+    description: 'listen address of the local chain lite server',
+  },
+  localnetPort: {
+    flag: 'localnet-port',
+    kind: 'int',
+    defaultValue: 0,
+    description: 'lite-server port of the local chain (0 = any free port)',
+  },
+  localnetKey: {
+    flag: 'localnet-key',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent',
+  },
+  mnemonic: {
+    flag: 'mnemonic',
+    kind: 'string',
+    defaultValue: undefined,
+    description: '24 words for the funded local wallets (a documented default otherwise)',
+  },
   accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)' },
   blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms' },
-  stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },
-  configOut: { flag: 'config-out', kind: 'string', defaultValue: undefined, description: 'localnet command: write the global config JSON of the local chain here' },
-  keysFile: { flag: 'keys-file', kind: 'string', defaultValue: undefined, description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored' },
-  keylessRps: { flag: 'keyless-rps', kind: 'int', defaultValue: 1, description: 'requests per second per client IP without an API key (0 = no limit)' },
-  trustProxy: { flag: 'trust-proxy', kind: 'bool', defaultValue: false, description: 'take the client IP from X-Forwarded-For as set by the one proxy in front' },
-  redisUrl: { flag: 'redis-url', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances for rate limits (redis://host:port/db); memory if absent' },
+  shards: {
+    flag: 'shards',
+    kind: 'int',
+    defaultValue: 2,
+    description: 'basechain shards of the local chain',
+    choices: ['1', '2', '4', '8'],
+  },
+  stateFile: {
+    flag: 'state-file',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'save the local chain here on exit and resume from it on start',
+  },
+  configOut: {
+    flag: 'config-out',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'localnet command: write the global config JSON of the local chain here',
+  },
+  keysFile: {
+    flag: 'keys-file',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored',
+  },
+  keylessRps: {
+    flag: 'keyless-rps',
+    kind: 'int',
+    defaultValue: 1,
+    description: 'requests per second per client IP without an API key (0 = no limit)',
+  },
+  trustProxy: {
+    flag: 'trust-proxy',
+    kind: 'bool',
+    defaultValue: false,
+    description: 'take the client IP from X-Forwarded-For as set by the one proxy in front',
+  },
+  redisUrl: {
+    flag: 'redis-url',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'Redis shared by all instances for rate limits (redis://host:port/db); memory if absent',
+  },
   redisFailurePolicy: {
     flag: 'redis-failure-policy',
     kind: 'string',
@@ -58,8 +145,18 @@ export const OPTIONS = {
     description: 'while Redis is unreachable: open (serve without limits) or closed (answer 503)',
     choices: ['open', 'closed'],
   },
-  redisTimeout: { flag: 'redis-timeout', kind: 'int', defaultValue: 500, description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms' },
-  limiterPrefix: { flag: 'limiter-prefix', kind: 'string', defaultValue: 'ton-http-bridge:ratelimit:', description: 'prefix of the rate-limit keys in Redis' },
+  redisTimeout: {
+    flag: 'redis-timeout',
+    kind: 'int',
+    defaultValue: 500,
+    description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms',
+  },
+  limiterPrefix: {
+    flag: 'limiter-prefix',
+    kind: 'string',
+    defaultValue: 'ton-http-bridge:ratelimit:',
+    description: 'prefix of the rate-limit keys in Redis',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;
@@ -130,9 +227,7 @@ function editDistance(a: string, b: string): number {
 
 function suggestFlag(unknown: string): string {
   const flags = Object.values(OPTIONS).map((spec) => spec.flag);
-  const best = flags
-    .map((flag) => ({ flag, distance: editDistance(unknown, flag) }))
-    .sort((x, y) => x.distance - y.distance)[0];
+  const best = flags.map((flag) => ({ flag, distance: editDistance(unknown, flag) })).sort((x, y) => x.distance - y.distance)[0];
   return best && best.distance <= 3 ? ` (did you mean --${best.flag}?)` : ' (see --help)';
 }
 

@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, Dictionary, loadMessage } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
@@ -9,10 +9,10 @@ import { ExternalMessageRejectedError, InvalidExternalMessageError, WaitTimeoutE
 import { buildGenesis, GenesisAccount, genesisMessage, zeroStateOf } from './genesis';
 import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
 import { MasterchainHistory } from './history';
-import { BASECHAIN, MASTERCHAIN } from './ids';
+import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, SHARD_COUNTS, ShardCount, shardContains } from './ids';
 import { LibraryIndex } from './libraries';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
-import { sealBlocks } from './sealing';
+import { sealBlocks, shardKey, shardOfAccount } from './sealing';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 import { LocalValidator } from './validator';
 
@@ -29,6 +29,8 @@ export interface LocalChainOptions {
   validatorSeed?: Buffer;
   /** Gas limit of get-methods run for runSmcMethod. Default 1 000 000. */
   getMethodGasLimit?: bigint;
+  /** Basechain shards (1, 2, 4 or 8), split off the basechain zerostate in block 1. Default 2. */
+  shards?: ShardCount;
   logger?: LocalnetLogger;
 }
 
@@ -47,13 +49,20 @@ export class LocalChain {
   readonly store = new BlockStore();
   readonly getMethodGasLimit: bigint;
   private readonly events = new EventEmitter();
-  private accounts = new Map<number, AccountsDict>();
+  /** Accounts per shard chain (`shardKey`): what the next states hold. */
+  private accounts = new Map<string, AccountsDict>();
+  /** Basechain shards, left to right. */
+  readonly shards: readonly bigint[];
   private readonly history: MasterchainHistory;
   private readonly libraryIndex = new LibraryIndex();
   private pending: ExecutedTransaction[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private lastUtime: number;
   private lastEndLt = 0n;
+  /** Special accounts with tick (before ordinary transactions) or tock (after) transactions. */
+  private tickTock: TickTockAccount[] = [];
+  /** Whether the ticks of the block being filled have run. */
+  private blockOpened = false;
   private timer: NodeJS.Timeout | null = null;
   private sealQueued = false;
   private stopped = false;
@@ -63,6 +72,7 @@ export class LocalChain {
     readonly validator: LocalValidator,
     private readonly configValue: LocalConfig,
     zeroStates: { masterchain: ZeroState; basechain: ZeroState },
+    shards: readonly bigint[],
     private readonly blockIntervalMs: number,
     lastUtime: number,
     getMethodGasLimit: bigint,
@@ -74,8 +84,9 @@ export class LocalChain {
     this.store.setZeroState(zeroStates.basechain);
     this.store.setZeroState(zeroStates.masterchain);
     this.history = new MasterchainHistory(zeroStates.masterchain);
-    this.accounts.set(BASECHAIN, emptyAccounts());
-    this.accounts.set(MASTERCHAIN, emptyAccounts());
+    this.shards = shards;
+    for (const shard of shards) this.accounts.set(shardKey(BASECHAIN, shard), emptyAccounts());
+    this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), emptyAccounts());
   }
 
   /** Builds both zerostates. No block exists until the first `seal()`. */
@@ -84,16 +95,19 @@ export class LocalChain {
     const now = unixNow();
     const genesis = buildGenesis(validator, now);
     const engine = await SandboxEngine.create(genesis.config.root);
-    return new LocalChain(
+    const chain = new LocalChain(
       engine,
       validator,
       genesis.config,
       genesis,
+      basechainShards(shardCountOf(opts.shards)),
       opts.blockIntervalMs ?? 1000,
       now,
       opts.getMethodGasLimit ?? 1_000_000n,
       opts.logger,
     );
+    await chain.loadZeroStateAccounts();
+    return chain;
   }
 
   get config(): LocalConfig {
@@ -119,12 +133,26 @@ export class LocalChain {
     return last;
   }
 
-  /** The basechain block registered by a masterchain block (its shard top). */
-  shardTopOf(mcBlock: StoredBlock): StoredBlock {
-    if (!mcBlock.shardTop) throw new Error('not a masterchain block');
-    const top = this.store.byId(mcBlock.shardTop);
-    if (!top) throw new Error('shard top block missing from the store');
+  /** The basechain blocks registered by a masterchain block (its shard tops), in shard order. */
+  shardTopsOf(mcBlock: StoredBlock): StoredBlock[] {
+    if (mcBlock.id.workchain !== MASTERCHAIN) throw new Error('not a masterchain block');
+    return mcBlock.shardTops.map((id) => {
+      const top = this.store.byId(id);
+      if (!top) throw new Error('shard top block missing from the store');
+      return top;
+    });
+  }
+
+  /** The shard top of a masterchain block that holds `shard` (an exact shard or a prefix inside one). */
+  shardTopOf(mcBlock: StoredBlock, shard: bigint): StoredBlock {
+    const top = this.shardTopsOf(mcBlock).find((b) => b.id.shard === shard || shardContains(b.id.shard, shard));
+    if (!top) throw new Error('no shard top holds the shard');
     return top;
+  }
+
+  /** The shard top of a masterchain block whose state holds a basechain account. */
+  accountShardTop(mcBlock: StoredBlock, address: Address): StoredBlock {
+    return this.shardTopOf(mcBlock, accountPrefix(address.hash) | 1n);
   }
 
   /** Public libraries known to the latest masterchain state, by hex hash. */
@@ -198,6 +226,7 @@ export class LocalChain {
       }
       for (const entry of entries) {
         const fee = feeByCode.get(entry.init.code?.hash().toString('hex') ?? '') ?? 0n;
+        await this.openBlock();
         const txs = await this.engine.sendInternal(genesisMessage(entry, entry.balance + fee));
         this.pending.push(...txs);
       }
@@ -220,6 +249,7 @@ export class LocalChain {
       throw new InvalidExternalMessageError(err instanceof Error ? err.message : String(err));
     }
     return this.exclusive(async () => {
+      await this.openBlock();
       this.engine.now = this.executionTime();
       const result = await this.engine.sendExternal(cell);
       if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
@@ -261,7 +291,28 @@ export class LocalChain {
     return run;
   }
 
+  /** Starts filling a block: runs the tick transactions, which precede everything else in it. */
+  private async openBlock(): Promise<void> {
+    if (this.blockOpened) return;
+    this.blockOpened = true;
+    this.engine.now = this.executionTime();
+    for (const account of this.tickTock) {
+      if (account.tick) this.pending.push(...(await this.engine.runTickTock(account.address, 'tick')));
+    }
+  }
+
+  /** Ends the block being filled: the tock transactions follow everything else in it. */
+  private async closeBlock(): Promise<void> {
+    await this.openBlock();
+    this.engine.now = this.executionTime();
+    for (const account of this.tickTock) {
+      if (account.tock) this.pending.push(...(await this.engine.runTickTock(account.address, 'tock')));
+    }
+    this.blockOpened = false;
+  }
+
   private async sealLocked(): Promise<StoredBlock> {
+    await this.closeBlock();
     const txs = this.pending;
     this.pending = [];
     await this.applyAccountChanges(txs);
@@ -274,6 +325,7 @@ export class LocalChain {
       validator: this.validator,
       config: this.configValue,
       history: this.history,
+      shards: this.shards,
       accounts: this.accounts,
       librariesRoot: this.libraryIndex.stateRoot,
       txs,
@@ -282,7 +334,7 @@ export class LocalChain {
       endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
     });
     const mc = sealed.masterchain;
-    this.store.add(sealed.shard);
+    for (const block of sealed.shards) this.store.add(block);
     this.store.add(mc);
     this.history.record(mc.id, mc.endLt, mc.keyBlock);
     this.lastUtime = mc.genUtime;
@@ -293,16 +345,27 @@ export class LocalChain {
     return mc;
   }
 
+  /** Loads the masterchain zerostate's accounts (the system contracts) into the emulator. */
+  private async loadZeroStateAccounts(): Promise<void> {
+    const { dict, accounts } = accountsOfState(MASTERCHAIN, this.store.zeroState(MASTERCHAIN).state);
+    this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), dict);
+    await this.engine.loadAccounts(accounts);
+    this.tickTock = tickTockAccounts(accounts);
+    for (const account of this.tickTock) await this.engine.internAccount(account.address);
+  }
+
   private async applyAccountChanges(txs: readonly ExecutedTransaction[]): Promise<void> {
     const touched = new Map<string, { workchain: number; address: Buffer }>();
     for (const tx of txs) touched.set(`${tx.workchain}:${tx.address.toString('hex')}`, tx);
     for (const { workchain, address } of touched.values()) {
-      const dict = this.accounts.get(workchain);
+      const chainKey =
+        workchain === MASTERCHAIN ? shardKey(MASTERCHAIN, FULL_SHARD) : shardKey(workchain, shardOfAccount(this.shards, address));
+      const dict = this.accounts.get(chainKey);
       if (!dict) throw new Error(`transactions in unsupported workchain ${workchain}`);
       const cell = await this.engine.shardAccountCell(new Address(workchain, address));
       const balance = shardAccountBalance(cell);
       const key = BigInt('0x' + address.toString('hex'));
-      this.accounts.set(workchain, balance ? dict.set(key, cell, balance) : dict.delete(key));
+      this.accounts.set(chainKey, balance ? dict.set(key, cell, balance) : dict.delete(key));
     }
   }
 
@@ -313,14 +376,14 @@ export class LocalChain {
   snapshot(): Promise<ChainSnapshot> {
     return this.exclusive(async () => {
       if (this.pending.length > 0) await this.sealLocked();
-      const blocks = (wc: number): SavedBlock[] =>
-        this.store.blocks(wc).map((b) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash }));
+      const blocks = (wc: number, shard: bigint): SavedBlock[] =>
+        this.store.blocks(wc, shard).map((b) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash }));
       return {
         validatorSeed: this.validator.seed,
         config: this.configValue.root,
         zeroStates: { masterchain: this.store.zeroState(MASTERCHAIN).state, basechain: this.store.zeroState(BASECHAIN).state },
-        masterchain: blocks(MASTERCHAIN),
-        basechain: blocks(BASECHAIN),
+        masterchain: blocks(MASTERCHAIN, FULL_SHARD),
+        basechain: this.shards.map((shard) => ({ shard, blocks: blocks(BASECHAIN, shard) })),
         libs: this.engine.libs ?? null,
         lastUtime: this.lastUtime,
       };
@@ -340,28 +403,35 @@ export class LocalChain {
         masterchain: zeroStateOf(MASTERCHAIN, snap.zeroStates.masterchain),
         basechain: zeroStateOf(BASECHAIN, snap.zeroStates.basechain),
       },
+      snap.basechain.map((chain) => chain.shard),
       opts.blockIntervalMs ?? 1000,
       snap.lastUtime,
       opts.getMethodGasLimit ?? 1_000_000n,
       opts.logger,
     );
-    if (snap.masterchain.length !== snap.basechain.length) throw new Error('snapshot chains have different heights');
+    for (const shardChain of snap.basechain) {
+      if (shardChain.blocks.length !== snap.masterchain.length) throw new Error('snapshot chains have different heights');
+    }
     for (let i = 0; i < snap.masterchain.length; i++) {
-      const shard = restoredBlock(BASECHAIN, snap.basechain[i], null, null);
+      const tops = snap.basechain.map((shardChain) => restoredBlock(shardChain.blocks[i], null));
       const mcSaved = snap.masterchain[i];
-      const mc = restoredBlock(MASTERCHAIN, mcSaved, shard.id, validator.signBlock(mcSaved.root.hash(), mcSaved.fileHash));
-      chain.store.add(shard);
+      const mc = restoredBlock(mcSaved, validator.signBlock(mcSaved.root.hash(), mcSaved.fileHash));
+      mc.shardTops = tops.map((b) => b.id);
+      for (const top of tops) chain.store.add(top);
       chain.store.add(mc);
       chain.history.record(mc.id, mc.endLt, mc.keyBlock);
       chain.lastEndLt = mc.endLt;
     }
     const restored: RestoredAccount[] = [];
-    for (const wc of [MASTERCHAIN, BASECHAIN]) {
-      const state = chain.store.last(wc)?.state ?? chain.store.zeroState(wc).state;
+    const chainsToLoad = [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...chain.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
+    for (const { wc, shard } of chainsToLoad) {
+      const state = chain.store.last(wc, shard)?.state ?? chain.store.zeroState(wc).state;
       const { dict, accounts } = accountsOfState(wc, state);
-      chain.accounts.set(wc, dict);
+      chain.accounts.set(shardKey(wc, shard), dict);
       restored.push(...accounts);
     }
+    chain.tickTock = tickTockAccounts(restored);
+    for (const account of chain.tickTock) await engine.internAccount(account.address);
     await engine.restore(restored, chain.lastEndLt, snap.libs ?? undefined);
     chain.libraryIndex.refresh(engine.libs, config.configAddr);
     const height = chain.store.height(MASTERCHAIN);
@@ -371,8 +441,34 @@ export class LocalChain {
 
   /** Test/bench hook: account leaf count per workchain. */
   accountCount(workchain: number): number {
-    return this.accounts.get(workchain)?.size ?? 0;
+    let count = 0;
+    for (const [key, dict] of this.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
+    return count;
   }
+}
+
+interface TickTockAccount {
+  address: Address;
+  tick: boolean;
+  tock: boolean;
+}
+
+/** Active masterchain accounts whose StateInit asks for tick or tock transactions, by address. */
+function tickTockAccounts(accounts: readonly RestoredAccount[]): TickTockAccount[] {
+  const out: TickTockAccount[] = [];
+  for (const acc of accounts) {
+    if (acc.address.workChain !== MASTERCHAIN) continue;
+    const state = loadShardAccount(acc.shardAccount.beginParse()).account?.storage.state;
+    const special = state?.type === 'active' ? state.state.special : null;
+    if (special && (special.tick || special.tock)) out.push({ address: acc.address, tick: special.tick, tock: special.tock });
+  }
+  return out.sort((a, b) => Buffer.compare(a.address.hash, b.address.hash));
+}
+
+function shardCountOf(count: number | undefined): ShardCount {
+  const n = count ?? 2;
+  if (!(SHARD_COUNTS as readonly number[]).includes(n)) throw new Error(`shards must be one of ${SHARD_COUNTS.join(', ')}`);
+  return n as ShardCount;
 }
 
 function unixNow(): number {

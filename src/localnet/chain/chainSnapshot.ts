@@ -3,7 +3,7 @@ import { Address, Cell, loadShardAccount, loadTransaction } from '@ton/core';
 import { forEachDictLeaf } from '../cells';
 import { loadBlockInfo, loadCurrencyCollection } from '../../tlb';
 import { AccountsDict, emptyAccounts } from './builder';
-import { BlockId, FULL_SHARD } from './ids';
+import { BlockId, shardOfIdent } from './ids';
 import { StoredBlock, StoredTransaction } from './store';
 
 /** What `LocalChain.snapshot()` returns and `LocalChain.restore()` takes. */
@@ -12,7 +12,8 @@ export interface ChainSnapshot {
   config: Cell;
   zeroStates: { masterchain: Cell; basechain: Cell };
   masterchain: SavedBlock[];
-  basechain: SavedBlock[];
+  /** Each basechain shard's blocks, shards left to right; as many blocks as the masterchain. */
+  basechain: { shard: bigint; blocks: SavedBlock[] }[];
   libs: Cell | null;
   lastUtime: number;
 }
@@ -31,9 +32,16 @@ export interface RestoredAccount {
 }
 
 /** A StoredBlock rebuilt from its cells: header fields from BlockInfo, transactions from account_blocks. */
-export function restoredBlock(workchain: number, saved: SavedBlock, shardTop: BlockId | null, signature: Buffer | null): StoredBlock {
+export function restoredBlock(saved: SavedBlock, signature: Buffer | null): StoredBlock {
   const info = loadBlockInfo(saved.root.refs[0].beginParse());
-  const id: BlockId = { workchain, shard: FULL_SHARD, seqno: info.seqno, rootHash: saved.root.hash(), fileHash: saved.fileHash };
+  const workchain = info.shard.workchainId;
+  const id: BlockId = {
+    workchain,
+    shard: shardOfIdent(info.shard),
+    seqno: info.seqno,
+    rootHash: saved.root.hash(),
+    fileHash: saved.fileHash,
+  };
   const transactions: StoredTransaction[] = [];
   const container = saved.root.refs[3].refs[2].beginParse();
   forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (_, accountBlock) => {
@@ -65,8 +73,9 @@ export function restoredBlock(workchain: number, saved: SavedBlock, shardTop: Bl
     prevKeyBlockSeqno: info.prevKeyBlockSeqno,
     state: saved.state,
     transactions,
+    // Every round makes one block in every shard, so a shard block's seqno is its round's.
     masterchainSeqno: info.seqno,
-    shardTop,
+    shardTops: [],
     signature,
   };
 }
