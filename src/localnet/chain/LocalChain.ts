@@ -1,19 +1,20 @@
-import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, loadMessage } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
 import { AccountsDict, emptyAccounts, shardAccountBalance } from './builder';
-import { accountsOfState, ChainSnapshot, restoredBlock, RestoredAccount, SavedBlock } from './chainSnapshot';
+import { accountsOfState, ChainSnapshot, RestoredAccount, restoredRounds, savedBlocks } from './chainSnapshot';
 import { LocalConfig, localConfigFromRoot } from './config';
 import { ExternalMessageRejectedError, InvalidExternalMessageError, WaitTimeoutError } from './errors';
 import { buildGenesis, GenesisAccount, genesisMessage, zeroStateOf } from './genesis';
 import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
 import { MasterchainHistory } from './history';
-import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, SHARD_COUNTS, ShardCount, shardContains } from './ids';
+import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
 import { LibraryIndex } from './libraries';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
 import { sealBlocks, shardKey, shardOfAccount } from './sealing';
 import { BlockStore, StoredBlock, ZeroState } from './store';
+import { TickTockRunner } from './tickTock';
 import { LocalValidator } from './validator';
 
 export { accountLeaf } from './getMethods';
@@ -59,10 +60,7 @@ export class LocalChain {
   private queue: Promise<unknown> = Promise.resolve();
   private lastUtime: number;
   private lastEndLt = 0n;
-  /** Special accounts with tick (before ordinary transactions) or tock (after) transactions. */
-  private tickTock: TickTockAccount[] = [];
-  /** Whether the ticks of the block being filled have run. */
-  private blockOpened = false;
+  private readonly tickTock: TickTockRunner;
   private timer: NodeJS.Timeout | null = null;
   private sealQueued = false;
   private stopped = false;
@@ -85,6 +83,7 @@ export class LocalChain {
     this.store.setZeroState(zeroStates.masterchain);
     this.history = new MasterchainHistory(zeroStates.masterchain);
     this.shards = shards;
+    this.tickTock = new TickTockRunner(engine);
     for (const shard of shards) this.accounts.set(shardKey(BASECHAIN, shard), emptyAccounts());
     this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), emptyAccounts());
   }
@@ -291,28 +290,15 @@ export class LocalChain {
     return run;
   }
 
-  /** Starts filling a block: runs the tick transactions, which precede everything else in it. */
+  /** Starts filling a block: its tick transactions precede everything else in it. */
   private async openBlock(): Promise<void> {
-    if (this.blockOpened) return;
-    this.blockOpened = true;
     this.engine.now = this.executionTime();
-    for (const account of this.tickTock) {
-      if (account.tick) this.pending.push(...(await this.engine.runTickTock(account.address, 'tick')));
-    }
-  }
-
-  /** Ends the block being filled: the tock transactions follow everything else in it. */
-  private async closeBlock(): Promise<void> {
-    await this.openBlock();
-    this.engine.now = this.executionTime();
-    for (const account of this.tickTock) {
-      if (account.tock) this.pending.push(...(await this.engine.runTickTock(account.address, 'tock')));
-    }
-    this.blockOpened = false;
+    this.pending.push(...(await this.tickTock.open()));
   }
 
   private async sealLocked(): Promise<StoredBlock> {
-    await this.closeBlock();
+    this.engine.now = this.executionTime();
+    this.pending.push(...(await this.tickTock.close()));
     const txs = this.pending;
     this.pending = [];
     await this.applyAccountChanges(txs);
@@ -350,8 +336,7 @@ export class LocalChain {
     const { dict, accounts } = accountsOfState(MASTERCHAIN, this.store.zeroState(MASTERCHAIN).state);
     this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), dict);
     await this.engine.loadAccounts(accounts);
-    this.tickTock = tickTockAccounts(accounts);
-    for (const account of this.tickTock) await this.engine.internAccount(account.address);
+    await this.tickTock.load(accounts);
   }
 
   private async applyAccountChanges(txs: readonly ExecutedTransaction[]): Promise<void> {
@@ -376,14 +361,11 @@ export class LocalChain {
   snapshot(): Promise<ChainSnapshot> {
     return this.exclusive(async () => {
       if (this.pending.length > 0) await this.sealLocked();
-      const blocks = (wc: number, shard: bigint): SavedBlock[] =>
-        this.store.blocks(wc, shard).map((b) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash }));
       return {
         validatorSeed: this.validator.seed,
         config: this.configValue.root,
         zeroStates: { masterchain: this.store.zeroState(MASTERCHAIN).state, basechain: this.store.zeroState(BASECHAIN).state },
-        masterchain: blocks(MASTERCHAIN, FULL_SHARD),
-        basechain: this.shards.map((shard) => ({ shard, blocks: blocks(BASECHAIN, shard) })),
+        ...savedBlocks(this.store, this.shards),
         libs: this.engine.libs ?? null,
         lastUtime: this.lastUtime,
       };
@@ -409,15 +391,8 @@ export class LocalChain {
       opts.getMethodGasLimit ?? 1_000_000n,
       opts.logger,
     );
-    for (const shardChain of snap.basechain) {
-      if (shardChain.blocks.length !== snap.masterchain.length) throw new Error('snapshot chains have different heights');
-    }
-    for (let i = 0; i < snap.masterchain.length; i++) {
-      const tops = snap.basechain.map((shardChain) => restoredBlock(shardChain.blocks[i], null));
-      const mcSaved = snap.masterchain[i];
-      const mc = restoredBlock(mcSaved, validator.signBlock(mcSaved.root.hash(), mcSaved.fileHash));
-      mc.shardTops = tops.map((b) => b.id);
-      for (const top of tops) chain.store.add(top);
+    for (const { shards, masterchain: mc } of restoredRounds(snap, validator)) {
+      for (const top of shards) chain.store.add(top);
       chain.store.add(mc);
       chain.history.record(mc.id, mc.endLt, mc.keyBlock);
       chain.lastEndLt = mc.endLt;
@@ -430,8 +405,7 @@ export class LocalChain {
       chain.accounts.set(shardKey(wc, shard), dict);
       restored.push(...accounts);
     }
-    chain.tickTock = tickTockAccounts(restored);
-    for (const account of chain.tickTock) await engine.internAccount(account.address);
+    await chain.tickTock.load(restored);
     await engine.restore(restored, chain.lastEndLt, snap.libs ?? undefined);
     chain.libraryIndex.refresh(engine.libs, config.configAddr);
     const height = chain.store.height(MASTERCHAIN);
@@ -445,30 +419,6 @@ export class LocalChain {
     for (const [key, dict] of this.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
     return count;
   }
-}
-
-interface TickTockAccount {
-  address: Address;
-  tick: boolean;
-  tock: boolean;
-}
-
-/** Active masterchain accounts whose StateInit asks for tick or tock transactions, by address. */
-function tickTockAccounts(accounts: readonly RestoredAccount[]): TickTockAccount[] {
-  const out: TickTockAccount[] = [];
-  for (const acc of accounts) {
-    if (acc.address.workChain !== MASTERCHAIN) continue;
-    const state = loadShardAccount(acc.shardAccount.beginParse()).account?.storage.state;
-    const special = state?.type === 'active' ? state.state.special : null;
-    if (special && (special.tick || special.tock)) out.push({ address: acc.address, tick: special.tick, tock: special.tock });
-  }
-  return out.sort((a, b) => Buffer.compare(a.address.hash, b.address.hash));
-}
-
-function shardCountOf(count: number | undefined): ShardCount {
-  const n = count ?? 2;
-  if (!(SHARD_COUNTS as readonly number[]).includes(n)) throw new Error(`shards must be one of ${SHARD_COUNTS.join(', ')}`);
-  return n as ShardCount;
 }
 
 function unixNow(): number {

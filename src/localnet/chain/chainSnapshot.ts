@@ -3,8 +3,9 @@ import { Address, Cell, loadShardAccount, loadTransaction } from '@ton/core';
 import { forEachDictLeaf } from '../cells';
 import { loadBlockInfo, loadCurrencyCollection } from '../../tlb';
 import { AccountsDict, emptyAccounts } from './builder';
-import { BlockId, shardOfIdent } from './ids';
-import { StoredBlock, StoredTransaction } from './store';
+import { BASECHAIN, BlockId, FULL_SHARD, MASTERCHAIN, shardOfIdent } from './ids';
+import { BlockStore, StoredBlock, StoredTransaction } from './store';
+import { LocalValidator } from './validator';
 
 /** What `LocalChain.snapshot()` returns and `LocalChain.restore()` takes. */
 export interface ChainSnapshot {
@@ -98,4 +99,27 @@ export function accountsOfState(workchain: number, state: Cell): { dict: Account
     });
   });
   return { dict, accounts };
+}
+
+/** The saved form of every stored block: the masterchain and each basechain shard. */
+export function savedBlocks(store: BlockStore, shards: readonly bigint[]): Pick<ChainSnapshot, 'masterchain' | 'basechain'> {
+  const blocks = (wc: number, shard: bigint): SavedBlock[] =>
+    store.blocks(wc, shard).map((b) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash }));
+  return {
+    masterchain: blocks(MASTERCHAIN, FULL_SHARD),
+    basechain: shards.map((shard) => ({ shard, blocks: blocks(BASECHAIN, shard) })),
+  };
+}
+
+/** The snapshot's blocks round by round: each round's shard blocks, then its masterchain block. */
+export function restoredRounds(snap: ChainSnapshot, validator: LocalValidator): { shards: StoredBlock[]; masterchain: StoredBlock }[] {
+  for (const shardChain of snap.basechain) {
+    if (shardChain.blocks.length !== snap.masterchain.length) throw new Error('snapshot chains have different heights');
+  }
+  return snap.masterchain.map((mcSaved, i) => {
+    const shards = snap.basechain.map((shardChain) => restoredBlock(shardChain.blocks[i], null));
+    const masterchain = restoredBlock(mcSaved, validator.signBlock(mcSaved.root.hash(), mcSaved.fileHash));
+    masterchain.shardTops = shards.map((b) => b.id);
+    return { shards, masterchain };
+  });
 }

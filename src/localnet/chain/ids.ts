@@ -82,3 +82,10 @@ export function shardOfIdent(ident: { shardPrefixBits: number; shardPrefix: bigi
 export function accountPrefix(address: Buffer): bigint {
   return address.readBigUInt64BE(0);
 }
+
+/** A valid shard count (default 2), or an error naming the allowed ones. */
+export function shardCountOf(count: number | undefined): ShardCount {
+  const n = count ?? 2;
+  if (!(SHARD_COUNTS as readonly number[]).includes(n)) throw new Error(`shards must be one of ${SHARD_COUNTS.join(', ')}`);
+  return n as ShardCount;
+}
