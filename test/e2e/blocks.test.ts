@@ -79,7 +79,9 @@ let recipients: Address[];
 let seqnoBefore: number;
 
 beforeAll(async () => {
-  stack = await startLocalStack();
+  // One basechain shard: these checks follow a transfer and its three deliveries within one shard
+  // block. Across shards, see localnetNetwork.test.ts.
+  stack = await startLocalStack(['--shards', '1']);
   const wallets = stack.localnet.wallets.wallets;
   recipients = [
     wallets.find((w) => w.version === 'v4r2' && w.index === 1)!.address,
@@ -107,7 +109,8 @@ async function walkToTransfer(mode: CallMode): Promise<{ mcSeqno: number; shardB
 }
 
 function storedBlock(id: BlockId) {
-  const block = stack.localnet.chain.store.bySeqno(id.workchain, id.seqno, BigInt.asUintN(64, BigInt(id.shard)));
+  const shard = id.shard === undefined ? 0x8000000000000000n : BigInt.asUintN(64, BigInt(id.shard));
+  const block = stack.localnet.chain.store.bySeqno(id.workchain, id.seqno, shard);
   if (!block) throw new Error(`the chain has no block ${id.workchain}:${id.seqno}`);
   return block;
 }
