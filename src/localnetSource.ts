@@ -23,6 +23,7 @@ export async function startConfiguredLocalnet(config: AppConfig, logger: Logger)
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     accounts: config.accounts,
     blockIntervalMs: config.blockInterval,
+    shards: config.shards,
     host: config.localnetHost,
     port: config.localnetPort,
     logger: logger.child({ component: 'localnet' }),

@@ -100,7 +100,9 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
   }
   const address = http.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
-  logger.info({ url: `${url}/api/v2/`, network: config.network, liteServers: servers.length }, 'TON HTTP API v2 listening');
+  // Time since the process started (module loading and, with the local chain, its genesis included).
+  const startupMs = Math.round(process.uptime() * 1000);
+  logger.info({ url: `${url}/api/v2/`, network: config.network, liteServers: servers.length, startupMs }, 'TON HTTP API v2 listening');
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -55,6 +55,7 @@ export const OPTIONS = {
   mnemonic: { flag: 'mnemonic', kind: 'string', defaultValue: undefined, description: '24 words for the funded local wallets (a documented default otherwise)' },
   accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)', min: 0, max: 100_000 },
   blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms', min: 10, max: 3_600_000 },
+  shards: { flag: 'shards', kind: 'int', defaultValue: 2, description: 'basechain shards of the local chain', choices: ['1', '2', '4', '8'], min: 1, max: 8 },
   stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },
   configOut: { flag: 'config-out', kind: 'string', defaultValue: undefined, description: 'localnet command: write the global config JSON of the local chain here' },
   keysFile: { flag: 'keys-file', kind: 'string', defaultValue: undefined, description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored' },

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'crypto';
 import { AdnlServer } from './adnl';
 import { LocalnetLogger, silentLogger } from './adnl/logger';
 import { LocalChain } from './chain/LocalChain';
+import { ShardCount } from './chain/ids';
 import { readSnapshotFile, writeSnapshotFile } from './chain/snapshot';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/handlers';
@@ -19,6 +20,8 @@ export interface StartLocalnetOptions {
   accounts?: number;
   /** Seal a block this often (ms); 0 only seals on sendMessage. Default 1000. */
   blockIntervalMs?: number;
+  /** Basechain shards of a new chain: 1, 2, 4 or 8. Default 2. A resumed chain keeps its own. */
+  shards?: number;
   /** Listen address. Default 127.0.0.1. */
   host?: string;
   /** Listen port; 0 picks a free one. Default 0. */
@@ -93,7 +96,11 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     wallets = await deriveLocalnetWallets(saved.mnemonic, saved.accounts, chain.globalId);
     logger.info({ stateFile: opts.stateFile, height: chain.lastMasterchainBlock().id.seqno }, 'localnet resumed from snapshot');
   } else {
-    chain = await LocalChain.create({ ...chainOptions, validatorSeed: seed ? derive(seed, 'validator') : randomBytes(32) });
+    chain = await LocalChain.create({
+      ...chainOptions,
+      validatorSeed: seed ? derive(seed, 'validator') : randomBytes(32),
+      ...(opts.shards !== undefined ? { shards: opts.shards as ShardCount } : {}),
+    });
     // A 32-byte seed is the lite server's ed25519 key itself (its public key is what clients pin).
     adnlSeed = seed ? (seed.length === 32 ? seed : derive(seed, 'adnl')) : randomBytes(32);
     const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);

@@ -5,3 +5,4 @@ export * from './shardDescr';
 export * from './block';
 export * from './shardState';
 export * from './validators';
+export * from './msgDescr';

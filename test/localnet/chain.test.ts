@@ -16,17 +16,11 @@ import { createHash } from 'crypto';
 import nacl from 'tweetnacl';
 import { dictLookupPath, serializeBoc } from '../../src/localnet/cells';
 import { ExternalMessageRejectedError } from '../../src/localnet/chain/errors';
-import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/chain/ids';
+import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../src/localnet/chain/ids';
 import { accountLeaf, GLOBAL_BALANCE, LocalChain } from '../../src/localnet/chain/LocalChain';
 import { StoredBlock } from '../../src/localnet/chain/store';
 import { blockSignaturePayload } from '../../src/localnet/chain/validator';
-import {
-  loadMerkleUpdateHeader,
-  loadMcStateExtra,
-  loadShardStateUnsplit,
-  loadValidatorDescr,
-  loadValidatorSet,
-} from '../../src/tlb';
+import { loadMerkleUpdateHeader, loadMcStateExtra, loadShardStateUnsplit, loadValidatorDescr, loadValidatorSet } from '../../src/tlb';
 import {
   DEFAULT_LOCALNET_MNEMONIC,
   deriveLocalnetWallets,
@@ -35,6 +29,7 @@ import {
   LOCALNET_WALLET_BALANCE,
   V4R2_BASE_SUBWALLET_ID,
 } from '../../src/localnet/wallets';
+import { checkSealedBlock } from './helpers/blockChecks';
 import { checkHashmapAug, grams, strictLoad } from './helpers/strictTlb';
 
 interface GenBlock {
@@ -89,10 +84,10 @@ describe('LocalChain', () => {
   it('funds every wallet with exactly 1 000 000 TON in key block 1', () => {
     const b1 = chain.store.bySeqno(MASTERCHAIN, 1) as StoredBlock;
     expect(b1.keyBlock).toBe(true);
-    const shard1 = chain.shardTopOf(b1);
-    expect(shard1.transactions).toHaveLength(wallets.wallets.length);
+    const tops = chain.shardTopsOf(b1);
+    expect(tops.reduce((n, top) => n + top.transactions.length, 0)).toBe(wallets.wallets.length);
     for (const w of wallets.wallets) {
-      const leaf = accountLeaf(shard1.state, w.address);
+      const leaf = accountLeaf(chain.accountShardTop(b1, w.address).state, w.address);
       expect(leaf).not.toBeNull();
       const account = loadShardAccount(leaf as never).account;
       expect(account?.storage.balance.coins).toBe(LOCALNET_WALLET_BALANCE);
@@ -112,10 +107,20 @@ describe('LocalChain', () => {
     expect(v5[1].address.equals(v5[0].address)).toBe(false);
   });
 
-  it('produces blocks that strict TL-B loaders accept, with consistent headers', () => {
-    for (const wc of [MASTERCHAIN, BASECHAIN]) {
+  /** Every shard chain: the masterchain, then each basechain shard. */
+  const allChains = () => [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...chain.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
+
+  it('has two basechain shards by default, each with its own blocks', () => {
+    expect(chain.shards).toEqual([0x4000000000000000n, 0xc000000000000000n]);
+    for (const shard of chain.shards) expect(chain.store.height(BASECHAIN, shard)).toBe(chain.store.height(MASTERCHAIN));
+    expect(chain.store.shards(BASECHAIN)).toEqual(chain.shards);
+  });
+
+  it('produces blocks that strict TL-B loaders accept, with consistent headers, descriptors and balanced value flow', () => {
+    for (const { wc, shard } of allChains()) {
       let prev: StoredBlock | null = null;
-      for (const b of chain.store.blocks(wc)) {
+      for (const b of chain.store.blocks(wc, shard)) {
+        checkSealedBlock(b, prev ? prev.state : chain.store.zeroState(wc).state);
         const parsed = strictLoad<GenBlock>('loadBlock', b.root);
         expect(parsed.global_id).toBe(-239);
         expect(parsed.info.seq_no).toBe(b.id.seqno);
@@ -154,8 +159,7 @@ describe('LocalChain', () => {
     const states = [
       chain.store.zeroState(MASTERCHAIN).state,
       chain.store.zeroState(BASECHAIN).state,
-      ...chain.store.blocks(MASTERCHAIN).map((b) => b.state),
-      ...chain.store.blocks(BASECHAIN).map((b) => b.state),
+      ...allChains().flatMap(({ wc, shard }) => chain.store.blocks(wc, shard).map((b) => b.state)),
     ];
     for (const state of states) {
       const parsed = strictLoad<GenState>('loadShardState', state);
@@ -211,7 +215,7 @@ describe('LocalChain', () => {
   });
 
   it('records account blocks whose transactions match the account states', () => {
-    for (const b of [...chain.store.blocks(BASECHAIN), ...chain.store.blocks(MASTERCHAIN)]) {
+    for (const b of allChains().flatMap(({ wc, shard }) => chain.store.blocks(wc, shard))) {
       const container = b.root.refs[3].refs[2].beginParse();
       if (!container.loadBit()) {
         expect(b.transactions).toHaveLength(0);
@@ -266,12 +270,12 @@ describe('LocalChain', () => {
 
   it('executes a signed transfer, seals it, and runs get-methods against old and new states', async () => {
     const wallet = wallets.wallets[0];
-    const shard = chain.shardTopOf(transferBlock);
-    expect(shard.transactions.map((t) => t.address.toString('hex')).sort()).toEqual(
+    const shardTxs = chain.shardTopsOf(transferBlock).flatMap((top) => top.transactions);
+    expect(shardTxs.map((t) => t.address.toString('hex')).sort()).toEqual(
       [wallets.wallets[0].address.hash.toString('hex'), wallets.wallets[1].address.hash.toString('hex')].sort(),
     );
     const seqnoAt = async (b: StoredBlock) => {
-      const top = chain.shardTopOf(b);
+      const top = chain.accountShardTop(b, wallet.address);
       const run = await chain.runGetMethod({
         state: top.state,
         genUtime: top.genUtime,
@@ -288,11 +292,13 @@ describe('LocalChain', () => {
     };
     expect(await seqnoAt(chain.store.bySeqno(MASTERCHAIN, 1)!)).toBe(0n);
     expect(await seqnoAt(chain.lastMasterchainBlock())).toBe(1n);
+    const nowhere = new Address(0, Buffer.alloc(32, 9));
+    const shard = chain.accountShardTop(transferBlock, nowhere);
     const missing = await chain.runGetMethod({
       state: shard.state,
       genUtime: shard.genUtime,
       mcSeqno: transferBlock.id.seqno,
-      address: new Address(0, Buffer.alloc(32, 9)),
+      address: nowhere,
       methodId: 85143,
       params: Buffer.alloc(0),
     });
@@ -316,12 +322,13 @@ describe('LocalChain', () => {
   });
 
   it('finds blocks by lt and utime like TON (first block ending at or after the lt, generated at or after the time)', () => {
-    const blocks = chain.store.blocks(BASECHAIN);
+    const blocks = chain.store.blocks(BASECHAIN, chain.shards[0]);
     const b2 = blocks[1];
-    expect(chain.store.byLt(BASECHAIN, b2.startLt + 1n)?.id.seqno).toBe(2);
-    expect(chain.store.byLt(BASECHAIN, b2.endLt)?.id.seqno).toBe(2);
-    expect(chain.store.byLt(BASECHAIN, b2.endLt + 1n)?.id.seqno).toBe(3);
-    expect(chain.store.byLt(BASECHAIN, blocks[blocks.length - 1].endLt + 1n)).toBeUndefined();
+    const shard = chain.shards[0];
+    expect(chain.store.byLt(BASECHAIN, b2.startLt + 1n, shard)?.id.seqno).toBe(2);
+    expect(chain.store.byLt(BASECHAIN, b2.endLt, shard)?.id.seqno).toBe(2);
+    expect(chain.store.byLt(BASECHAIN, b2.endLt + 1n, shard)?.id.seqno).toBe(3);
+    expect(chain.store.byLt(BASECHAIN, blocks[blocks.length - 1].endLt + 1n, shard)).toBeUndefined();
     expect(chain.store.byUtime(MASTERCHAIN, 0)?.id.seqno).toBe(1);
     expect(chain.store.byUtime(MASTERCHAIN, chain.lastMasterchainBlock().genUtime + 1000)).toBeUndefined();
   });

@@ -8,6 +8,8 @@ import { Functions } from 'ton-lite-client/dist/schema';
 import { dictLookupPath } from '../../src/localnet/cells';
 import { loadMerkleUpdateHeader, loadShardDescr } from '../../src/tlb';
 import { LOCALNET_WALLET_BALANCE } from '../../src/localnet/wallets';
+import { shardToLong } from '../../src/localnet/chain/ids';
+import { shardTreePath } from '../../src/localnet/chain/proofs';
 import { ConnectedLocalnet, startConnectedLocalnet } from './helpers/liteClient';
 
 type TlBlockId = { kind: 'tonNode.blockIdExt'; workchain: number; shard: string; seqno: number; rootHash: Buffer; fileHash: Buffer };
@@ -68,7 +70,9 @@ describe('local lite server: accounts, messages, transactions', () => {
 
     const res = await ctx.engine.query(Functions.liteServer_getAccountState, accountQuery(info.last as TlBlockId, v4.address));
     expect(res.shardblk.workchain).toBe(0);
-    expect(res.shardblk.shard).toBe('-9223372036854775808');
+    const holder = ctx.net.chain.accountShardTop(ctx.net.chain.lastMasterchainBlock(), v4.address);
+    expect(res.shardblk.shard).toBe(shardToLong(holder.id.shard));
+    expect(res.shardblk.seqno).toBe(holder.id.seqno);
     // proof[0]: the shard block; its state_update names proof[1]'s state.
     const [blockProof, stateProof] = Cell.fromBoc(res.proof);
     const block = virtualRoot(blockProof);
@@ -92,7 +96,10 @@ describe('local lite server: accounts, messages, transactions', () => {
     expect(loadMerkleUpdateHeader(mcBlock.refs[2]).newHash.equals(mcState.hash(0))).toBe(true);
     const mcExtra = mcState.refs[3];
     const shardHashes = mcExtra.refs[0];
-    const binTree = dictLookupPath(shardHashes, 32, 0n).value!.loadRef().beginParse();
+    // The BinTree path to the account's shard is open in the proof.
+    const path = shardTreePath(dictLookupPath(shardHashes, 32, 0n).value!.loadRef(), v4.address.hash.readBigUInt64BE(0) | 1n);
+    expect(path.shard).toBe(holder.id.shard);
+    const binTree = path.leaf.beginParse();
     expect(binTree.loadBit()).toBe(false);
     const descr = loadShardDescr(binTree);
     expect(descr.rootHash.equals(res.shardblk.rootHash)).toBe(true);

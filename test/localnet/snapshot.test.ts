@@ -65,7 +65,7 @@ describe('localnet snapshots (stateFile)', () => {
       expect(last.id.seqno).toBe(before.last.seqno + 1);
       const prev = chain.store.bySeqno(MASTERCHAIN, before.last.seqno)!;
       expect(last.startLt).toBe(prev.endLt);
-      const top = chain.shardTopOf(last);
+      const top = chain.accountShardTop(last, v4.address);
       const tx = loadTransaction(top.transactions.find((t) => t.address.equals(v4.address.hash))!.cell.beginParse());
       expect(tx.prevTransactionLt).toBe(state.lastTx!.lt);
       strictLoad('loadBlock', last.root);

@@ -9,3 +9,4 @@ export { dictLookupPath, dictLookupPathInline, forEachDictLeaf } from './dictPat
 export type { DictPath } from './dictPath';
 export { prunedBranch, pruneTree, merkleProof, merkleUpdateStub, merkleProofContent, collectSubtree } from './merkle';
 export type { KeepSet } from './merkle';
+export { CellInterner } from './internedBoc';

@@ -1,44 +1,27 @@
-import {
-  Address,
-  beginCell,
-  Cell,
-  CurrencyCollection,
-  Dictionary,
-  loadMessage,
-  loadShardAccount,
-  loadTransaction,
-  Message,
-  parseTuple,
-  StateInit,
-  TupleItem,
-} from '@ton/core';
-import { defaultConfig, PrevBlocksInfo } from '@ton/sandbox';
+import { Address, beginCell, Cell, Dictionary, loadMessage } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
-import { dictLookupPath, forEachDictLeaf, serializeBoc } from '../cells';
-import { ExtBlkRef, loadBlockInfo, loadCurrencyCollection, McStateExtra } from '../../tlb';
-import {
-  AccountsDict,
-  buildAccountBlocks,
-  buildBlock,
-  buildLibraries,
-  buildShardHashes,
-  buildState,
-  EMPTY_SHARD_FEES,
-  emptyAccounts,
-  emptyPrevBlocks,
-  PrevBlocksDict,
-  sha256,
-  shardAccountBalance,
-  shardDescrFor,
-} from './builder';
-import { buildLocalConfig, LocalConfig, localConfigFromRoot, withBasechainZeroState } from './config';
+import { AccountsDict, emptyAccounts, shardAccountBalance } from './builder';
+import { accountsOfState, ChainSnapshot, RestoredAccount, restoredRounds, savedBlocks } from './chainSnapshot';
+import { LocalConfig, localConfigFromRoot } from './config';
 import { ExternalMessageRejectedError, InvalidExternalMessageError, WaitTimeoutError } from './errors';
-import { BASECHAIN, BlockId, extBlkRef, FULL_SHARD, MASTERCHAIN } from './ids';
+import { buildGenesis, GenesisAccount, genesisMessage, zeroStateOf } from './genesis';
+import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
+import { MasterchainHistory } from './history';
+import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
+import { LibraryIndex } from './libraries';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
-import { BlockStore, StoredBlock, StoredTransaction, ZeroState } from './store';
+import { sealBlocks, shardKey, shardOfAccount } from './sealing';
+import { BlockStore, StoredBlock, ZeroState } from './store';
+import { TickTockRunner } from './tickTock';
 import { LocalValidator } from './validator';
+
+export { accountLeaf } from './getMethods';
+export { GLOBAL_BALANCE } from './sealing';
+export type { GetMethodRun } from './getMethods';
+export type { GenesisAccount } from './genesis';
+export type { ChainSnapshot, SavedBlock } from './chainSnapshot';
 
 export interface LocalChainOptions {
   /** Seal an (often empty) block this often; 0 disables the timer. Default 1000. */
@@ -47,51 +30,37 @@ export interface LocalChainOptions {
   validatorSeed?: Buffer;
   /** Gas limit of get-methods run for runSmcMethod. Default 1 000 000. */
   getMethodGasLimit?: bigint;
+  /** Basechain shards (1, 2, 4 or 8), split off the basechain zerostate in block 1. Default 2. */
+  shards?: ShardCount;
   logger?: LocalnetLogger;
 }
 
-/** A genesis account deployed by an internal message from the zero address. */
-export interface GenesisAccount {
-  address: Address;
-  init: StateInit;
-  balance: bigint;
-}
-
-export interface GetMethodRun {
-  exitCode: number;
-  /** Serialized result VmStack (BoC), null when the account has no code to run. */
-  stack: Buffer | null;
-  gasUsed: bigint;
-}
-
-/**
- * Global balance reported in McStateExtra. ton-lite-client's `getConfig` can only parse it in
- * [2^56, 2^62) nanotons (a @ton/core parser defect), so it is a fixed 5e17 rather than a sum.
- */
-export const GLOBAL_BALANCE = 500_000_000_000_000_000n;
 /** Each block advances lt by at least this much; sandbox steps by 1e6 per transaction. */
 const LT_STEP = 1_000_000n;
-const GENESIS_SOURCE = new Address(MASTERCHAIN, Buffer.alloc(32));
 
 /**
  * The embedded chain: @ton/sandbox executes messages; sealed blocks, states and proofs live in
  * an immutable block store that the lite-server handlers read. One masterchain and one
  * basechain shard (0x8000000000000000); every seal produces one block of each.
+ *
+ * This class owns the mutable state and the order of work (one operation at a time); genesis,
+ * sealing, get-methods, libraries and snapshots live in their own modules.
  */
 export class LocalChain {
   readonly store = new BlockStore();
   readonly getMethodGasLimit: bigint;
   private readonly events = new EventEmitter();
-  private accounts = new Map<number, AccountsDict>();
-  private prevBlocks: PrevBlocksDict = emptyPrevBlocks();
+  /** Accounts per shard chain (`shardKey`): what the next states hold. */
+  private accounts = new Map<string, AccountsDict>();
+  /** Basechain shards, left to right. */
+  readonly shards: readonly bigint[];
+  private readonly history: MasterchainHistory;
+  private readonly libraryIndex = new LibraryIndex();
   private pending: ExecutedTransaction[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private lastUtime: number;
   private lastEndLt = 0n;
-  private lastKeyBlock: { seqno: number; ref: ExtBlkRef; id: BlockId };
-  private libsHash = '';
-  private librariesRoot: Cell | null = null;
-  private libraryMap = new Map<string, Cell>();
+  private readonly tickTock: TickTockRunner;
   private timer: NodeJS.Timeout | null = null;
   private sealQueued = false;
   private stopped = false;
@@ -99,80 +68,44 @@ export class LocalChain {
   private constructor(
     private readonly engine: SandboxEngine,
     readonly validator: LocalValidator,
-    private configValue: LocalConfig,
+    private readonly configValue: LocalConfig,
+    zeroStates: { masterchain: ZeroState; basechain: ZeroState },
+    shards: readonly bigint[],
     private readonly blockIntervalMs: number,
-    genesisUtime: number,
+    lastUtime: number,
     getMethodGasLimit: bigint,
     private readonly logger: LocalnetLogger | undefined,
   ) {
-    this.lastUtime = genesisUtime;
+    this.lastUtime = lastUtime;
     this.getMethodGasLimit = getMethodGasLimit;
     this.events.setMaxListeners(0);
-    this.lastKeyBlock = {
-      seqno: 0,
-      ref: { endLt: 0n, seqno: 0, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) },
-      id: {} as BlockId,
-    };
+    this.store.setZeroState(zeroStates.basechain);
+    this.store.setZeroState(zeroStates.masterchain);
+    this.history = new MasterchainHistory(zeroStates.masterchain);
+    this.shards = shards;
+    this.tickTock = new TickTockRunner(engine);
+    for (const shard of shards) this.accounts.set(shardKey(BASECHAIN, shard), emptyAccounts());
+    this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), emptyAccounts());
   }
 
   /** Builds both zerostates. No block exists until the first `seal()`. */
   static async create(opts: LocalChainOptions = {}): Promise<LocalChain> {
     const validator = new LocalValidator(opts.validatorSeed ?? randomBytes(32));
     const now = unixNow();
-    let config = buildLocalConfig(Cell.fromBase64(defaultConfig), validator, now);
-    const engine = await SandboxEngine.create(config.root);
+    const genesis = buildGenesis(validator, now);
+    const engine = await SandboxEngine.create(genesis.config.root);
     const chain = new LocalChain(
       engine,
       validator,
-      config,
+      genesis.config,
+      genesis,
+      basechainShards(shardCountOf(opts.shards)),
       opts.blockIntervalMs ?? 1000,
       now,
       opts.getMethodGasLimit ?? 1_000_000n,
       opts.logger,
     );
-    chain.accounts.set(BASECHAIN, emptyAccounts());
-    chain.accounts.set(MASTERCHAIN, emptyAccounts());
-
-    const basechainState = buildState({
-      globalId: config.globalId,
-      workchain: BASECHAIN,
-      seqno: 0,
-      genUtime: now,
-      genLt: 0n,
-      minRefMcSeqno: 0,
-      accounts: emptyAccounts(),
-      libraries: null,
-      masterRef: null,
-      mcExtra: null,
-    });
-    const basechainZero = zeroStateOf(BASECHAIN, basechainState);
-    chain.store.setZeroState(basechainZero);
-
-    config = withBasechainZeroState(config, basechainZero.id.rootHash, basechainZero.id.fileHash);
-    chain.configValue = config;
-    engine.setConfig(config.root);
-
-    const mcState = buildState({
-      globalId: config.globalId,
-      workchain: MASTERCHAIN,
-      seqno: 0,
-      genUtime: now,
-      genLt: 0n,
-      minRefMcSeqno: 0,
-      accounts: emptyAccounts(),
-      libraries: null,
-      masterRef: null,
-      mcExtra: chain.mcStateExtra(
-        buildShardHashes(shardDescrFor(basechainZero.id, { startLt: 0n, endLt: 0n, genUtime: now, minRefMcSeqno: 0 }, 0)),
-        true,
-        null,
-      ),
-    });
-    const mcZero = zeroStateOf(MASTERCHAIN, mcState);
-    chain.store.setZeroState(mcZero);
-    const zeroRef = extBlkRef(mcZero.id, 0n);
-    chain.prevBlocks = chain.prevBlocks.set(0n, { key: true, blkRef: zeroRef }, { key: true, maxEndLt: 0n });
-    chain.lastKeyBlock = { seqno: 0, ref: zeroRef, id: mcZero.id };
+    await chain.loadZeroStateAccounts();
     return chain;
   }
 
@@ -199,17 +132,31 @@ export class LocalChain {
     return last;
   }
 
-  /** The basechain block registered by a masterchain block (its shard top). */
-  shardTopOf(mcBlock: StoredBlock): StoredBlock {
-    if (!mcBlock.shardTop) throw new Error('not a masterchain block');
-    const top = this.store.byId(mcBlock.shardTop);
-    if (!top) throw new Error('shard top block missing from the store');
+  /** The basechain blocks registered by a masterchain block (its shard tops), in shard order. */
+  shardTopsOf(mcBlock: StoredBlock): StoredBlock[] {
+    if (mcBlock.id.workchain !== MASTERCHAIN) throw new Error('not a masterchain block');
+    return mcBlock.shardTops.map((id) => {
+      const top = this.store.byId(id);
+      if (!top) throw new Error('shard top block missing from the store');
+      return top;
+    });
+  }
+
+  /** The shard top of a masterchain block that holds `shard` (an exact shard or a prefix inside one). */
+  shardTopOf(mcBlock: StoredBlock, shard: bigint): StoredBlock {
+    const top = this.shardTopsOf(mcBlock).find((b) => b.id.shard === shard || shardContains(b.id.shard, shard));
+    if (!top) throw new Error('no shard top holds the shard');
     return top;
+  }
+
+  /** The shard top of a masterchain block whose state holds a basechain account. */
+  accountShardTop(mcBlock: StoredBlock, address: Address): StoredBlock {
+    return this.shardTopOf(mcBlock, accountPrefix(address.hash) | 1n);
   }
 
   /** Public libraries known to the latest masterchain state, by hex hash. */
   get libraries(): ReadonlyMap<string, Cell> {
-    return this.libraryMap;
+    return this.libraryIndex.byHash;
   }
 
   /** Starts the block timer (no-op when blockIntervalMs is 0). */
@@ -274,11 +221,12 @@ export class LocalChain {
       for (const entry of entries) {
         const codeKey = entry.init.code?.hash().toString('hex') ?? '';
         if (feeByCode.has(codeKey)) continue;
-        feeByCode.set(codeKey, pristine ? await this.engine.dryRunInternalFees(this.genesisMessage(entry, entry.balance)) : 0n);
+        feeByCode.set(codeKey, pristine ? await this.engine.dryRunInternalFees(genesisMessage(entry, entry.balance)) : 0n);
       }
       for (const entry of entries) {
         const fee = feeByCode.get(entry.init.code?.hash().toString('hex') ?? '') ?? 0n;
-        const txs = await this.engine.sendInternal(this.genesisMessage(entry, entry.balance + fee));
+        await this.openBlock();
+        const txs = await this.engine.sendInternal(genesisMessage(entry, entry.balance + fee));
         this.pending.push(...txs);
       }
     });
@@ -300,6 +248,7 @@ export class LocalChain {
       throw new InvalidExternalMessageError(err instanceof Error ? err.message : String(err));
     }
     return this.exclusive(async () => {
+      await this.openBlock();
       this.engine.now = this.executionTime();
       const result = await this.engine.sendExternal(cell);
       if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
@@ -325,68 +274,9 @@ export class LocalChain {
     return this.exclusive(() => this.sealLocked());
   }
 
-  /** Runs a get-method against the account as of `state` (a ShardStateUnsplit of a sealed block). */
-  async runGetMethod(args: {
-    state: Cell;
-    genUtime: number;
-    mcSeqno: number;
-    address: Address;
-    methodId: number;
-    params: Buffer;
-  }): Promise<GetMethodRun> {
-    const leaf = accountLeaf(args.state, args.address);
-    if (!leaf) return { exitCode: -256, stack: null, gasUsed: 0n };
-    const shardAccount = loadShardAccount(leaf);
-    const account = shardAccount.account;
-    if (!account || account.storage.state.type !== 'active') return { exitCode: -256, stack: null, gasUsed: 0n };
-    const { code, data } = account.storage.state.state;
-    if (!code || !data) return { exitCode: -256, stack: null, gasUsed: 0n };
-    const stack: TupleItem[] = args.params.length > 0 ? parseTuple(Cell.fromBoc(args.params)[0]) : [];
-    const extraCurrency: Record<number, bigint> = {};
-    for (const [id, amount] of account.storage.balance.other ?? []) extraCurrency[id] = amount;
-    const res = await this.engine.executor.runGetMethod({
-      code,
-      data,
-      methodId: args.methodId,
-      stack,
-      config: this.engine.configBase64,
-      verbosity: 'short',
-      libs: this.engine.libs,
-      address: args.address,
-      unixTime: args.genUtime,
-      balance: account.storage.balance.coins,
-      randomSeed: Buffer.alloc(32),
-      gasLimit: this.getMethodGasLimit,
-      debugEnabled: false,
-      extraCurrency,
-      prevBlocksInfo: this.prevBlocksInfo(args.mcSeqno),
-    });
-    if (!res.output.success) throw new Error(`cannot run get-method: ${res.output.error}`);
-    return {
-      exitCode: res.output.vm_exit_code,
-      stack: Buffer.from(res.output.stack, 'base64'),
-      gasUsed: BigInt(res.output.gas_used),
-    };
-  }
-
-  private genesisMessage(entry: GenesisAccount, value: bigint): Message {
-    return {
-      info: {
-        type: 'internal',
-        ihrDisabled: true,
-        bounce: false,
-        bounced: false,
-        src: GENESIS_SOURCE,
-        dest: entry.address,
-        value: { coins: value },
-        ihrFee: 0n,
-        forwardFee: 0n,
-        createdLt: 0n,
-        createdAt: 0,
-      },
-      init: entry.init,
-      body: Cell.EMPTY,
-    };
+  /** Runs a get-method against the account as of `args.state` (a ShardStateUnsplit of a sealed block). */
+  runGetMethod(args: GetMethodArgs): Promise<GetMethodRun> {
+    return runGetMethodAt(this.engine, this.getMethodGasLimit, this.history.prevBlocksInfo(this.store, args.mcSeqno), args);
   }
 
   /** Unix time for the next execution: wall clock, never behind the last block. */
@@ -400,215 +290,68 @@ export class LocalChain {
     return run;
   }
 
+  /** Starts filling a block: its tick transactions precede everything else in it. */
+  private async openBlock(): Promise<void> {
+    this.engine.now = this.executionTime();
+    this.pending.push(...(await this.tickTock.open()));
+  }
+
   private async sealLocked(): Promise<StoredBlock> {
+    this.engine.now = this.executionTime();
+    this.pending.push(...(await this.tickTock.close()));
     const txs = this.pending;
     this.pending = [];
     await this.applyAccountChanges(txs);
-    this.refreshLibraries();
+    this.libraryIndex.refresh(this.engine.libs, this.configValue.configAddr);
 
-    const prevMc = this.store.last(MASTERCHAIN);
-    const prevShard = this.store.last(BASECHAIN);
-    const mcZero = this.store.zeroState(MASTERCHAIN);
-    const shardZero = this.store.zeroState(BASECHAIN);
-    const seqno = (prevMc?.id.seqno ?? 0) + 1;
-    const genUtime = Math.max(this.lastUtime, unixNow(), ...txs.map((t) => t.now));
     const startLt = this.lastEndLt;
     const engineLt = this.engine.lt;
-    const endLt = (engineLt > startLt ? engineLt : startLt) + LT_STEP;
-    const keyBlock = seqno === 1;
-    const cfg = this.configValue;
-    const prevMcRef = prevMc ? extBlkRef(prevMc.id, prevMc.endLt) : extBlkRef(mcZero.id, 0n);
-    const common = {
-      globalId: cfg.globalId,
-      seqno,
-      genUtime,
+    const sealed = sealBlocks({
+      store: this.store,
+      validator: this.validator,
+      config: this.configValue,
+      history: this.history,
+      shards: this.shards,
+      accounts: this.accounts,
+      librariesRoot: this.libraryIndex.stateRoot,
+      txs,
+      genUtime: Math.max(this.lastUtime, unixNow(), ...txs.map((t) => t.now)),
       startLt,
-      endLt,
-      genSoftware: cfg.globalVersion,
-      validatorListHashShort: this.validator.validatorSetHash(0),
-      catchainSeqno: 0,
-      createdBy: this.validator.publicKey,
-      prevKeyBlockSeqno: this.lastKeyBlock.seqno,
-    };
-
-    // Basechain block first: the masterchain block registers it.
-    const shardAccounts = this.accounts.get(BASECHAIN) as AccountsDict;
-    const shardState = buildState({
-      globalId: cfg.globalId,
-      workchain: BASECHAIN,
-      seqno,
-      genUtime,
-      genLt: endLt,
-      minRefMcSeqno: seqno - 1,
-      accounts: shardAccounts,
-      libraries: null,
-      masterRef: prevMcRef,
-      mcExtra: null,
+      endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
     });
-    const shardTxs = buildAccountBlocks(txs.filter((t) => t.workchain === BASECHAIN));
-    const prevShardState = prevShard ? prevShard.state : shardZero.state;
-    const shardBlock = buildBlock({
-      ...common,
-      workchain: BASECHAIN,
-      prev: prevShard ? extBlkRef(prevShard.id, prevShard.endLt) : extBlkRef(shardZero.id, 0n),
-      masterRef: prevMcRef,
-      minRefMcSeqno: seqno - 1,
-      keyBlock: false,
-      randSeed: randomBytes(32),
-      prevState: prevShardState,
-      newState: shardState,
-      prevTotalBalance: totalBalanceOf(prevShard, shardZero),
-      newTotalBalance: shardAccounts.extra,
-      accountBlocks: shardTxs.cell,
-      mcExtra: null,
-    });
-    const shardId: BlockId = {
-      workchain: BASECHAIN,
-      shard: FULL_SHARD,
-      seqno,
-      rootHash: shardBlock.root.hash(),
-      fileHash: shardBlock.fileHash,
-    };
-
-    const shardHashes = buildShardHashes(shardDescrFor(shardId, { startLt, endLt, genUtime, minRefMcSeqno: seqno - 1 }, seqno));
-    const mcAccounts = this.accounts.get(MASTERCHAIN) as AccountsDict;
-    const mcState = buildState({
-      globalId: cfg.globalId,
-      workchain: MASTERCHAIN,
-      seqno,
-      genUtime,
-      genLt: endLt,
-      minRefMcSeqno: seqno - 1,
-      accounts: mcAccounts,
-      libraries: this.librariesRoot,
-      masterRef: null,
-      mcExtra: this.mcStateExtra(shardHashes, keyBlock, this.lastKeyBlock.ref),
-    });
-    const mcTxs = buildAccountBlocks(txs.filter((t) => t.workchain === MASTERCHAIN));
-    const mcBlock = buildBlock({
-      ...common,
-      workchain: MASTERCHAIN,
-      prev: prevMcRef,
-      masterRef: null,
-      minRefMcSeqno: seqno - 1,
-      keyBlock,
-      randSeed: randomBytes(32),
-      prevState: prevMc ? prevMc.state : mcZero.state,
-      newState: mcState,
-      prevTotalBalance: totalBalanceOf(prevMc, mcZero),
-      newTotalBalance: mcAccounts.extra,
-      accountBlocks: mcTxs.cell,
-      mcExtra: {
-        keyBlock,
-        shardHashes: { root: shardHashes },
-        shardFees: EMPTY_SHARD_FEES,
-        prevBlkSignatures: { root: null },
-        recoverCreateMsg: null,
-        mintMsg: null,
-        config: keyBlock ? { configAddr: cfg.configAddr, config: cfg.root } : null,
-      },
-    });
-    const mcId: BlockId = { workchain: MASTERCHAIN, shard: FULL_SHARD, seqno, rootHash: mcBlock.root.hash(), fileHash: mcBlock.fileHash };
-
-    const storedShard: StoredBlock = {
-      id: shardId,
-      root: shardBlock.root,
-      genUtime,
-      startLt,
-      endLt,
-      keyBlock: false,
-      prevKeyBlockSeqno: this.lastKeyBlock.seqno,
-      state: shardState,
-      transactions: shardTxs.ordered.map((t) => storedTx(t, shardId)),
-      masterchainSeqno: seqno,
-      shardTop: null,
-      signature: null,
-    };
-    const storedMc: StoredBlock = {
-      id: mcId,
-      root: mcBlock.root,
-      genUtime,
-      startLt,
-      endLt,
-      keyBlock,
-      prevKeyBlockSeqno: this.lastKeyBlock.seqno,
-      state: mcState,
-      transactions: mcTxs.ordered.map((t) => storedTx(t, mcId)),
-      masterchainSeqno: seqno,
-      shardTop: shardId,
-      signature: this.validator.signBlock(mcId.rootHash, mcId.fileHash),
-    };
-    this.store.add(storedShard);
-    this.store.add(storedMc);
-
-    const mcRef = extBlkRef(mcId, endLt);
-    this.prevBlocks = this.prevBlocks.set(BigInt(seqno), { key: keyBlock, blkRef: mcRef }, { key: keyBlock, maxEndLt: endLt });
-    if (keyBlock) this.lastKeyBlock = { seqno, ref: mcRef, id: mcId };
-    this.lastUtime = genUtime;
-    this.lastEndLt = endLt;
-    this.engine.advanceLtTo(endLt);
-    this.engine.prevBlocks = this.prevBlocksInfo(seqno);
-    this.events.emit('block', storedMc);
-    return storedMc;
+    const mc = sealed.masterchain;
+    for (const block of sealed.shards) this.store.add(block);
+    this.store.add(mc);
+    this.history.record(mc.id, mc.endLt, mc.keyBlock);
+    this.lastUtime = mc.genUtime;
+    this.lastEndLt = mc.endLt;
+    this.engine.advanceLtTo(mc.endLt);
+    this.engine.prevBlocks = this.history.prevBlocksInfo(this.store, mc.id.seqno);
+    this.events.emit('block', mc);
+    return mc;
   }
 
-  private mcStateExtra(shardHashes: Cell, afterKeyBlock: boolean, lastKeyBlock: ExtBlkRef | null): McStateExtra {
-    return {
-      shardHashes: { root: shardHashes },
-      config: { configAddr: this.configValue.configAddr, config: this.configValue.root },
-      flags: 0,
-      validatorInfo: { validatorListHashShort: this.validator.validatorSetHash(0), catchainSeqno: 0, nxCcUpdated: false },
-      prevBlocks: { root: this.prevBlocks.rootCell(), extra: this.prevBlocks.extra },
-      afterKeyBlock,
-      lastKeyBlock,
-      globalBalance: { coins: GLOBAL_BALANCE },
-    };
+  /** Loads the masterchain zerostate's accounts (the system contracts) into the emulator. */
+  private async loadZeroStateAccounts(): Promise<void> {
+    const { dict, accounts } = accountsOfState(MASTERCHAIN, this.store.zeroState(MASTERCHAIN).state);
+    this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), dict);
+    await this.engine.loadAccounts(accounts);
+    await this.tickTock.load(accounts);
   }
 
   private async applyAccountChanges(txs: readonly ExecutedTransaction[]): Promise<void> {
     const touched = new Map<string, { workchain: number; address: Buffer }>();
     for (const tx of txs) touched.set(`${tx.workchain}:${tx.address.toString('hex')}`, tx);
     for (const { workchain, address } of touched.values()) {
-      const dict = this.accounts.get(workchain);
+      const chainKey =
+        workchain === MASTERCHAIN ? shardKey(MASTERCHAIN, FULL_SHARD) : shardKey(workchain, shardOfAccount(this.shards, address));
+      const dict = this.accounts.get(chainKey);
       if (!dict) throw new Error(`transactions in unsupported workchain ${workchain}`);
       const cell = await this.engine.shardAccountCell(new Address(workchain, address));
       const balance = shardAccountBalance(cell);
       const key = BigInt('0x' + address.toString('hex'));
-      this.accounts.set(workchain, balance ? dict.set(key, cell, balance) : dict.delete(key));
+      this.accounts.set(chainKey, balance ? dict.set(key, cell, balance) : dict.delete(key));
     }
-  }
-
-  private refreshLibraries(): void {
-    const libs = this.engine.libs;
-    const hash = libs ? libs.hash().toString('hex') : '';
-    if (hash === this.libsHash) return;
-    this.libsHash = hash;
-    const map = new Map<string, Cell>();
-    if (libs) {
-      const dict = libs.beginParse().loadDictDirect(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-      for (const [key, lib] of dict) map.set(key.toString('hex'), lib);
-    }
-    this.libraryMap = map;
-    this.librariesRoot = buildLibraries(map, this.configValue.configAddr);
-  }
-
-  /** c7's PrevBlocksInfo as of masterchain block `seqno`: the last 16 blocks and the last key block. */
-  private prevBlocksInfo(seqno: number): PrevBlocksInfo | undefined {
-    const last: BlockId[] = [];
-    for (let s = seqno; s >= 1 && last.length < 16; s--) {
-      const b = this.store.bySeqno(MASTERCHAIN, s);
-      if (b) last.push(b.id);
-    }
-    if (last.length === 0) return undefined;
-    let key = this.lastKeyBlock.id;
-    for (let s = seqno; s >= 1; s--) {
-      const b = this.store.bySeqno(MASTERCHAIN, s);
-      if (b?.keyBlock) {
-        key = b.id;
-        break;
-      }
-    }
-    return { lastMcBlocks: last, prevKeyBlock: key };
   }
 
   /**
@@ -618,13 +361,11 @@ export class LocalChain {
   snapshot(): Promise<ChainSnapshot> {
     return this.exclusive(async () => {
       if (this.pending.length > 0) await this.sealLocked();
-      const blocks = (wc: number) => this.store.blocks(wc).map((b) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash }));
       return {
         validatorSeed: this.validator.seed,
         config: this.configValue.root,
         zeroStates: { masterchain: this.store.zeroState(MASTERCHAIN).state, basechain: this.store.zeroState(BASECHAIN).state },
-        masterchain: blocks(MASTERCHAIN),
-        basechain: blocks(BASECHAIN),
+        ...savedBlocks(this.store, this.shards),
         libs: this.engine.libs ?? null,
         lastUtime: this.lastUtime,
       };
@@ -640,159 +381,44 @@ export class LocalChain {
       engine,
       validator,
       config,
+      {
+        masterchain: zeroStateOf(MASTERCHAIN, snap.zeroStates.masterchain),
+        basechain: zeroStateOf(BASECHAIN, snap.zeroStates.basechain),
+      },
+      snap.basechain.map((chain) => chain.shard),
       opts.blockIntervalMs ?? 1000,
       snap.lastUtime,
       opts.getMethodGasLimit ?? 1_000_000n,
       opts.logger,
     );
-    const mcZero = zeroStateOf(MASTERCHAIN, snap.zeroStates.masterchain);
-    chain.store.setZeroState(mcZero);
-    chain.store.setZeroState(zeroStateOf(BASECHAIN, snap.zeroStates.basechain));
-    const zeroRef = extBlkRef(mcZero.id, 0n);
-    chain.prevBlocks = chain.prevBlocks.set(0n, { key: true, blkRef: zeroRef }, { key: true, maxEndLt: 0n });
-    chain.lastKeyBlock = { seqno: 0, ref: zeroRef, id: mcZero.id };
-    if (snap.masterchain.length !== snap.basechain.length) throw new Error('snapshot chains have different heights');
-    for (let i = 0; i < snap.masterchain.length; i++) {
-      const shard = restoredBlock(BASECHAIN, snap.basechain[i], null, null);
-      const mcSaved = snap.masterchain[i];
-      const mc = restoredBlock(MASTERCHAIN, mcSaved, shard.id, validator.signBlock(mcSaved.root.hash(), mcSaved.fileHash));
-      chain.store.add(shard);
+    for (const { shards, masterchain: mc } of restoredRounds(snap, validator)) {
+      for (const top of shards) chain.store.add(top);
       chain.store.add(mc);
-      const ref = extBlkRef(mc.id, mc.endLt);
-      chain.prevBlocks = chain.prevBlocks.set(
-        BigInt(mc.id.seqno),
-        { key: mc.keyBlock, blkRef: ref },
-        { key: mc.keyBlock, maxEndLt: mc.endLt },
-      );
-      if (mc.keyBlock) chain.lastKeyBlock = { seqno: mc.id.seqno, ref, id: mc.id };
+      chain.history.record(mc.id, mc.endLt, mc.keyBlock);
       chain.lastEndLt = mc.endLt;
     }
-    const restored: { address: Address; shardAccount: Cell; lastTxTime: number }[] = [];
-    for (const wc of [MASTERCHAIN, BASECHAIN]) {
-      const state = chain.store.last(wc)?.state ?? chain.store.zeroState(wc).state;
-      let dict = emptyAccounts();
-      const container = state.refs[1].beginParse();
-      forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (key, leaf) => {
-        leaf.skip(5);
-        const balance = loadCurrencyCollection(leaf);
-        const shardAccount = leaf.asCell();
-        dict = dict.set(key, shardAccount, balance);
-        const lastPaid = loadShardAccount(shardAccount.beginParse()).account?.storageStats.lastPaid ?? 0;
-        restored.push({
-          address: new Address(wc, Buffer.from(key.toString(16).padStart(64, '0'), 'hex')),
-          shardAccount,
-          lastTxTime: lastPaid,
-        });
-      });
-      chain.accounts.set(wc, dict);
+    const restored: RestoredAccount[] = [];
+    const chainsToLoad = [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...chain.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
+    for (const { wc, shard } of chainsToLoad) {
+      const state = chain.store.last(wc, shard)?.state ?? chain.store.zeroState(wc).state;
+      const { dict, accounts } = accountsOfState(wc, state);
+      chain.accounts.set(shardKey(wc, shard), dict);
+      restored.push(...accounts);
     }
+    await chain.tickTock.load(restored);
     await engine.restore(restored, chain.lastEndLt, snap.libs ?? undefined);
-    chain.refreshLibraries();
-    if (chain.store.height(MASTERCHAIN) > 0) engine.prevBlocks = chain.prevBlocksInfo(chain.store.height(MASTERCHAIN));
+    chain.libraryIndex.refresh(engine.libs, config.configAddr);
+    const height = chain.store.height(MASTERCHAIN);
+    if (height > 0) engine.prevBlocks = chain.history.prevBlocksInfo(chain.store, height);
     return chain;
   }
 
   /** Test/bench hook: account leaf count per workchain. */
   accountCount(workchain: number): number {
-    return this.accounts.get(workchain)?.size ?? 0;
+    let count = 0;
+    for (const [key, dict] of this.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
+    return count;
   }
-}
-
-/** What `LocalChain.snapshot()` returns and `LocalChain.restore()` takes. */
-export interface ChainSnapshot {
-  validatorSeed: Buffer;
-  config: Cell;
-  zeroStates: { masterchain: Cell; basechain: Cell };
-  masterchain: SavedBlock[];
-  basechain: SavedBlock[];
-  libs: Cell | null;
-  lastUtime: number;
-}
-
-export interface SavedBlock {
-  root: Cell;
-  state: Cell;
-  fileHash: Buffer;
-}
-
-/** A StoredBlock rebuilt from its cells: header fields from BlockInfo, transactions from account_blocks. */
-function restoredBlock(workchain: number, saved: SavedBlock, shardTop: BlockId | null, signature: Buffer | null): StoredBlock {
-  const info = loadBlockInfo(saved.root.refs[0].beginParse());
-  const id: BlockId = { workchain, shard: FULL_SHARD, seqno: info.seqno, rootHash: saved.root.hash(), fileHash: saved.fileHash };
-  const transactions: StoredTransaction[] = [];
-  const container = saved.root.refs[3].refs[2].beginParse();
-  forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (_, accountBlock) => {
-    loadCurrencyCollection(accountBlock);
-    accountBlock.skip(4 + 256);
-    forEachDictLeaf(accountBlock, 64, (__, txLeaf) => {
-      loadCurrencyCollection(txLeaf);
-      const cell = txLeaf.loadRef();
-      const tx = loadTransaction(cell.beginParse());
-      transactions.push({
-        workchain,
-        address: Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
-        lt: tx.lt,
-        hash: cell.hash(),
-        cell,
-        prevLt: tx.prevTransactionLt,
-        prevHash: Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
-        block: id,
-      });
-    });
-  });
-  return {
-    id,
-    root: saved.root,
-    genUtime: info.genUtime,
-    startLt: info.startLt,
-    endLt: info.endLt,
-    keyBlock: info.keyBlock,
-    prevKeyBlockSeqno: info.prevKeyBlockSeqno,
-    state: saved.state,
-    transactions,
-    masterchainSeqno: info.seqno,
-    shardTop,
-    signature,
-  };
-}
-
-function zeroStateOf(workchain: number, state: Cell): ZeroState {
-  const boc = serializeBoc([state]);
-  return { id: { workchain, shard: FULL_SHARD, seqno: 0, rootHash: state.hash(), fileHash: sha256(boc) }, state, boc };
-}
-
-function storedTx(t: ExecutedTransaction, block: BlockId): StoredTransaction {
-  return {
-    workchain: t.workchain,
-    address: t.address,
-    lt: t.lt,
-    hash: t.hash,
-    cell: t.cell,
-    prevLt: t.prevLt,
-    prevHash: t.prevHash,
-    block,
-  };
-}
-
-function totalBalanceOf(prev: StoredBlock | undefined, zero: ZeroState): CurrencyCollection {
-  const state = prev ? prev.state : zero.state;
-  const s = state.refs[2].beginParse();
-  s.skip(128);
-  return { coins: s.loadCoins() };
-}
-
-/** The ShardAccount leaf slice of `address` in a ShardStateUnsplit, or null when absent. */
-export function accountLeaf(state: Cell, address: Address) {
-  const accounts = state.refs[1].beginParse();
-  const root = accounts.loadBit() ? accounts.loadRef() : null;
-  const path = dictLookupPath(root, 256, BigInt('0x' + address.hash.toString('hex')));
-  if (!path.value) return null;
-  // Skip the DepthBalanceInfo extra: split_depth (5 bits) then the CurrencyCollection.
-  const leaf = path.value;
-  leaf.skip(5);
-  leaf.loadCoins();
-  leaf.loadMaybeRef();
-  return leaf;
 }
 
 function unixNow(): number {

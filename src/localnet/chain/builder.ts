@@ -32,7 +32,7 @@ import {
   zeroCurrency,
 } from '../../tlb';
 import { ExecutedTransaction } from './sandboxAdapter';
-import { BlockId, FULL_SHARD, MASTERCHAIN } from './ids';
+import { BlockId, MASTERCHAIN, shardIdent } from './ids';
 
 const currencyAug = {
   zero: zeroCurrency(),
@@ -109,11 +109,11 @@ export function buildLibraries(libs: ReadonlyMap<string, Cell>, publisher: Buffe
   return dict.rootCell();
 }
 
-// Constant parts: empty message descriptors and queues, identical in every block.
-const EMPTY_IN_MSG_DESCR = beginCell()
+// Constant parts: empty message descriptors and queues.
+export const EMPTY_IN_MSG_DESCR = beginCell()
   .store(storeHashmapAugE({ root: null, extra: { feesCollected: 0n, valueImported: zeroCurrency() } }, storeImportFees))
   .endCell();
-const EMPTY_OUT_MSG_DESCR = beginCell()
+export const EMPTY_OUT_MSG_DESCR = beginCell()
   .store(storeHashmapAugE({ root: null, extra: zeroCurrency() }, storeCurrencyCollection))
   .endCell();
 const EMPTY_OUT_MSG_QUEUE_INFO = beginCell()
@@ -125,22 +125,14 @@ const EMPTY_OUT_MSG_QUEUE_INFO = beginCell()
     }),
   )
   .endCell();
-const ZERO_VALUE_FLOW_PARTS = {
-  imported: zeroCurrency(),
-  exported: zeroCurrency(),
-  feesCollected: zeroCurrency(),
-  burned: null,
-  feesImported: zeroCurrency(),
-  recovered: zeroCurrency(),
-  created: zeroCurrency(),
-  minted: zeroCurrency(),
-};
 
 export interface AccountBlocksResult {
   /** Cell holding ShardAccountBlocks. */
   cell: Cell;
   /** Transactions ordered by (account, lt): the order block transaction lists use. */
   ordered: ExecutedTransaction[];
+  /** Sum of the transactions' total fees (the dictionary's root extra). */
+  fees: CurrencyCollection;
 }
 
 /** `ShardAccountBlocks` for the transactions of one shard block. */
@@ -183,6 +175,7 @@ export function buildAccountBlocks(txs: readonly ExecutedTransaction[]): Account
       .store((b) => dict.storeHashmapAugE(b))
       .endCell(),
     ordered,
+    fees: dict.extra,
   };
 }
 
@@ -190,11 +183,14 @@ export function buildAccountBlocks(txs: readonly ExecutedTransaction[]): Account
 export interface BlockParams {
   globalId: number;
   workchain: number;
+  shard: bigint;
   seqno: number;
   genUtime: number;
   startLt: bigint;
   endLt: bigint;
   prev: ExtBlkRef;
+  /** First block of a shard split off its parent (here: off the basechain zerostate). */
+  afterSplit: boolean;
   /** Last masterchain block known when this block was made (shard blocks only). */
   masterRef: ExtBlkRef | null;
   minRefMcSeqno: number;
@@ -207,8 +203,9 @@ export interface BlockParams {
   randSeed: Buffer;
   prevState: Cell;
   newState: Cell;
-  prevTotalBalance: CurrencyCollection;
-  newTotalBalance: CurrencyCollection;
+  valueFlow: ValueFlow;
+  inMsgDescr: Cell;
+  outMsgDescr: Cell;
   accountBlocks: Cell;
   mcExtra: McBlockExtra | null;
 }
@@ -221,10 +218,9 @@ export interface BuiltBlock {
 
 export function buildBlock(p: BlockParams): BuiltBlock {
   const prevRef: BlkPrevInfo = { kind: 'single', prev: p.prev };
-  const valueFlow: ValueFlow = { fromPrevBlk: p.prevTotalBalance, toNextBlk: p.newTotalBalance, ...ZERO_VALUE_FLOW_PARTS };
   const extra: BlockExtra = {
-    inMsgDescr: EMPTY_IN_MSG_DESCR,
-    outMsgDescr: EMPTY_OUT_MSG_DESCR,
+    inMsgDescr: p.inMsgDescr,
+    outMsgDescr: p.outMsgDescr,
     accountBlocks: p.accountBlocks,
     randSeed: p.randSeed,
     createdBy: p.createdBy,
@@ -239,7 +235,7 @@ export function buildBlock(p: BlockParams): BuiltBlock {
           notMaster: p.workchain !== MASTERCHAIN,
           afterMerge: false,
           beforeSplit: false,
-          afterSplit: false,
+          afterSplit: p.afterSplit,
           wantSplit: false,
           wantMerge: false,
           keyBlock: p.keyBlock,
@@ -247,7 +243,7 @@ export function buildBlock(p: BlockParams): BuiltBlock {
           flags: 1,
           seqno: p.seqno,
           vertSeqno: 0,
-          shard: { workchainId: p.workchain, shardPrefixBits: 0, shardPrefix: 0n },
+          shard: shardIdent(p.workchain, p.shard),
           genUtime: p.genUtime,
           startLt: p.startLt,
           endLt: p.endLt,
@@ -260,7 +256,7 @@ export function buildBlock(p: BlockParams): BuiltBlock {
           prevRef,
           prevVertRef: null,
         },
-        valueFlow,
+        valueFlow: p.valueFlow,
         stateUpdate: merkleUpdateStub(p.prevState, p.newState),
         extra,
       }),
@@ -273,6 +269,7 @@ export function buildBlock(p: BlockParams): BuiltBlock {
 export interface StateParams {
   globalId: number;
   workchain: number;
+  shard: bigint;
   seqno: number;
   genUtime: number;
   genLt: bigint;
@@ -288,7 +285,7 @@ export function buildState(p: StateParams): Cell {
     .store(
       storeShardStateUnsplit({
         globalId: p.globalId,
-        shardId: { workchainId: p.workchain, shardPrefixBits: 0, shardPrefix: 0n },
+        shardId: shardIdent(p.workchain, p.shard),
         seqno: p.seqno,
         vertSeqno: 0,
         genUtime: p.genUtime,
@@ -309,14 +306,25 @@ export function buildState(p: StateParams): Cell {
     .endCell();
 }
 
-/** `ShardHashes` with one basechain shard whose top block is described by `descr`. */
-export function buildShardHashes(descr: ShardDescr): Cell {
+/**
+ * `ShardHashes` of the basechain: a BinTree whose leaves are the shard tops, `tops` given
+ * left to right with their shard ids (a full binary tree: all shards of equal depth).
+ */
+export function buildShardHashes(tops: readonly { shard: bigint; descr: ShardDescr }[]): Cell {
+  const tree = (from: number, to: number): Cell => {
+    if (to - from === 1)
+      return beginCell()
+        .store(storeBinTreeLeaf(storeShardDescr(tops[from].descr)))
+        .endCell();
+    const mid = (from + to) >> 1;
+    return beginCell().storeBit(true).storeRef(tree(from, mid)).storeRef(tree(mid, to)).endCell();
+  };
   const dict = PersistentDict.empty({
     keyBits: 32,
-    storeValue: (d: ShardDescr, b: Builder) => {
-      b.storeRef(beginCell().store(storeBinTreeLeaf(storeShardDescr(d))));
+    storeValue: (root: Cell, b: Builder) => {
+      b.storeRef(root);
     },
-  }).set(0n, descr, null);
+  }).set(0n, tree(0, tops.length), null);
   return dict.rootCell() as Cell;
 }
 
@@ -339,7 +347,7 @@ export function shardDescrFor(
     nxCcUpdated: false,
     flags: 0,
     nextCatchainSeqno: 0,
-    nextValidatorShard: FULL_SHARD,
+    nextValidatorShard: id.shard,
     minRefMcSeqno: info.minRefMcSeqno,
     genUtime: info.genUtime,
     splitMergeAt: { kind: 'none' },

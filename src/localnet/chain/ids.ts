@@ -47,3 +47,45 @@ export function shardContains(shard: bigint, accountPrefix: bigint): boolean {
 export function extBlkRef(id: BlockId, endLt: bigint): ExtBlkRef {
   return { endLt, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash };
 }
+
+/** Shard counts the basechain can be split into at genesis. */
+export const SHARD_COUNTS = [1, 2, 4, 8] as const;
+export type ShardCount = (typeof SHARD_COUNTS)[number];
+
+/** The `count` basechain shards of equal size, left to right (`count` a power of two). */
+export function basechainShards(count: ShardCount): bigint[] {
+  const bits = BigInt(Math.log2(count));
+  const tag = 1n << (63n - bits);
+  const out: bigint[] = [];
+  for (let i = 0n; i < BigInt(count); i++) out.push((i << (64n - bits)) | tag);
+  return count === 1 ? [FULL_SHARD] : out;
+}
+
+/** Number of prefix bits of a shard id (0 for the full shard). */
+export function shardPrefixBits(shard: bigint): number {
+  let bits = 63;
+  for (let s = shard; (s & 1n) === 0n; s >>= 1n) bits--;
+  return bits;
+}
+
+/** TL-B `ShardIdent` of a shard: the prefix without its tag bit, as TON serializes it. */
+export function shardIdent(workchain: number, shard: bigint): { workchainId: number; shardPrefixBits: number; shardPrefix: bigint } {
+  return { workchainId: workchain, shardPrefixBits: shardPrefixBits(shard), shardPrefix: shard & (shard - 1n) };
+}
+
+/** The shard id a TL-B `ShardIdent` names. */
+export function shardOfIdent(ident: { shardPrefixBits: number; shardPrefix: bigint }): bigint {
+  return ident.shardPrefix | (1n << BigInt(63 - ident.shardPrefixBits));
+}
+
+/** The top 64 bits of an account id, the part shards split on. */
+export function accountPrefix(address: Buffer): bigint {
+  return address.readBigUInt64BE(0);
+}
+
+/** A valid shard count (default 2), or an error naming the allowed ones. */
+export function shardCountOf(count: number | undefined): ShardCount {
+  const n = count ?? 2;
+  if (!(SHARD_COUNTS as readonly number[]).includes(n)) throw new Error(`shards must be one of ${SHARD_COUNTS.join(', ')}`);
+  return n as ShardCount;
+}

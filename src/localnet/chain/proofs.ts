@@ -105,23 +105,54 @@ export function accountCellOf(state: Cell, address: Buffer): Cell | null {
 }
 
 /**
- * Masterchain state proof revealing the ShardHashes entry of `workchain` down to its BinTree
- * leaf (TON's make_shard_info_proof). Returns the leaf cell too.
+ * The BinTree path of ShardHashes from a workchain's tree root to the leaf whose shard holds
+ * `shard` (a shard id or an account prefix with its lowest bit set): the cells on the way, the
+ * leaf cell (`bt_leaf$0 ShardDescr`) and the leaf's shard id.
  */
-export function shardInfoProof(mcState: Cell, workchain: number): { proof: ProofSpec; leaf: Cell | null } {
+export function shardTreePath(tree: Cell, shard: bigint): { cells: Cell[]; leaf: Cell; shard: bigint } {
+  const cells: Cell[] = [];
+  let node = tree;
+  let depth = 0;
+  let prefix = 0n;
+  for (;;) {
+    cells.push(node);
+    const s = node.beginParse();
+    if (!s.loadBit()) {
+      const tag = 1n << BigInt(63 - depth);
+      return { cells, leaf: node, shard: prefix | tag };
+    }
+    const bit = (shard >> BigInt(63 - depth)) & 1n;
+    prefix |= bit << BigInt(63 - depth);
+    node = node.refs[Number(bit)];
+    depth++;
+  }
+}
+
+/**
+ * Masterchain state proof revealing the ShardHashes entry of `workchain` down to the BinTree
+ * leaf holding `shard` (TON's make_shard_info_proof). Returns that leaf and its shard too.
+ */
+export function shardInfoProof(
+  mcState: Cell,
+  workchain: number,
+  shard: bigint,
+): { proof: ProofSpec; leaf: Cell | null; shard: bigint | null } {
   const parts = mcStateExtraParts(mcState);
   if (!parts) throw new Error('not a masterchain state');
   const open: Cell[] = [mcState, parts.custom];
   const full: Cell[] = [];
   let leaf: Cell | null = null;
+  let leafShard: bigint | null = null;
   const path = dictLookupPath(parts.shardHashes, 32, BigInt.asUintN(32, BigInt(workchain)));
   open.push(...path.cells);
   if (path.value) {
-    leaf = path.value.loadRef();
-    open.push(leaf);
+    const tree = shardTreePath(path.value.loadRef(), shard);
+    leaf = tree.leaf;
+    leafShard = tree.shard;
+    open.push(...tree.cells);
     full.push(...leaf.refs);
   }
-  return { proof: { root: mcState, keep: keepOf(open, full) }, leaf };
+  return { proof: { root: mcState, keep: keepOf(open, full) }, leaf, shard: leafShard };
 }
 
 /** Config proof: every parameter (`all`) or only the listed ones, with paths. */
@@ -222,8 +253,8 @@ export function allShardsProof(root: Cell): ProofSpec {
   return { root: root, keep: keepOf([root, blockParts(root).extra, mcExtra]) };
 }
 
-/** Masterchain block proof revealing the ShardHashes entry of `workchain` (getShardBlockProof links). */
-export function mcBlockShardProof(root: Cell, workchain: number): ProofSpec {
+/** Masterchain block proof revealing the ShardHashes leaf of `workchain:shard` (getShardBlockProof links). */
+export function mcBlockShardProof(root: Cell, workchain: number, shard: bigint): ProofSpec {
   const mcExtra = mcBlockExtraCell(root);
   if (!mcExtra) throw new Error('not a masterchain block');
   const parsed = loadMcBlockExtra(mcExtra.beginParse());
@@ -232,9 +263,9 @@ export function mcBlockShardProof(root: Cell, workchain: number): ProofSpec {
   const path = dictLookupPath(parsed.shardHashes.root, 32, BigInt.asUintN(32, BigInt(workchain)));
   open.push(...path.cells);
   if (path.value) {
-    const leaf = path.value.loadRef();
-    open.push(leaf);
-    full.push(...leaf.refs);
+    const tree = shardTreePath(path.value.loadRef(), shard);
+    open.push(...tree.cells);
+    full.push(...tree.leaf.refs);
   }
   return { root: root, keep: keepOf(open, full) };
 }

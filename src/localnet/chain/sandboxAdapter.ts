@@ -12,7 +12,21 @@
  *   the parsed account with @ton/core could change the Account hash, which must equal the
  *   last transaction's `state_update.new_hash`.
  */
-import { Address, Cell, CurrencyCollection, loadMessage, loadTransaction, Message, Transaction } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  CurrencyCollection,
+  Dictionary,
+  loadMessage,
+  loadShardAccount,
+  ShardAccount,
+  storeShardAccount,
+  loadTransaction,
+  Message,
+  Transaction,
+} from '@ton/core';
+import { CellInterner } from '../cells';
 import { Blockchain, BlockchainTransaction, EmulationError, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
 
 /** One transaction as the chain needs it: exact cell plus the fields blocks are built from. */
@@ -28,6 +42,10 @@ export interface ExecutedTransaction {
   newStateHash: Buffer;
   prevLt: bigint;
   prevHash: Buffer;
+  /** The inbound message cell; null for tick-tock transactions. */
+  inMessage: Cell | null;
+  /** Outbound message cells, in out_msgs order. */
+  outMessages: Cell[];
 }
 
 export type ExternalResult =
@@ -37,15 +55,19 @@ interface BlockchainInternals {
   currentLt: bigint;
   transactions: BlockchainTransaction[];
   defaultQueueManager: { messageQueue: unknown[] };
+  storage: { knownContracts(): SmartContractInternals[] };
 }
 
 interface SmartContractInternals {
+  address: Address;
   _account: string;
   parsedAccount: unknown;
   lastTxTime: number;
 }
 
 export class SandboxEngine {
+  private readonly interner = new CellInterner();
+
   private constructor(private readonly bc: Blockchain) {}
 
   static async create(config: Cell): Promise<SandboxEngine> {
@@ -146,11 +168,34 @@ export class SandboxEngine {
    */
   async dryRunInternalFees(message: Message): Promise<bigint> {
     const snapshot = this.bc.snapshot();
+    // Sandbox's rollback re-serializes accounts with @ton/core; put the exact cells back.
+    const exact = this.internals()
+      .storage.knownContracts()
+      .map((c) => ({ address: c.address, account: c._account, lastTxTime: c.lastTxTime }));
     try {
       const result = await this.bc.sendMessage(message);
       return result.transactions[0]?.totalFees.coins ?? 0n;
     } finally {
       await this.bc.loadFrom(snapshot);
+      for (const e of exact) {
+        const contract = (await this.bc.getContract(e.address)) as unknown as SmartContractInternals;
+        contract._account = e.account;
+        contract.parsedAccount = undefined;
+        contract.lastTxTime = e.lastTxTime;
+      }
+      this.internals().transactions.length = 0;
+    }
+  }
+
+  /** Runs a tick or tock transaction of a special masterchain account. */
+  async runTickTock(address: Address, which: 'tick' | 'tock'): Promise<ExecutedTransaction[]> {
+    try {
+      const result = await this.bc.runTickTock(address, which);
+      return result.transactions.map(toExecuted);
+    } catch (err) {
+      this.clearQueue();
+      throw err;
+    } finally {
       this.internals().transactions.length = 0;
     }
   }
@@ -159,7 +204,30 @@ export class SandboxEngine {
   async shardAccountCell(address: Address): Promise<Cell> {
     const contract = await this.bc.getContract(address);
     const internals = contract as unknown as SmartContractInternals;
-    return Cell.fromBase64(internals._account);
+    return this.interner.parse(Buffer.from(internals._account, 'base64'))[0];
+  }
+
+  /**
+   * Makes sandbox read this account through the interner too. Sandbox re-parses an account
+   * after each of its transactions; for the config contract that is the whole configuration.
+   */
+  async internAccount(address: Address): Promise<void> {
+    const contract = (await this.bc.getContract(address)) as unknown as SmartContractInternals;
+    const interner = this.interner;
+    Object.defineProperty(contract, 'account', {
+      configurable: true,
+      get(this: SmartContractInternals) {
+        if (this.parsedAccount === undefined) {
+          this.parsedAccount = loadShardAccount(interner.parse(Buffer.from(this._account, 'base64'))[0].beginParse());
+        }
+        return this.parsedAccount;
+      },
+      set(this: SmartContractInternals, account: ShardAccount) {
+        this._account = beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64');
+        this.parsedAccount = account;
+        this.lastTxTime = account.account?.storageStats.lastPaid ?? 0;
+      },
+    });
   }
 
   /**
@@ -171,14 +239,19 @@ export class SandboxEngine {
     lt: bigint,
     libs: Cell | undefined,
   ): Promise<void> {
+    await this.loadAccounts(accounts);
+    this.internals().currentLt = lt;
+    this.bc.libs = libs;
+  }
+
+  /** Places accounts with their exact ShardAccount cells (zerostate accounts, restored accounts). */
+  async loadAccounts(accounts: readonly { address: Address; shardAccount: Cell; lastTxTime: number }[]): Promise<void> {
     for (const acc of accounts) {
       const contract = (await this.bc.getContract(acc.address)) as unknown as SmartContractInternals;
       contract._account = acc.shardAccount.toBoc().toString('base64');
       contract.parsedAccount = undefined;
       contract.lastTxTime = acc.lastTxTime;
     }
-    this.internals().currentLt = lt;
-    this.bc.libs = libs;
   }
 
   private clearQueue(): void {
@@ -191,16 +264,28 @@ export class SandboxEngine {
 }
 
 function toExecuted(tx: Transaction): ExecutedTransaction {
-  const dest = tx.inMessage?.info.dest;
-  if (!dest || !Address.isAddress(dest)) {
-    throw new Error('transaction without an inbound message to an internal address');
-  }
   // Re-read from the exact cell so every field matches what the block will contain.
   const cell = tx.raw;
   const parsed = loadTransaction(cell.beginParse());
+  const dest = parsed.inMessage?.info.dest;
+  let workchain: number;
+  if (parsed.inMessage) {
+    if (!dest || !Address.isAddress(dest)) throw new Error('transaction with an inbound message to no internal address');
+    workchain = dest.workChain;
+  } else {
+    // Only special masterchain accounts run transactions without a message (tick-tock).
+    if (parsed.description.type !== 'tick-tock') throw new Error('transaction without an inbound message');
+    workchain = -1;
+  }
+  const messages = cell.refs[0].beginParse();
+  const inMessage = messages.loadMaybeRef();
+  const outDict = messages.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+  const outMessages = [...outDict.keys()].sort((a, b) => a - b).map((k) => outDict.get(k) as Cell);
   return {
-    workchain: dest.workChain,
-    address: dest.hash,
+    workchain,
+    address: bigintToHash(parsed.address),
+    inMessage,
+    outMessages,
     lt: parsed.lt,
     hash: cell.hash(),
     cell,

@@ -7,10 +7,11 @@ import { Cell } from '@ton/core';
 import fs from 'fs';
 import path from 'path';
 import { serializeBoc } from '../cells';
-import { ChainSnapshot } from './LocalChain';
+import { ChainSnapshot } from './chainSnapshot';
 
 const MAGIC = Buffer.from('LNET');
-const VERSION = 1;
+/** 2: several basechain shards. */
+const VERSION = 2;
 
 /** A chain snapshot plus what the server around it needs to come back identical. */
 export interface LocalnetSnapshot {
@@ -31,7 +32,8 @@ interface Header {
   height: number;
   hasLibs: boolean;
   masterchainFileHashes: string[];
-  basechainFileHashes: string[];
+  /** Per basechain shard (hex shard id), its blocks' file hashes. */
+  basechain: { shard: string; fileHashes: string[] }[];
 }
 
 export function encodeSnapshot(snap: LocalnetSnapshot): Buffer {
@@ -46,11 +48,14 @@ export function encodeSnapshot(snap: LocalnetSnapshot): Buffer {
     height: c.masterchain.length,
     hasLibs: c.libs !== null,
     masterchainFileHashes: c.masterchain.map((b) => b.fileHash.toString('hex')),
-    basechainFileHashes: c.basechain.map((b) => b.fileHash.toString('hex')),
+    basechain: c.basechain.map((chain) => ({
+      shard: chain.shard.toString(16),
+      fileHashes: chain.blocks.map((b) => b.fileHash.toString('hex')),
+    })),
   };
   const roots: Cell[] = [c.config, c.zeroStates.masterchain, c.zeroStates.basechain];
   if (c.libs) roots.push(c.libs);
-  for (const b of [...c.masterchain, ...c.basechain]) roots.push(b.root, b.state);
+  for (const b of [...c.masterchain, ...c.basechain.flatMap((chain) => chain.blocks)]) roots.push(b.root, b.state);
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length, 0);
@@ -75,7 +80,7 @@ export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
       return { root, state, fileHash: Buffer.from(fileHash, 'hex') };
     });
   const masterchain = blocks(header.masterchainFileHashes);
-  const basechain = blocks(header.basechainFileHashes);
+  const basechain = header.basechain.map((chain) => ({ shard: BigInt('0x' + chain.shard), blocks: blocks(chain.fileHashes) }));
   return {
     chain: {
       validatorSeed: Buffer.from(header.validatorSeed, 'hex'),

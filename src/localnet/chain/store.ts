@@ -1,5 +1,5 @@
 import { Cell } from '@ton/core';
-import { BlockId, sameBlockId } from './ids';
+import { BlockId, FULL_SHARD, sameBlockId, shardContains } from './ids';
 
 /** A transaction as stored in the read model: exact cell plus where it lives. */
 export interface StoredTransaction {
@@ -28,8 +28,8 @@ export interface StoredBlock {
   transactions: StoredTransaction[];
   /** Seqno of the masterchain block that registered this block (itself for masterchain blocks). */
   masterchainSeqno: number;
-  /** Masterchain blocks: the basechain top block they register. */
-  shardTop: BlockId | null;
+  /** Masterchain blocks: the basechain shard top blocks they register, in shard order. */
+  shardTops: BlockId[];
   /** Masterchain blocks: the local validator's signature over the block id. */
   signature: Buffer | null;
 }
@@ -41,9 +41,13 @@ export interface ZeroState {
   boc: Buffer;
 }
 
-/** The immutable block store: every sealed block of both chains, plus indexes. */
+/**
+ * The immutable block store: every sealed block of every shard chain, plus indexes. A shard
+ * chain is named by workchain and shard id; the masterchain's shard is FULL_SHARD, which is
+ * the default wherever a shard may be left out.
+ */
 export class BlockStore {
-  private readonly chains = new Map<number, StoredBlock[]>();
+  private readonly chains = new Map<string, StoredBlock[]>();
   private readonly zeroStates = new Map<number, ZeroState>();
   private readonly txsByAccount = new Map<string, StoredTransaction[]>();
 
@@ -58,7 +62,7 @@ export class BlockStore {
   }
 
   add(block: StoredBlock): void {
-    const chain = this.chain(block.id.workchain);
+    const chain = this.chainForAdding(block.id.workchain, block.id.shard);
     if (block.id.seqno !== chain.length + 1) {
       throw new Error(`block ${block.id.seqno} does not follow ${chain.length}`);
     }
@@ -71,35 +75,55 @@ export class BlockStore {
     }
   }
 
-  last(workchain: number): StoredBlock | undefined {
-    const chain = this.chain(workchain);
+  last(workchain: number, shard = FULL_SHARD): StoredBlock | undefined {
+    const chain = this.chain(workchain, shard);
     return chain[chain.length - 1];
   }
 
-  height(workchain: number): number {
-    return this.chain(workchain).length;
+  height(workchain: number, shard = FULL_SHARD): number {
+    return this.chain(workchain, shard).length;
   }
 
-  bySeqno(workchain: number, seqno: number): StoredBlock | undefined {
-    return seqno >= 1 ? this.chain(workchain)[seqno - 1] : undefined;
+  bySeqno(workchain: number, seqno: number, shard = FULL_SHARD): StoredBlock | undefined {
+    return seqno >= 1 ? this.chain(workchain, shard)[seqno - 1] : undefined;
   }
 
   /** The block with exactly this id (hashes included), if stored. */
   byId(id: BlockId): StoredBlock | undefined {
-    const block = this.bySeqno(id.workchain, id.seqno);
+    const block = this.bySeqno(id.workchain, id.seqno, id.shard);
     return block && sameBlockId(block.id, id) ? block : undefined;
   }
 
   /** First block whose end_lt is at least `lt`. */
-  byLt(workchain: number, lt: bigint): StoredBlock | undefined {
-    const chain = this.chain(workchain);
+  byLt(workchain: number, lt: bigint, shard = FULL_SHARD): StoredBlock | undefined {
+    const chain = this.chain(workchain, shard);
     return chain[lowerBound(chain, (b) => b.endLt >= lt)];
   }
 
   /** First block generated at or after `utime`. */
-  byUtime(workchain: number, utime: number): StoredBlock | undefined {
-    const chain = this.chain(workchain);
+  byUtime(workchain: number, utime: number, shard = FULL_SHARD): StoredBlock | undefined {
+    const chain = this.chain(workchain, shard);
     return chain[lowerBound(chain, (b) => b.genUtime >= utime)];
+  }
+
+  /** The shards of a workchain that have blocks, in shard order. */
+  shards(workchain: number): bigint[] {
+    const out: bigint[] = [];
+    for (const key of this.chains.keys()) {
+      const [wc, shard] = key.split(':');
+      if (Number(wc) === workchain) out.push(BigInt(shard));
+    }
+    return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /**
+   * The shard chain holding `shard` of `workchain`: the shard itself or the stored shard that
+   * contains it (a lite server resolves an account's deepest prefix to its real shard).
+   */
+  resolveShard(workchain: number, shard: bigint): bigint | undefined {
+    const shards = this.shards(workchain);
+    if (shards.includes(shard)) return shard;
+    return shards.find((s) => shardContains(s, shard));
   }
 
   /** All transactions of an account, oldest first. */
@@ -114,19 +138,26 @@ export class BlockStore {
   }
 
   /** Every stored block of one chain, oldest first. */
-  blocks(workchain: number): readonly StoredBlock[] {
-    return this.chain(workchain);
+  blocks(workchain: number, shard = FULL_SHARD): readonly StoredBlock[] {
+    return this.chain(workchain, shard);
   }
 
-  private chain(workchain: number): StoredBlock[] {
-    let chain = this.chains.get(workchain);
+  private chain(workchain: number, shard: bigint): readonly StoredBlock[] {
+    return this.chains.get(`${workchain}:${shard}`) ?? NO_BLOCKS;
+  }
+
+  private chainForAdding(workchain: number, shard: bigint): StoredBlock[] {
+    const key = `${workchain}:${shard}`;
+    let chain = this.chains.get(key);
     if (!chain) {
       chain = [];
-      this.chains.set(workchain, chain);
+      this.chains.set(key, chain);
     }
     return chain;
   }
 }
+
+const NO_BLOCKS: readonly StoredBlock[] = [];
 
 function accountKey(workchain: number, address: Buffer): string {
   return `${workchain}:${address.toString('hex')}`;

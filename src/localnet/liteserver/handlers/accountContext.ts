@@ -1,6 +1,6 @@
 import { LiteServerError } from '../../../errors';
 import { serializeProofs } from '../../cells';
-import { MASTERCHAIN } from '../../chain/ids';
+import { accountPrefix, MASTERCHAIN, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';
 import { StoredBlock } from '../../chain/store';
@@ -16,17 +16,23 @@ export interface AccountContext {
   shardProof: Buffer;
 }
 
-export function resolveAccountContext(chain: LocalChain, id: BlockIdExt, workchain: number): AccountContext {
+export function resolveAccountContext(chain: LocalChain, id: BlockIdExt, account: { workchain: number; id: Buffer }): AccountContext {
   const base = requireBlock(chain, id);
+  const workchain = account.workchain;
   if (base.id.workchain !== MASTERCHAIN && base.id.workchain !== workchain) {
     throw new LiteServerError(ERR_FATAL, 'reference block for a getAccountState() must belong to the masterchain');
+  }
+  // The account's deepest shard: its 64-bit prefix with the lowest bit as the tag.
+  const accountShard = accountPrefix(account.id) | 1n;
+  if (base.id.workchain !== MASTERCHAIN && !shardContains(base.id.shard, accountShard)) {
+    throw new LiteServerError(ERR_FATAL, 'requested account id is not contained in the shard of the reference block');
   }
   if (base.id.workchain !== MASTERCHAIN || workchain === MASTERCHAIN) {
     return { base, shard: base, shardProof: Buffer.alloc(0) };
   }
-  const info = shardInfoProof(base.state, workchain);
+  const info = shardInfoProof(base.state, workchain, accountShard);
   const shardProof = serializeProofs([stateRootProof(base.root), info.proof]);
-  return { base, shard: info.leaf ? chain.shardTopOf(base) : null, shardProof };
+  return { base, shard: info.shard !== null ? chain.shardTopOf(base, info.shard) : null, shardProof };
 }
 
 /** The answer for an account of a workchain no shard holds: the shard proof, no state. */

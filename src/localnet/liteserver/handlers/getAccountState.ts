@@ -11,7 +11,7 @@ import { accountStateWithoutShard, resolveAccountContext } from './accountContex
  */
 export function getAccountState(chain: LocalChain): LiteHandler<'liteServer.getAccountState'> {
   return async (query) => {
-    const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
+    const ctx = resolveAccountContext(chain, query.id, query.account);
     if (!ctx.shard) return accountStateWithoutShard(ctx);
     const account = accountCellOf(ctx.shard.state, query.account.id);
     const proof = serializeProofs([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]);

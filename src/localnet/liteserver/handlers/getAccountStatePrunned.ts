@@ -9,7 +9,7 @@ import { accountStateWithoutShard, resolveAccountContext } from './accountContex
 /** Like getAccountState, but `state` is a Merkle proof of the Account with code, data and libraries pruned. */
 export function getAccountStatePrunned(chain: LocalChain): LiteHandler<'liteServer.getAccountStatePrunned'> {
   return async (query) => {
-    const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
+    const ctx = resolveAccountContext(chain, query.id, query.account);
     if (!ctx.shard) return accountStateWithoutShard(ctx);
     const account = accountCellOf(ctx.shard.state, query.account.id);
     let state: Buffer = Buffer.alloc(0);

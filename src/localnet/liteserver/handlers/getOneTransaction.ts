@@ -1,6 +1,6 @@
 import { LiteServerError } from '../../../errors';
 import { serializeBoc, serializeProofs } from '../../cells';
-import { FULL_SHARD } from '../../chain/ids';
+import { accountPrefix, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { transactionProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
@@ -9,7 +9,8 @@ import { ERR_FATAL, requireBlock, toTlBlockId } from './common';
 export function getOneTransaction(chain: LocalChain): LiteHandler<'liteServer.getOneTransaction'> {
   return async (query) => {
     const block = requireBlock(chain, query.id);
-    if (block.id.workchain !== query.account.workchain || block.id.shard !== FULL_SHARD) {
+    const inShard = shardContains(block.id.shard, accountPrefix(query.account.id) | 1n);
+    if (block.id.workchain !== query.account.workchain || !inShard) {
       throw new LiteServerError(ERR_FATAL, 'requested account id is not contained in the shard of the specified block');
     }
     const lt = BigInt(query.lt);

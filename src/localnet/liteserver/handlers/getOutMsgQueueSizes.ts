@@ -3,11 +3,11 @@ import { LocalChain } from '../../chain/LocalChain';
 import { LiteHandler } from '../dispatcher';
 import { EXT_MSG_QUEUE_SIZE_LIMIT, toTlBlockId } from './common';
 
-/** Queues are always empty: a whole cascade executes within one block. */
+/** Queues are always empty: a whole cascade is delivered within its round. */
 export function getOutMsgQueueSizes(chain: LocalChain): LiteHandler<'liteServer.getOutMsgQueueSizes'> {
   return async (query) => {
     const mc = chain.lastMasterchainBlock();
-    const blocks = [mc, chain.shardTopOf(mc)];
+    const blocks = [mc, ...chain.shardTopsOf(mc)];
     const filtered =
       query.mode & 1
         ? blocks.filter((b) => b.id.workchain === query.wc && intersects(b.id.shard, longToShard(query.shard ?? '0')))

@@ -7,7 +7,7 @@ import { requireBlock, toTlBlockId } from './common';
 
 /**
  * Links from the masterchain block that registered a shard block down to it. Each masterchain
- * block registers the basechain block of the same seqno, so there is exactly one link.
+ * block registers the block of every shard made in its round, so there is exactly one link.
  */
 export function getShardBlockProof(chain: LocalChain): LiteHandler<'liteServer.getShardBlockProof'> {
   return async (query) => {
@@ -24,7 +24,7 @@ export function getShardBlockProof(chain: LocalChain): LiteHandler<'liteServer.g
         {
           kind: 'liteServer.shardBlockLink',
           id: toTlBlockId(block.id),
-          proof: serializeProofs([mcBlockShardProof(mc.root, block.id.workchain)]),
+          proof: serializeProofs([mcBlockShardProof(mc.root, block.id.workchain, block.id.shard)]),
         },
       ],
     };

@@ -1,21 +1,23 @@
 import { LiteServerError } from '../../../errors';
 import { serializeBoc, serializeProofs } from '../../cells';
-import { BASECHAIN } from '../../chain/ids';
+import { BASECHAIN, longToShard, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
 import { ERR_FATAL, INVALID_BLOCK_ID, requireMasterchainBlock, toTlBlockId } from './common';
 
-/** The shard holding `workchain:shard` as of a masterchain block; one shard per workchain here. */
+/** The shard holding `workchain:shard` as of a masterchain block (with `exact`, that very shard). */
 export function getShardInfo(chain: LocalChain): LiteHandler<'liteServer.getShardInfo'> {
   return async (query) => {
     if (BigInt(query.shard) === 0n) throw new LiteServerError(ERR_FATAL, 'requested shard is invalid');
     const block = requireMasterchainBlock(chain, query.id);
-    const info = shardInfoProof(block.state, query.workchain);
+    const shard = longToShard(query.shard);
+    const info = shardInfoProof(block.state, query.workchain, shard);
     const shardProof = serializeProofs([stateRootProof(block.root), info.proof]);
-    // The only shard of a workchain is the full one: an exact request must name it.
-    const exactMismatch = query.exact && BigInt.asUintN(64, BigInt(query.shard)) !== 0x8000000000000000n;
-    if (!info.leaf || exactMismatch || query.workchain !== BASECHAIN) {
+    const exactMismatch = query.exact && info.shard !== shard;
+    // A non-exact request names a shard inside the leaf's, or the leaf's own.
+    const outside = info.shard !== null && info.shard !== shard && !shardContains(info.shard, shard);
+    if (!info.leaf || info.shard === null || exactMismatch || outside || query.workchain !== BASECHAIN) {
       return {
         kind: 'liteServer.shardInfo',
         id: toTlBlockId(block.id),
@@ -27,7 +29,7 @@ export function getShardInfo(chain: LocalChain): LiteHandler<'liteServer.getShar
     return {
       kind: 'liteServer.shardInfo',
       id: toTlBlockId(block.id),
-      shardblk: toTlBlockId(chain.shardTopOf(block).id),
+      shardblk: toTlBlockId(chain.shardTopOf(block, info.shard).id),
       shardProof,
       shardDescr: serializeBoc([info.leaf]),
     };

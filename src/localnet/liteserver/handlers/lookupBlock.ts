@@ -1,6 +1,6 @@
 import { LiteServerError } from '../../../errors';
 import { serializeProofs } from '../../cells';
-import { BASECHAIN, MASTERCHAIN } from '../../chain/ids';
+import { BASECHAIN, longToShard, MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockHeaderProof } from '../../chain/proofs';
 import { StoredBlock } from '../../chain/store';
@@ -8,7 +8,8 @@ import { LiteHandler } from '../dispatcher';
 import { ERR_FATAL, ERR_NOT_READY, toTlBlockId } from './common';
 
 /**
- * By seqno (mode 1): exact. By lt (mode 2): the first block whose end_lt >= lt. By utime
+ * In the shard chain holding the requested shard (the shard itself or, for an account's deepest
+ * prefix, the shard containing it). By seqno (mode 1): exact. By lt (mode 2): the first block whose end_lt >= lt. By utime
  * (mode 4): the first block generated at or after utime. Bits 4+ are the header proof mode.
  */
 export function lookupBlock(chain: LocalChain): LiteHandler<'liteServer.lookupBlock'> {
@@ -19,10 +20,12 @@ export function lookupBlock(chain: LocalChain): LiteHandler<'liteServer.lookupBl
     }
     const workchain = query.id.workchain;
     let block: StoredBlock | undefined;
-    if (workchain === MASTERCHAIN || workchain === BASECHAIN) {
-      if (mode & 1) block = chain.store.bySeqno(workchain, query.id.seqno);
-      else if (mode & 2) block = chain.store.byLt(workchain, BigInt(query.lt ?? '0'));
-      else block = chain.store.byUtime(workchain, query.utime ?? 0);
+    const shard =
+      workchain === MASTERCHAIN || workchain === BASECHAIN ? chain.store.resolveShard(workchain, longToShard(query.id.shard)) : undefined;
+    if (shard !== undefined) {
+      if (mode & 1) block = chain.store.bySeqno(workchain, query.id.seqno, shard);
+      else if (mode & 2) block = chain.store.byLt(workchain, BigInt(query.lt ?? '0'), shard);
+      else block = chain.store.byUtime(workchain, query.utime ?? 0, shard);
     }
     if (!block) throw new LiteServerError(ERR_NOT_READY, 'block not found');
     const headerMode = mode >> 4;

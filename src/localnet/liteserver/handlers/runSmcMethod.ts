@@ -20,7 +20,7 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
       throw new LiteServerError(ERR_FATAL, 'unsupported mode in runSmcMethod: the local lite server does not return c7 or library extras');
     }
     if (query.params.length >= 65536) throw new LiteServerError(ERR_FATAL, 'more than 64k parameter bytes passed');
-    const ctx = resolveAccountContext(chain, query.id, query.account.workchain);
+    const ctx = resolveAccountContext(chain, query.id, query.account);
     const withProofs = (mode & 1) !== 0;
     if (!ctx.shard) {
       return result(
