@@ -25,7 +25,7 @@ beforeAll(async () => {
   const keysFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thb-hostile-keys-')), 'keys.yaml');
   fs.writeFileSync(keysFile, `keys:\n  - name: known\n    key: ${KNOWN_KEY}\n    rps: 0\n    networks: [local]\n`);
   const { config } = loadConfig(
-    ['--port', '0', '--accounts', '2', '--health-interval', '200', '--keys-file', keysFile, '--keyless-rps', '0', '--log-level', 'debug'],
+    ['--port', '0', '--metrics-port', '0', '--accounts', '2', '--health-interval', '200', '--keys-file', keysFile, '--keyless-rps', '0', '--log-level', 'debug'],
     {},
   );
   const sink = new Writable({

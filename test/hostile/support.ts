@@ -217,7 +217,7 @@ export async function startSplitStack(flags: string[] = []): Promise<SplitStack>
       child.once('exit', () => reject(new Error(`the local chain exited: ${output.slice(-500)}`)));
     });
     const { config } = loadConfig(
-      ['--liteservers', configFile, '--port', '0', '--keyless-rps', '0', '--health-interval', '200', ...flags],
+      ['--liteservers', configFile, '--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--health-interval', '200', ...flags],
       {},
     );
     const server = await startServer(config, pino({ level: 'silent' }));
