@@ -49,6 +49,8 @@ describe('lite-server pool', () => {
     const [a, b, c] = await startServers('a', 'b', 'c');
     const lite = pool([a!.endpoint(), b!.endpoint(), c!.endpoint()]);
     await lite.start();
+    // The first probe also connects and shakes hands; a cold process can miss its 300 ms once.
+    await until(() => lite.status().every((s) => s.state === 'up'), 3000);
     expect(lite.status().map((s) => s.state)).toEqual(['up', 'up', 'up']);
 
     let failures = 0;
@@ -114,6 +116,8 @@ describe('lite-server pool', () => {
     behind!.seqno = 90;
     const lite = pool([ahead!.endpoint(), behind!.endpoint()]);
     await lite.start();
+    // As above: wait out a cold first handshake, then the verdict must be exactly this.
+    await until(() => lite.status().every((s) => s.state !== 'down' && s.state !== 'starting'), 3000);
     expect(lite.status().map((s) => [s.state, s.lag])).toEqual([
       ['up', 0],
       ['lagging', 10],

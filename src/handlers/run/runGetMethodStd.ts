@@ -14,9 +14,11 @@ export default defineHandler({
   validate: (p) => {
     positiveSeqno(p.seqno);
     methodIdOf(p.method);
+    // The stack's bounds are part of parsing (422 before the cache, the head or a lite server).
+    parseTypedStack(p.stack);
   },
   run: async (ctx, p) => {
-    // Bounded and serialised before any lite-server work (422 naming the bound).
+    // Checked in validate; parsed again here (at most 256 entries, so cheap).
     const stack = tvmStack(parseTypedStack(p.stack));
     const deadline = Date.now() + ctx.config.requestTimeout;
     const outcome = await ctx
