@@ -5,6 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
   testTimeout: 30000,
-  // Integration suites start lite servers and chains; two workers fit the 2-core machine.
-  maxWorkers: 2,
+  // Integration suites start lite servers, chains and TVM threads of their own, and several
+  // assert health-probe timing: one suite at a time keeps them honest on a 2-core machine.
+  maxWorkers: 1,
 };

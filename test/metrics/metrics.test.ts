@@ -149,7 +149,7 @@ describe('the metrics server over a pool of two lite servers', () => {
     }
     const errorsBefore = valueOf(samples, 'ton_bridge_liteserver_errors_total', { server: '1', source: 'probe' });
     await second.stop();
-    await until(async () => valueOf(await scrape(), 'ton_bridge_liteserver_up', { server: '1' }) === 0, 10_000);
+    await until(async () => valueOf(await scrape(), 'ton_bridge_liteserver_state', { server: '1', state: 'down' }) === 1, 10_000);
     samples = await scrape();
     expect(valueOf(samples, 'ton_bridge_liteserver_state', { server: '1', state: 'down' })).toBe(1);
     expect(valueOf(samples, 'ton_bridge_liteserver_state', { server: '1', state: 'up' })).toBe(0);
