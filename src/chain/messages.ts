@@ -1,11 +1,6 @@
 import { Address, beginCell, Builder, Cell, loadMessage, StateInit, storeStateInit } from '@ton/core';
-import { ApiError, ValidationError } from '../errors';
+import { ApiError, invalid } from '../errors';
 import { decodeBoundedBoc, MAX_BOC_CELLS, MAX_MESSAGE_PART_DEPTH } from '../tvm/bounds';
-
-/** A client's message that cannot be used: 422 with toncenter's prefix. */
-function invalid(detail: string): never {
-  throw new ValidationError(`failed to validate request: ${detail}`);
-}
 
 /**
  * Inbound external messages: checking a BoC a client wants sent, building one from parts

@@ -20,6 +20,11 @@ export class ValidationError extends ApiError {
   }
 }
 
+/** A semantic check failed (toncenter: 422 "failed to validate request: ..."). */
+export function invalid(detail: string): never {
+  throw new ValidationError(`failed to validate request: ${detail}`);
+}
+
 export class NotFoundError extends ApiError {
   constructor(message = 'Not Found') {
     super(404, message);

@@ -31,7 +31,4 @@ export function defineHandler<S extends ParamShape>(definition: HandlerDefinitio
   };
 }
 
-/** A semantic check failed (toncenter: 422 "failed to validate request: ..."). */
-export function invalid(detail: string): never {
-  throw new ValidationError(`failed to validate request: ${detail}`);
-}
+export { invalid } from '../errors';

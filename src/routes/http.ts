@@ -27,9 +27,14 @@ export function sendResult(res: Response, outcome: { resultBytes: Buffer; extra:
 
 /** Logs what is ours to fix (5xx that are not lite-server answers) and answers in the v2 error shape. */
 export function sendError(req: Request, res: Response, err: unknown, services: AppServices): void {
+  const { status, body, headers } = errorResponseOf(req, err, services);
+  res.set(headers).status(status).json(body);
+}
+
+/** The v2 error answer of `err`, logging it first when it is ours to fix (v3 re-shapes the body). */
+export function errorResponseOf(req: Request, err: unknown, services: AppServices): ReturnType<typeof toErrorResponse> {
   if (!(err instanceof ApiError) || err instanceof InternalError) {
     requestLogger(req, services).error({ err }, 'unhandled error');
   }
-  const { status, body, headers } = toErrorResponse(err);
-  res.set(headers).status(status).json(body);
+  return toErrorResponse(err);
 }

@@ -1,9 +1,9 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { ApiError, InternalError, NotFoundError, toErrorResponse, ValidationError } from '../../errors';
+import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import { createApiIntake } from '../../intake';
 import type { AppServices } from '../../services';
 import { executeCall } from '../execute';
-import { requestIdOf, requestLogger } from '../http';
+import { errorResponseOf, requestIdOf, requestLogger } from '../http';
 
 /**
  * The plumbing of toncenter v3's legacy endpoints: errors as ton-index-go writes them
@@ -11,8 +11,7 @@ import { requestIdOf, requestLogger } from '../http';
  */
 
 export function sendV3Error(req: Request, res: Response, err: unknown, services: AppServices): void {
-  if (!(err instanceof ApiError) || err instanceof InternalError) requestLogger(req, services).error({ err }, 'unhandled error');
-  const { status, body, headers } = toErrorResponse(err);
+  const { status, body, headers } = errorResponseOf(req, err, services);
   res.set(headers).status(status).json({ error: body.error, code: body.code });
 }
 
