@@ -54,8 +54,11 @@ export const OPTIONS = {
   localnetKey: { flag: 'localnet-key', kind: 'string', defaultValue: undefined, description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent' },
   mnemonic: { flag: 'mnemonic', kind: 'string', defaultValue: undefined, description: '24 words for the funded local wallets (a documented default otherwise)' },
   accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)', min: 0, max: 100_000 },
-  blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms', min: 10, max: 3_600_000 },
+  blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms; 0 = blocks only on messages and POST /localnet/mine', min: 0, max: 3_600_000 },
   shards: { flag: 'shards', kind: 'int', defaultValue: 2, description: 'basechain shards of the local chain', choices: ['1', '2', '4', '8'], min: 1, max: 8 },
+  keepBlocks: { flag: 'keep-blocks', kind: 'int', defaultValue: 10_000, description: 'local chain: masterchain blocks (with their shard blocks and states) kept; older ones answer 651 like a non-archival node', min: 16, max: 100_000_000 },
+  saveInterval: { flag: 'save-interval', kind: 'int', defaultValue: 60, description: 'local chain: with --state-file, also save it (atomically) every this many seconds; 0 = only on exit', min: 0, max: 86_400 },
+  localnetMaxConnections: { flag: 'localnet-max-connections', kind: 'int', defaultValue: 256, description: 'local chain lite server: most client connections at once (more are closed)', min: 1, max: 65_536 },
   stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },
   configOut: { flag: 'config-out', kind: 'string', defaultValue: undefined, description: 'localnet command: write the global config JSON of the local chain here' },
   keysFile: { flag: 'keys-file', kind: 'string', defaultValue: undefined, description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored' },
@@ -78,6 +81,8 @@ export const OPTIONS = {
   startTimeout: { flag: 'start-timeout', kind: 'int', defaultValue: 30000, description: 'at start, how long to wait for a usable lite server before exiting with the reasons, ms', ...DURATION },
   keepAliveTimeout: { flag: 'keep-alive-timeout', kind: 'int', defaultValue: 65000, description: 'idle HTTP keep-alive connections are closed after this, ms (above load-balancer idle timeouts)', ...DURATION },
   cacheSize: { flag: 'cache-size', kind: 'bytes', defaultValue: 64 * 1024 * 1024, description: 'response cache keyed by block, bytes or 64mb (0 = off)', min: 0, max: 64 * 1024 ** 3 },
+  trustedBlock: { flag: 'trusted-block', kind: 'string', defaultValue: undefined, description: 'a masterchain block trusted besides the global config init_block: wc:shard:seqno:root_hash:file_hash' },
+  trustLiteservers: { flag: 'trust-liteservers', kind: 'bool', defaultValue: false, description: 'skip proof checks of lite-server answers (only when every lite server is your own node)' },
   cacheRedis: { flag: 'cache-redis', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent' },
 } as const satisfies Record<string, OptionSpec>;
 
