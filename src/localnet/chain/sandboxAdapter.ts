@@ -68,12 +68,22 @@ interface SmartContractInternals {
 export class SandboxEngine {
   private readonly interner = new CellInterner();
 
-  private constructor(private readonly bc: Blockchain) {}
+  private constructor(
+    private bc: Blockchain,
+    private config: Cell,
+  ) {}
 
-  static async create(config: Cell): Promise<SandboxEngine> {
-    const bc = await Blockchain.create({ config, autoDeployLibs: true });
-    bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
-    return new SandboxEngine(bc);
+  static async create(config: Cell, executor?: IExecutor): Promise<SandboxEngine> {
+    return new SandboxEngine(await createBlockchain(config, executor), config);
+  }
+
+  /**
+   * Forgets every account, library and queued message: a new sandbox Blockchain on the same
+   * config and the same executor (the wasm emulator, the costly part, is kept). Restoring an
+   * in-memory snapshot then loads the accounts back.
+   */
+  async reset(): Promise<void> {
+    this.bc = await createBlockchain(this.config, this.bc.executor);
   }
 
   get executor(): IExecutor {
@@ -86,6 +96,7 @@ export class SandboxEngine {
 
   setConfig(config: Cell): void {
     this.bc.setConfig(config);
+    this.config = config;
   }
 
   /** Global libraries (`Dictionary<hash, Cell>` stored directly), or undefined when none. */
@@ -261,6 +272,12 @@ export class SandboxEngine {
   private internals(): BlockchainInternals {
     return this.bc as unknown as BlockchainInternals;
   }
+}
+
+async function createBlockchain(config: Cell, executor: IExecutor | undefined): Promise<Blockchain> {
+  const bc = await Blockchain.create({ config, autoDeployLibs: true, ...(executor ? { executor } : {}) });
+  bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+  return bc;
 }
 
 function toExecuted(tx: Transaction): ExecutedTransaction {
