@@ -8,6 +8,8 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
+import type { Localnet } from './localnet';
+import { LocalnetControls } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } from './liteclient';
 import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
@@ -33,6 +35,8 @@ export interface RunningServer {
 /** Something started before the pool that must be stopped after it (the local chain). */
 export interface LiteServerSource {
   readonly servers: PooledServer[];
+  /** The embedded chain, when it is the source: its controls are served under /localnet/. */
+  readonly localnet?: Localnet;
   stop(): Promise<void>;
 }
 
@@ -76,7 +80,15 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
         })
       : undefined;
   await cache?.connect();
-  const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access, ...(cache ? { cache } : {}) };
+  const services: AppServices = {
+    config,
+    logger,
+    table: createHandlerTable(),
+    lite: pool,
+    access,
+    ...(cache ? { cache } : {}),
+    ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
+  };
   const app = createApp(services);
   const http: Server = createApiHttpServer(app, logger, API_VERSION);
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
