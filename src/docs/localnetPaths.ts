@@ -104,7 +104,10 @@ export const LOCALNET_PATHS: ExtraPaths = {
     post: operation(
       'localnetRestore',
       'Put the chain back to a snapshot in place: the head goes back to its block, later blocks are gone',
-      { type: 'object', properties: { id: str('the snapshot'), seqno: int('masterchain seqno of the head now'), utime: int('its gen_utime') } },
+      {
+        type: 'object',
+        properties: { id: str('the snapshot'), seqno: int('masterchain seqno of the head now'), utime: int('its gen_utime') },
+      },
       { required: ['id'], properties: { id: { type: 'string', description: 'an id from /localnet/snapshot' } } },
     ),
   },
@@ -131,7 +134,10 @@ export const LOCALNET_PATHS: ExtraPaths = {
       summary: "The chain's global config (what --config-out writes), for any lite client",
       operationId: 'localnetGlobalConfig',
       responses: {
-        '200': { description: 'A TON global config (not in the envelope)', content: { 'application/json': { schema: { type: 'object' } } } },
+        '200': {
+          description: 'A TON global config (not in the envelope)',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        },
         default: { description: 'Error envelope', content: { 'application/json': { schema: errorRef } } },
       },
     },

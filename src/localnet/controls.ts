@@ -100,7 +100,9 @@ export class LocalnetControls {
       now: chain.now,
       clock_offset: chain.clock.offsetSeconds,
       block_interval_ms: chain.blockInterval,
-      shards: chain.shardTopsOf(head).map((top) => ({ workchain: top.id.workchain, shard: shardToLong(top.id.shard), seqno: top.id.seqno })),
+      shards: chain
+        .shardTopsOf(head)
+        .map((top) => ({ workchain: top.id.workchain, shard: shardToLong(top.id.shard), seqno: top.id.seqno })),
       accounts: chain.accountCount(BASECHAIN) + chain.accountCount(MASTERCHAIN),
       treasury: { address: faucet.treasury.address.toRawString(), balance: faucet.balance().toString() },
       snapshots: [...this.snapshots.values()].map((s) => s.info),

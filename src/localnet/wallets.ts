@@ -86,7 +86,11 @@ export async function deriveLocalnetWallets(mnemonic: readonly string[], count: 
 }
 
 /** Deploys the wallets with 1 000 000 TON each, and `others` with theirs; they land in the chain's next block. */
-export async function fundLocalnetWallets(chain: LocalChain, wallets: readonly LocalnetWallet[], others: readonly GenesisAccount[] = []): Promise<void> {
+export async function fundLocalnetWallets(
+  chain: LocalChain,
+  wallets: readonly LocalnetWallet[],
+  others: readonly GenesisAccount[] = [],
+): Promise<void> {
   const genesis: GenesisAccount[] = wallets.map((w) => ({
     address: w.address,
     init: w.contract.init,

@@ -124,7 +124,11 @@ describe('/localnet controls on a running server (manual mining)', () => {
     const [nowContract] = await deployFromWallet(client, keyPair, [{ code: NOW_CODE, data: Cell.EMPTY }], toNano('0.1'));
     const before = (await client.runMethod(nowContract!, 'now')).stack.readNumber();
     const head = await api<{ last: { seqno: number } }>(stack, 'getMasterchainInfo');
-    const header = await api<{ gen_utime: number }>(stack, 'getBlockHeader', { workchain: -1, shard: '-9223372036854775808', seqno: head.last.seqno });
+    const header = await api<{ gen_utime: number }>(stack, 'getBlockHeader', {
+      workchain: -1,
+      shard: '-9223372036854775808',
+      seqno: head.last.seqno,
+    });
     // A get-method runs at its block's gen_utime.
     expect(before).toBe(header.gen_utime);
 

@@ -46,7 +46,13 @@ const post = (route: string, body: string | Buffer, extra: Record<string, string
   postJson(`${stack.url}/localnet/${route}`, body, { ...headers, ...extra });
 
 const cases: [string, string, string, number, RegExp][] = [
-  ['fund: amount of 10 000 digits', 'fund', JSON.stringify({ address: ADDRESS, amount: '9'.repeat(10_000) }), 422, /failed to parse amount: '9{10,}\.\.\./],
+  [
+    'fund: amount of 10 000 digits',
+    'fund',
+    JSON.stringify({ address: ADDRESS, amount: '9'.repeat(10_000) }),
+    422,
+    /failed to parse amount: '9{10,}\.\.\./,
+  ],
   ['fund: amount 1e30 as a JSON number', 'fund', `{"address":"${ADDRESS}","amount":1e30}`, 422, /failed to parse amount/],
   ['fund: amount above the cap', 'fund', JSON.stringify({ address: ADDRESS, amount: '1000000000000001' }), 422, /above the faucet's limit/],
   ['fund: negative amount', 'fund', JSON.stringify({ address: ADDRESS, amount: -1 }), 422, /at least 1 nanoton/],
@@ -114,7 +120,8 @@ test('an unknown key is refused (401) before its body is read; a client over its
 
 test('the OpenAPI document lists the /localnet paths when the chain is embedded', async () => {
   const doc = (await rawRequest(`${stack.api}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
-  for (const route of ['fund', 'mine', 'time', 'snapshot', 'restore']) expect(Object.keys(doc.paths[`/localnet/${route}`] ?? {})).toEqual(['post']);
+  for (const route of ['fund', 'mine', 'time', 'snapshot', 'restore'])
+    expect(Object.keys(doc.paths[`/localnet/${route}`] ?? {})).toEqual(['post']);
   for (const route of ['status', 'global.config.json']) expect(Object.keys(doc.paths[`/localnet/${route}`] ?? {})).toEqual(['get']);
 });
 
@@ -126,7 +133,10 @@ describe('with external lite servers (--liteservers)', () => {
     chain = await startLocalnet({ accounts: 1, blockIntervalMs: 0 });
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thb-localnet-external-')), 'local.config.json');
     fs.writeFileSync(file, chain.globalConfigJson);
-    const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--liteservers', file, '--health-interval', '200'], {});
+    const { config } = loadConfig(
+      ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--liteservers', file, '--health-interval', '200'],
+      {},
+    );
     running = await startServer(config, pino({ level: 'silent' }));
   }, 120_000);
 
