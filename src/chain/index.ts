@@ -16,3 +16,7 @@ export * from './config';
 export * from './messages';
 export * from './libraries';
 export { hashmapLookup } from './hashmap';
+export * from './getMethods';
+export * from './fees';
+export * from './dns';
+export * from './tokens';
