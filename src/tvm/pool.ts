@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError } from '../errors';
+import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmWorkerReplacements } from '../metrics/registry';
 import type { GetMethodAnswer, GetMethodTask, TransactionAnswer, TransactionTask, TvmAnswer, TvmTask } from './messages';
 
 /**
@@ -36,6 +37,7 @@ export class TvmPool {
   readonly workers: number;
   readonly getMethodGas: bigint;
   private readonly piscina: Piscina<TvmTask, TvmAnswer>;
+  private closing = false;
 
   constructor(options: TvmPoolOptions = {}) {
     this.workers = Math.max(1, options.workers ?? availableParallelism());
@@ -46,6 +48,10 @@ export class TvmPool {
       maxThreads: this.workers,
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
+    });
+    // piscina keeps minThreads alive: a thread that ends while the pool runs is replaced.
+    this.piscina.on('workerDestroy', () => {
+      if (!this.closing) tvmWorkerReplacements.inc();
     });
   }
 
@@ -84,23 +90,48 @@ export class TvmPool {
 
   private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw deadlineError();
-    let answer: TvmAnswer;
-    try {
-      answer = await this.piscina.run(task, { signal: AbortSignal.timeout(remaining) });
-    } catch (err) {
-      if (err instanceof Error && err.name === 'AbortError') throw deadlineError();
-      if (err instanceof Error && /queue is at limit/i.test(err.message)) {
-        throw new ApiError(503, 'all TVM workers are busy; try again later');
-      }
-      throw new ApiError(500, 'TVM worker failed; it was replaced');
+    if (remaining <= 0) {
+      tvmRuns.inc({ kind: task.kind, outcome: 'deadline' });
+      throw deadlineError();
     }
-    if (answer.kind === 'trapped') throw new ApiError(500, 'TVM emulator failed on this request; it was reset');
-    if (answer.kind === 'rejected') throw new ApiError(answer.code, shortText(answer.error));
-    return answer;
+    const stopTimer = tvmRunDuration.startTimer({ kind: task.kind });
+    let outcome = 'ok';
+    try {
+      let answer: TvmAnswer;
+      const running = this.piscina.run(task, { signal: AbortSignal.timeout(remaining) });
+      tvmQueueLength.set(this.piscina.queueSize);
+      try {
+        answer = await running;
+      } catch (err) {
+        if (err instanceof Error && err.name === 'AbortError') {
+          outcome = 'deadline';
+          throw deadlineError();
+        }
+        if (err instanceof Error && /queue is at limit/i.test(err.message)) {
+          outcome = 'busy';
+          throw new ApiError(503, 'all TVM workers are busy; try again later');
+        }
+        outcome = 'failed';
+        throw new ApiError(500, 'TVM worker failed; it was replaced');
+      }
+      if (answer.kind === 'trapped') {
+        outcome = 'trapped';
+        throw new ApiError(500, 'TVM emulator failed on this request; it was reset');
+      }
+      if (answer.kind === 'rejected') {
+        outcome = 'rejected';
+        throw new ApiError(answer.code, shortText(answer.error));
+      }
+      return answer;
+    } finally {
+      stopTimer();
+      tvmRuns.inc({ kind: task.kind, outcome });
+      tvmQueueLength.set(this.piscina.queueSize);
+    }
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     const waited = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
     await Promise.race([this.piscina.close({ force: true }).catch(() => undefined), waited]);
   }
