@@ -14,5 +14,6 @@ export * from './blockTransactions';
 export * from './locate';
 export * from './config';
 export * from './messages';
+export * from './messageTasks';
 export * from './libraries';
 export { hashmapLookup } from './hashmap';
