@@ -14,6 +14,7 @@ export * from './blockTransactions';
 export * from './locate';
 export * from './config';
 export * from './messages';
+export * from './messageTasks';
 export * from './libraries';
 export { hashmapLookup } from './hashmap';
 export * from './getMethods';

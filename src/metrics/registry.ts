@@ -89,7 +89,7 @@ export const tvmQueueLength = new Gauge({
 
 export const tvmRuns = new Counter({
   name: 'ton_bridge_tvm_runs_total',
-  help: 'TVM worker tasks by kind (getMethod, transaction, warm) and outcome: ok, deadline (504), busy (queue full, 503), trapped (emulator reset), rejected (input refused by the worker), failed (worker died)',
+  help: 'TVM worker tasks by kind (getMethod, transaction, externalMessage, queryMessage, warm) and outcome: ok, deadline (504), busy (queue full, 503), trapped (emulator reset), rejected (input refused by the worker), failed (worker died)',
   labelNames: ['kind', 'outcome'] as const,
   registers: [metricsRegistry],
 });

@@ -3,7 +3,16 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError } from '../errors';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmWorkerReplacements } from '../metrics/registry';
-import type { GetMethodAnswer, GetMethodTask, TransactionAnswer, TransactionTask, TvmAnswer, TvmTask } from './messages';
+import type {
+  ExternalMessageAnswer,
+  GetMethodAnswer,
+  GetMethodTask,
+  QueryMessageTask,
+  TransactionAnswer,
+  TransactionTask,
+  TvmAnswer,
+  TvmTask,
+} from './messages';
 
 /**
  * The TVM runs in a fixed pool of worker threads (piscina), never on the event loop. Threads
@@ -86,6 +95,20 @@ export class TvmPool {
     if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
     if (answer.kind !== 'transaction') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
     return answer;
+  }
+
+  /** Checks and hashes a BoC a client wants sent (422 when it is not a sendable message). */
+  async externalMessage(boc: Uint8Array, deadline: number): Promise<ExternalMessageAnswer> {
+    const answer = await this.run({ kind: 'externalMessage', boc }, deadline);
+    if (answer.kind !== 'externalMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return answer;
+  }
+
+  /** The BoC of sendQuery's / estimateFee's message built from its parts (422 for bad parts). */
+  async queryMessage(task: Omit<QueryMessageTask, 'kind'>, deadline: number): Promise<Buffer> {
+    const answer = await this.run({ ...task, kind: 'queryMessage' }, deadline);
+    if (answer.kind !== 'queryMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength);
   }
 
   private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
