@@ -75,33 +75,14 @@ test('--state-file: the chain saved on exit is resumed by the next start (same k
   const dir = tempDir();
   const stateFile = path.join(dir, 'chain.state');
   const key = 'ab'.repeat(32);
-  const args = [
-    '--port',
-    '0',
-    '--metrics-port',
-    '0',
-    '--keyless-rps',
-    '0',
-    '--accounts',
-    '1',
-    '--state-file',
-    stateFile,
-    '--localnet-key',
-    key,
-    '--block-interval',
-    '200',
-    '--log-level',
-    'info',
-  ];
+  const args = ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '1', '--state-file', stateFile, '--localnet-key', key, '--block-interval', '200', '--log-level', 'info'];
 
   const first = run(args);
   children.push(first);
   const firstUrl = (await waitForOutput(first, /"url":"(http:[^"]+)\/api\/v2\/"/))[1]!;
   const firstKey = (await waitForOutput(first, /lite server [\d.]+:\d+, key (\S+)/))[1]!;
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const before = (await (await fetch(`${firstUrl}/api/v2/getMasterchainInfo`)).json()) as {
-    result: { last: { seqno: number; root_hash: string }; init: unknown };
-  };
+  const before = (await (await fetch(`${firstUrl}/api/v2/getMasterchainInfo`)).json()) as { result: { last: { seqno: number; root_hash: string }; init: unknown } };
   first.child.kill('SIGTERM');
   expect(await first.exited).toBe(0);
   expect(fs.existsSync(stateFile)).toBe(true);
@@ -111,9 +92,7 @@ test('--state-file: the chain saved on exit is resumed by the next start (same k
   const secondUrl = (await waitForOutput(second, /"url":"(http:[^"]+)\/api\/v2\/"/))[1]!;
   expect((await waitForOutput(second, /lite server [\d.]+:\d+, key (\S+)/))[1]).toBe(firstKey);
   await new Promise((resolve) => setTimeout(resolve, 800));
-  const after = (await (await fetch(`${secondUrl}/api/v2/getMasterchainInfo`)).json()) as {
-    result: { last: { seqno: number }; init: unknown };
-  };
+  const after = (await (await fetch(`${secondUrl}/api/v2/getMasterchainInfo`)).json()) as { result: { last: { seqno: number }; init: unknown } };
   expect(after.result.init).toEqual(before.result.init);
   expect(after.result.last.seqno).toBeGreaterThan(before.result.last.seqno);
   // The block seen before the restart is still the same block after it.
