@@ -13,6 +13,7 @@ import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, sha
 import { LibraryIndex } from './libraries';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
 import { sealBlocks, shardKey, shardOfAccount } from './sealing';
+import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 import { TickTockRunner } from './tickTock';
 import { LocalValidator } from './validator';
@@ -32,6 +33,8 @@ export interface LocalChainOptions {
   getMethodGasLimit?: bigint;
   /** Basechain shards (1, 2, 4 or 8), split off the basechain zerostate in block 1. Default 2. */
   shards?: ShardCount;
+  /** Masterchain blocks kept (with their shard blocks and states); older ones are dropped. 0 keeps all. Default DEFAULT_KEEP_BLOCKS. */
+  keepBlocks?: number;
   logger?: LocalnetLogger;
 }
 
@@ -64,6 +67,7 @@ export class LocalChain {
   private timer: NodeJS.Timeout | null = null;
   private sealQueued = false;
   private stopped = false;
+  private readonly keepBlocks: number;
 
   private constructor(
     private readonly engine: SandboxEngine,
@@ -74,10 +78,12 @@ export class LocalChain {
     private readonly blockIntervalMs: number,
     lastUtime: number,
     getMethodGasLimit: bigint,
+    keepBlocks: number,
     private readonly logger: LocalnetLogger | undefined,
   ) {
     this.lastUtime = lastUtime;
     this.getMethodGasLimit = getMethodGasLimit;
+    this.keepBlocks = keepBlocks;
     this.events.setMaxListeners(0);
     this.store.setZeroState(zeroStates.basechain);
     this.store.setZeroState(zeroStates.masterchain);
@@ -103,6 +109,7 @@ export class LocalChain {
       opts.blockIntervalMs ?? 1000,
       now,
       opts.getMethodGasLimit ?? 1_000_000n,
+      opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
     );
     await chain.loadZeroStateAccounts();
@@ -323,6 +330,7 @@ export class LocalChain {
     for (const block of sealed.shards) this.store.add(block);
     this.store.add(mc);
     this.history.record(mc.id, mc.endLt, mc.keyBlock);
+    dropOutsideWindow(this.store, this.history, this.keepBlocks);
     this.lastUtime = mc.genUtime;
     this.lastEndLt = mc.endLt;
     this.engine.advanceLtTo(mc.endLt);
@@ -389,6 +397,7 @@ export class LocalChain {
       opts.blockIntervalMs ?? 1000,
       snap.lastUtime,
       opts.getMethodGasLimit ?? 1_000_000n,
+      opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
     );
     for (const { shards, masterchain: mc } of restoredRounds(snap, validator)) {
@@ -397,6 +406,7 @@ export class LocalChain {
       chain.history.record(mc.id, mc.endLt, mc.keyBlock);
       chain.lastEndLt = mc.endLt;
     }
+    dropOutsideWindow(chain.store, chain.history, chain.keepBlocks);
     const restored: RestoredAccount[] = [];
     const chainsToLoad = [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...chain.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
     for (const { wc, shard } of chainsToLoad) {
