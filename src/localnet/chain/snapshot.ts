@@ -98,24 +98,9 @@ export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
   };
 }
 
-/**
- * Writes atomically: the bytes go to `<file>.tmp`, are flushed to disk (fsync), then renamed over
- * `file`, and the directory is flushed so the rename itself survives a power cut. A crash at any
- * point leaves either the previous file or the new one, never a part of one; a leftover `.tmp`
- * is overwritten by the next save.
- */
+/** Writes a snapshot file atomically (see writeFileAtomicSync). */
 export function writeSnapshotFile(file: string, snap: LocalnetSnapshot): void {
-  const data = encodeSnapshot(snap);
-  const { dir, tmp } = prepare(file);
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-  syncDirectory(dir);
+  writeFileAtomicSync(file, encodeSnapshot(snap));
 }
 
 /**
@@ -126,6 +111,17 @@ export async function writeSnapshotFileAsync(file: string, snap: LocalnetSnapsho
   const started = performance.now();
   const data = encodeSnapshot(snap);
   const encoded = performance.now();
+  await writeFileAtomic(file, data);
+  return { bytes: data.length, encodeMs: encoded - started, writeMs: performance.now() - encoded };
+}
+
+/**
+ * Atomic replacement of `file`: the bytes go to `<file>.tmp`, are flushed to disk (fsync), then
+ * renamed over `file`, and the directory is flushed so the rename itself survives a power cut.
+ * A crash at any point leaves either the previous file or the new one, never a part of one; a
+ * leftover `.tmp` is overwritten by the next save.
+ */
+export async function writeFileAtomic(file: string, data: Buffer): Promise<void> {
   const { dir, tmp } = prepare(file);
   const handle = await fs.promises.open(tmp, 'w');
   try {
@@ -136,7 +132,19 @@ export async function writeSnapshotFileAsync(file: string, snap: LocalnetSnapsho
   }
   await fs.promises.rename(tmp, file);
   syncDirectory(dir);
-  return { bytes: data.length, encodeMs: encoded - started, writeMs: performance.now() - encoded };
+}
+
+export function writeFileAtomicSync(file: string, data: Buffer): void {
+  const { dir, tmp } = prepare(file);
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  syncDirectory(dir);
 }
 
 /** The temporary file a save writes before renaming it over `file`. */
