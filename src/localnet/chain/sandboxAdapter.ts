@@ -67,6 +67,8 @@ interface SmartContractInternals {
 
 export class SandboxEngine {
   private readonly interner = new CellInterner();
+  /** Contract objects whose account getter reads through the interner (sandbox replaces them on rollback). */
+  private readonly internedContracts = new WeakSet<object>();
 
   private constructor(private readonly bc: Blockchain) {}
 
@@ -182,6 +184,8 @@ export class SandboxEngine {
         contract._account = e.account;
         contract.parsedAccount = undefined;
         contract.lastTxTime = e.lastTxTime;
+        // loadFrom made new contract objects: the system contracts' interned reads must be set again.
+        this.internContract(contract);
       }
       this.internals().transactions.length = 0;
     }
@@ -204,6 +208,9 @@ export class SandboxEngine {
   async shardAccountCell(address: Address): Promise<Cell> {
     const contract = await this.bc.getContract(address);
     const internals = contract as unknown as SmartContractInternals;
+    // Every account the chain touches is read through the interner from now on: sandbox parses
+    // the whole account after each of its transactions (only to learn its workchain).
+    this.internContract(internals);
     return this.interner.parse(Buffer.from(internals._account, 'base64'))[0];
   }
 
@@ -212,7 +219,12 @@ export class SandboxEngine {
    * after each of its transactions; for the config contract that is the whole configuration.
    */
   async internAccount(address: Address): Promise<void> {
-    const contract = (await this.bc.getContract(address)) as unknown as SmartContractInternals;
+    this.internContract((await this.bc.getContract(address)) as unknown as SmartContractInternals);
+  }
+
+  private internContract(contract: SmartContractInternals): void {
+    if (this.internedContracts.has(contract)) return;
+    this.internedContracts.add(contract);
     const interner = this.interner;
     Object.defineProperty(contract, 'account', {
       configurable: true,
