@@ -8,6 +8,8 @@
  * - `transactions` (protected): sandbox keeps every transaction forever; cleared after use;
  * - `defaultQueueManager.messageQueue` (private): an EmulationError in the middle of a
  *   cascade leaves the rest of the cascade queued, and the next send would run it first;
+ * - `Executor.runTransaction/runTickTock/runCommon`: wrapped so c7's PrevBlocksInfo is
+ *   serialized once per block instead of once per transaction (see cachePrevBlocksInfo);
  * - `SmartContract._account` (private): the emulator's exact ShardAccount BoC. Re-serializing
  *   the parsed account with @ton/core could change the Account hash, which must equal the
  *   last transaction's `state_update.new_hash`.
@@ -58,6 +60,55 @@ interface BlockchainInternals {
   storage: { knownContracts(): SmartContractInternals[] };
 }
 
+type RunArgs = { prevBlocksInfo?: PrevBlocksInfo };
+
+interface ExecutorInternals {
+  runTransaction(args: RunArgs): Promise<unknown>;
+  runTickTock(args: RunArgs): Promise<unknown>;
+  /** [emulator, libs, shardAccount, message, params JSON]. */
+  runCommon(args: unknown[]): unknown;
+}
+
+/**
+ * Sandbox turns the PrevBlocksInfo (16 masterchain block ids and the key block) into a tuple BoC
+ * for every transaction, a quarter of a seal's time. It only changes once per block (a new
+ * object each time), so the first serialization of an object is taken from the params JSON and
+ * put back into the JSON of the next transactions instead of serializing it again.
+ */
+function cachePrevBlocksInfo(executor: ExecutorInternals): void {
+  let cached: { info: PrevBlocksInfo; base64: string } | null = null;
+  let capture: PrevBlocksInfo | null = null;
+  let inject: string | null = null;
+  const runCommon = executor.runCommon.bind(executor);
+  executor.runCommon = (args) => {
+    const last = args.length - 1;
+    if (inject !== null) {
+      const params = JSON.parse(args[last] as string) as Record<string, unknown>;
+      params['prev_blocks_info'] = inject;
+      args = [...args.slice(0, last), JSON.stringify(params)];
+    } else if (capture !== null) {
+      const serialized = (JSON.parse(args[last] as string) as { prev_blocks_info?: string }).prev_blocks_info;
+      cached = serialized === undefined ? null : { info: capture, base64: serialized };
+    }
+    inject = null;
+    capture = null;
+    return runCommon(args);
+  };
+  // Both build their params and call runCommon synchronously, so the flags cannot leak to another run.
+  for (const name of ['runTransaction', 'runTickTock'] as const) {
+    const run = executor[name].bind(executor);
+    executor[name] = (args: RunArgs) => {
+      const info = args.prevBlocksInfo;
+      if (info !== undefined && cached?.info === info) {
+        inject = cached.base64;
+        return run({ ...args, prevBlocksInfo: undefined });
+      }
+      capture = info ?? null;
+      return run(args);
+    };
+  }
+}
+
 interface SmartContractInternals {
   address: Address;
   _account: string;
@@ -70,7 +121,9 @@ export class SandboxEngine {
   /** Contract objects whose account getter reads through the interner (sandbox replaces them on rollback). */
   private readonly internedContracts = new WeakSet<object>();
 
-  private constructor(private readonly bc: Blockchain) {}
+  private constructor(private readonly bc: Blockchain) {
+    cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
+  }
 
   static async create(config: Cell): Promise<SandboxEngine> {
     const bc = await Blockchain.create({ config, autoDeployLibs: true });
