@@ -1,4 +1,3 @@
-import type { LiteClient } from 'ton-lite-client';
 import type { LiteAnswerMap, LiteQueryKind, LiteQueryOf, MasterchainInfo } from '../tl';
 
 /**
@@ -19,7 +18,7 @@ export interface ChainSession {
   noteMasterchainBlock?(block: McBlock): void;
 }
 
-/** Anything with a block's five identifying fields (a TL BlockIdExt or ton-lite-client's BlockID). */
+/** Anything with a block's five identifying fields (a TL BlockIdExt and the like). */
 export interface BlockRef {
   readonly workchain: number;
   readonly shard: string;
@@ -30,18 +29,3 @@ export interface BlockRef {
 
 /** A masterchain block a read is made at. */
 export type McBlock = BlockRef;
-
-function isChainSession(value: unknown): value is ChainSession {
-  const candidate = value as Partial<ChainSession> | null;
-  return typeof candidate?.liteQuery === 'function' && typeof candidate.head === 'function';
-}
-
-/**
- * The chain session behind a request's LiteClient (its engine is the pool session). For the code
- * that still receives a LiteClient (the get-method path, until it moves here).
- */
-export function chainSessionOf(client: LiteClient): ChainSession {
-  const engine: unknown = client.engine;
-  if (!isChainSession(engine)) throw new Error('this LiteClient is not bound to a request session');
-  return engine;
-}
