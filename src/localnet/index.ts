@@ -10,6 +10,7 @@ import { LocalChain } from './chain/LocalChain';
 import { ShardCount } from './chain/ids';
 import { readSnapshotFile, writeSnapshotFileAsync } from './chain/snapshot';
 import { startPeriodicSave } from './periodicSave';
+import { BocNodeCache } from './cells';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/handlers';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, fundLocalnetWallets, LocalnetWallets } from './wallets';
@@ -142,9 +143,15 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   const globalConfig = buildGlobalConfig(chain, address.host, address.port, server.publicKey);
   logger.info({ host: address.host, port: address.port, wallets: wallets.wallets.length }, 'localnet started');
 
+  // Saves of one chain share most cells: each encodes only what changed since the last one.
+  const bocNodes = new BocNodeCache();
   const save = async (file: string): Promise<void> => {
     const snapshot = await chain.snapshot();
-    const took = await writeSnapshotFileAsync(file, { chain: snapshot, adnlSeed, mnemonic: wallets.mnemonic, accounts: wallets.wallets.length / 2 });
+    const took = await writeSnapshotFileAsync(
+      file,
+      { chain: snapshot, adnlSeed, mnemonic: wallets.mnemonic, accounts: wallets.wallets.length / 2 },
+      bocNodes,
+    );
     logger.debug({ file, height: chain.lastMasterchainBlock().id.seqno, ...took }, 'localnet saved');
   };
   const stateFile = opts.stateFile;

@@ -8,7 +8,8 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { startLocalnet } from '../../src/localnet';
-import { decodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/chain/snapshot';
+import { BocNodeCache } from '../../src/localnet/cells';
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/chain/snapshot';
 import { LocalChain } from '../../src/localnet/chain/LocalChain';
 import { MASTERCHAIN } from '../../src/localnet/chain/ids';
 
@@ -51,6 +52,22 @@ describe('periodic atomic saves of the local chain', () => {
     }
     // stop() saved once more: the file is the final chain.
     expect(readSnapshotFile(stateFile)!.chain.masterchain.length).toBeGreaterThan(0);
+  });
+
+  it('saves that reuse the previous saves\' nodes decode to exactly the chain', async () => {
+    const net = await startLocalnet({ accounts: 2, blockIntervalMs: 0, keepBlocks: 16 });
+    try {
+      const cache = new BocNodeCache();
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 7; i++) await net.chain.seal();
+        const snap = await net.chain.snapshot();
+        const decoded = decodeSnapshot(encodeSnapshot({ chain: snap, adnlSeed: Buffer.alloc(32, 1), mnemonic: [], accounts: 2 }, cache)).chain;
+        const hashes = (c: typeof snap) => [c.config, c.zeroStates.masterchain, c.zeroStates.basechain, ...c.masterchain.flatMap((b) => [b.root, b.state]), ...c.basechain.flatMap((sh) => sh.blocks.flatMap((b) => [b.root, b.state]))].map((cell) => cell.hash().toString('hex'));
+        expect(hashes(decoded)).toEqual(hashes(snap));
+      }
+    } finally {
+      await net.stop();
+    }
   });
 
   it('a writer killed in the middle of a save leaves the previous file intact', async () => {

@@ -6,7 +6,7 @@
 import { Cell } from '@ton/core';
 import fs from 'fs';
 import path from 'path';
-import { serializeBoc } from '../cells';
+import { BocNodeCache, serializeBoc } from '../cells';
 import { ChainSnapshot } from './chainSnapshot';
 
 const MAGIC = Buffer.from('LNET');
@@ -37,7 +37,8 @@ interface Header {
   basechain: { shard: string; fileHashes: string[] }[];
 }
 
-export function encodeSnapshot(snap: LocalnetSnapshot): Buffer {
+/** `cache`: nodes kept from the previous saves of the same chain, so a save encodes what is new. */
+export function encodeSnapshot(snap: LocalnetSnapshot, cache?: BocNodeCache): Buffer {
   const c = snap.chain;
   const header: Header = {
     version: VERSION,
@@ -60,7 +61,7 @@ export function encodeSnapshot(snap: LocalnetSnapshot): Buffer {
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length, 0);
-  return Buffer.concat([MAGIC, length, json, serializeBoc(roots)]);
+  return Buffer.concat([MAGIC, length, json, cache ? cache.serialize(roots) : serializeBoc(roots)]);
 }
 
 export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
@@ -107,9 +108,13 @@ export function writeSnapshotFile(file: string, snap: LocalnetSnapshot): void {
  * The same, with the disk work off the event loop; only the encoding (one BoC of every kept
  * block and state) runs on it. Returns the timings, which the caller logs.
  */
-export async function writeSnapshotFileAsync(file: string, snap: LocalnetSnapshot): Promise<{ bytes: number; encodeMs: number; writeMs: number }> {
+export async function writeSnapshotFileAsync(
+  file: string,
+  snap: LocalnetSnapshot,
+  cache?: BocNodeCache,
+): Promise<{ bytes: number; encodeMs: number; writeMs: number }> {
   const started = performance.now();
-  const data = encodeSnapshot(snap);
+  const data = encodeSnapshot(snap, cache);
   const encoded = performance.now();
   await writeFileAtomic(file, data);
   return { bytes: data.length, encodeMs: encoded - started, writeMs: performance.now() - encoded };
