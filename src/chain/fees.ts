@@ -7,7 +7,7 @@ import {
   CONFIG_STORAGE_PRICES,
   FeeBreakdown,
   gasFee,
-  inboundForwardFee,
+  forwardFee,
   outboundForwardFees,
   parseGasPrices,
   parseMsgPrices,
@@ -16,7 +16,7 @@ import {
   storageFee,
   toQueryFees,
 } from '../converters/fees';
-import { tvmPool } from '../tvm';
+import { type BuiltMessage, tvmPool } from '../tvm';
 import { accountAt, shardAccountCell } from './accounts';
 import { requiredConfigParam as configParam } from './config';
 import { emulationContext, libraryBoc } from './getMethods';
@@ -36,7 +36,7 @@ const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;
 export async function estimateFeeAt(
   session: ChainSession,
   block: McBlock,
-  args: { address: Address; message: Cell; ignoreChksig: boolean; deadline?: number },
+  args: { address: Address; message: BuiltMessage; ignoreChksig: boolean; deadline?: number },
 ): Promise<QueryFeesJson> {
   const { address, message, ignoreChksig } = args;
   const deadline = args.deadline ?? Date.now() + DEFAULT_EMULATION_TIMEOUT_MS;
@@ -45,7 +45,7 @@ export async function estimateFeeAt(
   const state = read.account?.storage.state;
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
   const data = state?.type === 'active' ? (state.state.data ?? null) : null;
-  const { config, libraries } = await emulationContext(session, read, [code, data, message]);
+  const { config, libraries } = await emulationContext(session, read, [code, data], message.libraries);
 
   const msgPrices = {
     basechain: parseMsgPrices(configParam(config, CONFIG_MSG_PRICES_BASECHAIN)),
@@ -66,7 +66,7 @@ export async function estimateFeeAt(
   const libs = libraryBoc(libraries);
   const emulation = await tvmPool().transaction(
     {
-      message: message.toBoc(),
+      message: message.boc,
       shardAccount: shardAccountCell(read).toBoc(),
       config: config.base64,
       ...(libs ? { libs } : {}),
@@ -78,7 +78,8 @@ export async function estimateFeeAt(
   );
 
   const fees: FeeBreakdown = {
-    inForwardFee: inboundForwardFee(message, msgPrices[masterchain ? 'masterchain' : 'basechain']),
+    // The import fee (inboundForwardFee's rule), from the measure the worker took of the message.
+    inForwardFee: forwardFee(msgPrices[masterchain ? 'masterchain' : 'basechain'], message.refCells, message.refBits),
     storageFee: storage,
     gasFee: 0n,
     forwardFee: 0n,

@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, CellType, Dictionary, TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, TupleItem } from '@ton/core';
 import { parseTvmInteger } from '../converters';
 import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
 import { invalid } from '../errors';
@@ -7,6 +7,7 @@ import { type GetMethodAnswer, MAX_STACK_CELL_DEPTH, parseStackCell, serializeSt
 import { type AccountRead, accountAt } from './accounts';
 import { type ChainConfig, chainConfigAt } from './config';
 import { librariesByHash } from './libraries';
+import { libraryReferences } from './libraryRefs';
 import type { ChainSession, McBlock } from './session';
 
 /**
@@ -25,8 +26,6 @@ export const NO_CODE_EXIT_CODE = -13;
 const LIBRARIES_PER_QUERY = 16;
 /** Libraries found missing during execution are fetched and the method re-run at most this often. */
 const MAX_LIBRARY_ROUNDS = 4;
-/** Cells visited when looking for library references in code and data. */
-const LIBRARY_SCAN_LIMIT = 20_000;
 /** Entries of a result stack (every level) we turn into JSON; more is a 422. */
 export const MAX_RESULT_ENTRIES = 4096;
 
@@ -82,25 +81,6 @@ export function methodIdOf(method: string | number): number {
   return (crc16(Buffer.from(text, 'utf8')) & 0xffff) | 0x10000;
 }
 
-/** Hashes of the library cells reachable from `roots`. */
-export function libraryReferences(roots: readonly (Cell | null)[]): Buffer[] {
-  const seen = new Set<string>();
-  const found = new Map<string, Buffer>();
-  const pending = roots.filter((root): root is Cell => root !== null);
-  while (pending.length > 0 && seen.size < LIBRARY_SCAN_LIMIT) {
-    const cell = pending.pop() as Cell;
-    const key = cell.hash().toString('hex');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (cell.type === CellType.Library) {
-      const hash = cell.bits.subbuffer(8, 256);
-      if (hash) found.set(hash.toString('hex'), hash);
-      continue;
-    }
-    pending.push(...cell.refs);
-  }
-  return [...found.values()];
-}
 
 export type LibraryDict = Dictionary<Buffer, Cell>;
 
@@ -128,10 +108,11 @@ export async function emulationContext(
   session: ChainSession,
   read: AccountRead,
   roots: readonly (Cell | null)[],
+  moreLibraries: readonly Buffer[] = [],
 ): Promise<EmulationContext> {
   const config = await chainConfigAt(session, read.block);
   const libraries: LibraryDict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-  await fetchLibraries(session, libraryReferences(roots), libraries);
+  await fetchLibraries(session, [...libraryReferences(roots), ...moreLibraries], libraries);
   return { config, libraries };
 }
 

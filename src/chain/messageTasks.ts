@@ -2,7 +2,7 @@ import type { Address } from '@ton/core';
 import type { ExtMessageInfoJson } from '../converters/extMessage';
 import { invalid } from '../errors';
 import { checkBocBounds } from '../tvm/bounds';
-import { tvmPool } from '../tvm/pool';
+import { type BuiltMessage, tvmPool } from '../tvm/pool';
 
 /**
  * Client BoCs on their way to a lite server, handled in a worker thread: decoding one hashes every
@@ -22,7 +22,7 @@ export async function externalMessageInfo(boc: Buffer, deadline: number): Promis
   return { '@type': 'raw.extMessageInfo', hash: answer.hash, hash_norm: answer.hashNorm };
 }
 
-/** The BoC of the message sendQuery and estimateFee build from their parameters (422 for bad parts). */
-export function queryMessageBoc(address: Address, body: Buffer, initCode: Buffer, initData: Buffer, deadline: number): Promise<Buffer> {
+/** The message sendQuery and estimateFee build from their parameters (422 for bad parts). */
+export function buildQueryMessage(address: Address, body: Buffer, initCode: Buffer, initData: Buffer, deadline: number): Promise<BuiltMessage> {
   return tvmPool().queryMessage({ address: address.toRawString(), body, initCode, initData }, deadline);
 }

@@ -111,6 +111,11 @@ export interface QueryMessageAnswer {
   readonly kind: 'queryMessage';
   /** BoC of the built message. */
   readonly boc: Uint8Array;
+  /** Distinct cells and bits below the root (what the import fee charges for), decimal. */
+  readonly refCells: string;
+  readonly refBits: string;
+  /** Hex hashes of the library cells the message references (estimateFee fetches them). */
+  readonly libraries: string[];
 }
 
 /** The emulator ran and refused the input (bad stack, bad config...): the engine is still sound. */

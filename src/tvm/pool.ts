@@ -22,6 +22,16 @@ import type {
  * dropped that emulator instance, so later tasks never see its state.
  */
 
+/** A message built in a worker, with what estimateFee needs of it, so the event loop never decodes it. */
+export interface BuiltMessage {
+  readonly boc: Buffer;
+  /** Distinct cells and bits below the root cell (the import fee's measure). */
+  readonly refCells: bigint;
+  readonly refBits: bigint;
+  /** Hashes of the library cells it references. */
+  readonly libraries: Buffer[];
+}
+
 export interface TvmPoolOptions {
   /** Worker threads (default: the number of cores). */
   readonly workers?: number;
@@ -104,11 +114,16 @@ export class TvmPool {
     return answer;
   }
 
-  /** The BoC of sendQuery's / estimateFee's message built from its parts (422 for bad parts). */
-  async queryMessage(task: Omit<QueryMessageTask, 'kind'>, deadline: number): Promise<Buffer> {
+  /** sendQuery's / estimateFee's message built from its parts (422 for bad parts). */
+  async queryMessage(task: Omit<QueryMessageTask, 'kind'>, deadline: number): Promise<BuiltMessage> {
     const answer = await this.run({ ...task, kind: 'queryMessage' }, deadline);
     if (answer.kind !== 'queryMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
-    return Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength);
+    return {
+      boc: Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength),
+      refCells: BigInt(answer.refCells),
+      refBits: BigInt(answer.refBits),
+      libraries: answer.libraries.map((hex) => Buffer.from(hex, 'hex')),
+    };
   }
 
   private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {

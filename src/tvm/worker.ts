@@ -1,7 +1,9 @@
 import { threadId } from 'node:worker_threads';
 import { Address, Cell } from '@ton/core';
 import { Executor } from '@ton/sandbox';
+import { libraryReferences } from '../chain/libraryRefs';
 import { parseExternalMessage, queryMessage } from '../chain/messages';
+import { cellStats } from '../converters/fees';
 import { toExtMessageInfo } from '../converters/extMessage';
 import { renderLegacyStack, renderTypedStack } from '../converters/stack';
 import { ApiError, ValidationError } from '../errors';
@@ -98,7 +100,14 @@ function checkExternalMessage(task: ExternalMessageTask): TvmAnswer {
 
 function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
   const message = queryMessage(Address.parseRaw(task.address), buffer(task.body), buffer(task.initCode), buffer(task.initData));
-  return { kind: 'queryMessage', boc: new Uint8Array(message.toBoc()) };
+  const below = cellStats(message.refs);
+  return {
+    kind: 'queryMessage',
+    boc: new Uint8Array(message.toBoc()),
+    refCells: below.cells.toString(),
+    refBits: below.bits.toString(),
+    libraries: libraryReferences([message]).map((hash) => hash.toString('hex')),
+  };
 }
 
 /** Message tasks never touch the emulator: whatever fails in them is the client's BoC. */

@@ -291,29 +291,6 @@ describe('hostile input to the TVM-backed methods', () => {
     await expectCanary();
   });
 
-  // The largest BoC the bounds let through (8 190 cells of ~1 KB): decoding and hashing it is
-  // about half a second of CPU, done in a worker; the event loop only scans its bytes.
-  test.each(['sendBoc', 'sendBocReturnHash'])('%s with a valid message of 8 190 cells: answered without stalling the event loop', async (method) => {
-    const boc = externalTo(wallet, wideTree(6142, 125));
-    expect(Cell.fromBoc(Buffer.from(boc, 'base64'))[0]!.depth()).toBeLessThan(16);
-    const { value, stallMs } = await withStallProbe(() => postJson(stack, method, JSON.stringify({ boc })));
-    // The wallet refuses a message without its signature: the lite server's refusal, not ours.
-    expect(value.status).toBeGreaterThanOrEqual(400);
-    expect(value.status).toBeLessThan(500);
-    expect(String(value.body.error)).not.toMatch(/failed to validate request/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
-    await expectCanary();
-  });
-
-  test('sendQuery with a body of 8 190 cells: built in a worker, no stall', async () => {
-    const body = wideTree(6142, 125).toBoc().toString('base64');
-    const { value, stallMs } = await withStallProbe(() => postJson(stack, 'sendQuery', JSON.stringify({ address: wallet, body })));
-    expect(value.status).toBeGreaterThanOrEqual(400);
-    expect(value.status).toBeLessThan(500);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
-    await expectCanary();
-  });
-
   test('sendBocReturnHash of a BoC that is not a message: 422 from the worker', async () => {
     const boc = beginCell().storeUint(7, 8).endCell().toBoc().toString('base64');
     const answer = await postJson(stack, 'sendBocReturnHash', JSON.stringify({ boc }));

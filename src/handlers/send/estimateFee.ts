@@ -1,6 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { estimateFeeAt, queryMessage } from '../../chain';
+import { buildQueryMessage, estimateFeeAt } from '../../chain';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({
@@ -16,10 +16,9 @@ export default defineHandler({
     ignore_chksig: param.strictBool().withDefault(true),
   },
   run: async (ctx, p) => {
-    const message = queryMessage(p.address.address, p.body, p.init_code, p.init_data);
-    const deadline = Date.now() + ctx.config.requestTimeout;
+    const message = await buildQueryMessage(p.address.address, p.body, p.init_code, p.init_data, ctx.deadline);
     const session = ctx.lite();
     const block = (await session.head()).last;
-    return estimateFeeAt(session, block, { address: p.address.address, message, ignoreChksig: p.ignore_chksig, deadline });
+    return estimateFeeAt(session, block, { address: p.address.address, message, ignoreChksig: p.ignore_chksig, deadline: ctx.deadline });
   },
 });
