@@ -160,7 +160,13 @@ async function measure(accountCount: number): Promise<Figures> {
   fs.rmSync(dir, { recursive: true, force: true });
   await net.stop();
   return {
-    save: { bytes: nextSave.bytes, saveMs: nextSave.saveMs, maxStallMs: nextSave.maxStallMs, firstSaveMs: firstSave.saveMs, firstStallMs: firstSave.maxStallMs },
+    save: {
+      bytes: nextSave.bytes,
+      saveMs: nextSave.saveMs,
+      maxStallMs: nextSave.maxStallMs,
+      firstSaveMs: firstSave.saveMs,
+      firstStallMs: firstSave.maxStallMs,
+    },
     accounts: accountCount,
     genesisSealMs,
     emptySeal: stats(emptySeals),
@@ -208,10 +214,14 @@ async function main(): Promise<void> {
     results.push(await measure(size));
   }
   const fmt = (s: Stats) => `p50 ${s.p50.toFixed(2)} / p90 ${s.p90.toFixed(2)} / max ${s.max.toFixed(2)} ms`;
-  process.stdout.write('\naccounts | empty seal | seal with one transfer (execute + seal) | getAccountState over TCP, ton-lite-client | same, our ADNL client, unparsed | save: first (whole, longest event-loop stall), next, file size\n');
+  process.stdout.write(
+    '\naccounts | empty seal | seal with one transfer (execute + seal) | getAccountState over TCP, ton-lite-client | same, our ADNL client, unparsed | save: first (whole, longest event-loop stall), next, file size\n',
+  );
   for (const r of results) {
     const save = `${r.save.firstSaveMs.toFixed(0)} ms / stall ${r.save.firstStallMs.toFixed(0)} ms, next ${r.save.saveMs.toFixed(0)} ms / stall ${r.save.maxStallMs.toFixed(0)} ms, ${(r.save.bytes / 1e6).toFixed(1)} MB`;
-    process.stdout.write(`${r.accounts} | ${fmt(r.emptySeal)} | ${fmt(r.transferSeal)} | ${fmt(r.getAccountState)} | ${fmt(r.getAccountStateRaw)} | ${save}\n`);
+    process.stdout.write(
+      `${r.accounts} | ${fmt(r.emptySeal)} | ${fmt(r.transferSeal)} | ${fmt(r.getAccountState)} | ${fmt(r.getAccountStateRaw)} | ${save}\n`,
+    );
   }
   const big = results.find((r) => r.accounts === 10000);
   if (big) {

@@ -155,8 +155,7 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     logger.debug({ file, height: chain.lastMasterchainBlock().id.seqno, ...took }, 'localnet saved');
   };
   const stateFile = opts.stateFile;
-  const periodic =
-    stateFile && opts.saveIntervalSec ? startPeriodicSave(opts.saveIntervalSec * 1000, () => save(stateFile), logger) : null;
+  const periodic = stateFile && opts.saveIntervalSec ? startPeriodicSave(opts.saveIntervalSec * 1000, () => save(stateFile), logger) : null;
   let stopped = false;
   return {
     chain,

@@ -36,7 +36,13 @@ describe('periodic atomic saves of the local chain', () => {
       const first = readSnapshotFile(stateFile)!;
       const firstHeight = first.chain.masterchain.length;
       expect(firstHeight).toBeGreaterThan(0);
-      await waitFor(() => (readSnapshotFile(stateFile)?.chain.masterchain.at(-1)?.root.hash().equals(first.chain.masterchain.at(-1)!.root.hash()) ?? true) === false, 'a later save', 5000);
+      await waitFor(
+        () =>
+          (readSnapshotFile(stateFile)?.chain.masterchain.at(-1)?.root.hash().equals(first.chain.masterchain.at(-1)!.root.hash()) ??
+            true) === false,
+        'a later save',
+        5000,
+      );
       const later = readSnapshotFile(stateFile)!;
       // The window (16) plus the key-block round, never the whole history.
       expect(later.chain.masterchain.length).toBeLessThanOrEqual(17);
@@ -54,15 +60,24 @@ describe('periodic atomic saves of the local chain', () => {
     expect(readSnapshotFile(stateFile)!.chain.masterchain.length).toBeGreaterThan(0);
   });
 
-  it('saves that reuse the previous saves\' nodes decode to exactly the chain', async () => {
+  it("saves that reuse the previous saves' nodes decode to exactly the chain", async () => {
     const net = await startLocalnet({ accounts: 2, blockIntervalMs: 0, keepBlocks: 16 });
     try {
       const cache = new BocNodeCache();
       for (let round = 0; round < 3; round++) {
         for (let i = 0; i < 7; i++) await net.chain.seal();
         const snap = await net.chain.snapshot();
-        const decoded = decodeSnapshot(encodeSnapshot({ chain: snap, adnlSeed: Buffer.alloc(32, 1), mnemonic: [], accounts: 2 }, cache)).chain;
-        const hashes = (c: typeof snap) => [c.config, c.zeroStates.masterchain, c.zeroStates.basechain, ...c.masterchain.flatMap((b) => [b.root, b.state]), ...c.basechain.flatMap((sh) => sh.blocks.flatMap((b) => [b.root, b.state]))].map((cell) => cell.hash().toString('hex'));
+        const decoded = decodeSnapshot(
+          encodeSnapshot({ chain: snap, adnlSeed: Buffer.alloc(32, 1), mnemonic: [], accounts: 2 }, cache),
+        ).chain;
+        const hashes = (c: typeof snap) =>
+          [
+            c.config,
+            c.zeroStates.masterchain,
+            c.zeroStates.basechain,
+            ...c.masterchain.flatMap((b) => [b.root, b.state]),
+            ...c.basechain.flatMap((sh) => sh.blocks.flatMap((b) => [b.root, b.state])),
+          ].map((cell) => cell.hash().toString('hex'));
         expect(hashes(decoded)).toEqual(hashes(snap));
       }
     } finally {

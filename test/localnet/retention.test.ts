@@ -94,7 +94,13 @@ describe('local chain retention window (--keep-blocks)', () => {
     expect(await liteError(header(oldMc))).toMatchObject({ code: 651 });
     expect(await liteError(header(oldShard))).toMatchObject({ code: 651 });
     expect(
-      await liteError({ kind: 'liteServer.lookupBlock', mode: 2, id: { kind: 'tonNode.blockId', workchain: MASTERCHAIN, shard: FULL_SHARD, seqno: 0 }, lt: oldTx.lt.toString(), utime: null }),
+      await liteError({
+        kind: 'liteServer.lookupBlock',
+        mode: 2,
+        id: { kind: 'tonNode.blockId', workchain: MASTERCHAIN, shard: FULL_SHARD, seqno: 0 },
+        lt: oldTx.lt.toString(),
+        utime: null,
+      }),
     ).toMatchObject({ code: 651 });
     expect(await liteError(lookup(MASTERCHAIN, 1))).toBeNull();
     expect(await liteError(lookup(BASECHAIN, 1))).toBeNull();
@@ -117,13 +123,25 @@ describe('local chain retention window (--keep-blocks)', () => {
     const last = chain.store.transactionsOf(BASECHAIN, sender.hash).at(-1)!;
     const walked = decodeLiteAnswer(
       'liteServer.getTransactions',
-      await ask({ kind: 'liteServer.getTransactions', count: 16, account: { kind: 'liteServer.accountId', workchain: 0, id: sender.hash }, lt: last.lt.toString(), hash: last.hash }),
+      await ask({
+        kind: 'liteServer.getTransactions',
+        count: 16,
+        account: { kind: 'liteServer.accountId', workchain: 0, id: sender.hash },
+        lt: last.lt.toString(),
+        hash: last.hash,
+      }),
     );
     const txs = Cell.fromBoc(walked.transactions).map((c) => loadTransaction(c.beginParse()));
     expect(txs.map((t) => t.lt)).toEqual([last.lt]);
     expect(txs[0].prevTransactionLt).toBe(oldTx.lt);
     expect(
-      await liteError({ kind: 'liteServer.getTransactions', count: 16, account: { kind: 'liteServer.accountId', workchain: 0, id: sender.hash }, lt: oldTx.lt.toString(), hash: oldTx.hash }),
+      await liteError({
+        kind: 'liteServer.getTransactions',
+        count: 16,
+        account: { kind: 'liteServer.accountId', workchain: 0, id: sender.hash },
+        lt: oldTx.lt.toString(),
+        hash: oldTx.hash,
+      }),
     ).toMatchObject({ code: 651 });
     const history = await api('getTransactions', { address: sender.toString(), limit: 10 });
     expect(history.status).toBe(200);
@@ -145,7 +163,12 @@ describe('local chain retention window (--keep-blocks)', () => {
     ]);
     const toKey = decodeLiteAnswer(
       'liteServer.getBlockProof',
-      await ask({ kind: 'liteServer.getBlockProof', mode: 1, knownBlock: toTlBlockId(head.id), targetBlock: toTlBlockId(chain.store.bySeqno(MASTERCHAIN, 1)!.id) }),
+      await ask({
+        kind: 'liteServer.getBlockProof',
+        mode: 1,
+        knownBlock: toTlBlockId(head.id),
+        targetBlock: toTlBlockId(chain.store.bySeqno(MASTERCHAIN, 1)!.id),
+      }),
     );
     expect(toKey.complete).toBe(true);
     expect(toKey.steps.map((s) => [s.kind, s.to.seqno])).toEqual([['liteServer.blockLinkBack', 1]]);
@@ -175,7 +198,10 @@ describe('local chain retention window (--keep-blocks)', () => {
     lite = await RawAdnlClient.open(stack.localnet.port, stack.localnet.publicKey);
     const resumed = stack.localnet.chain;
     expect(resumed.lastMasterchainBlock().id.rootHash.equals(head.rootHash)).toBe(true);
-    expect(resumed.store.blocks(MASTERCHAIN).map((b) => b.id.seqno)).toEqual([1, ...Array.from({ length: KEEP }, (_, i) => head.seqno - KEEP + 1 + i)]);
+    expect(resumed.store.blocks(MASTERCHAIN).map((b) => b.id.seqno)).toEqual([
+      1,
+      ...Array.from({ length: KEEP }, (_, i) => head.seqno - KEEP + 1 + i),
+    ]);
     expect(await liteError(lookup(MASTERCHAIN, head.seqno - KEEP))).toMatchObject({ code: 651 });
     await sendTransfer(stack, [recipient], toNano('1'));
     const next = resumed.lastMasterchainBlock().id.seqno;

@@ -138,7 +138,8 @@ export class AdnlServer {
     if (this.connections.size >= maxConnections) {
       this.refused++;
       // Logged once per 100 so a connection flood does not flood the log too.
-      if (this.refused % 100 === 1) this.logger.warn({ maxConnections, refused: this.refused }, 'ADNL connection limit reached; closing new connections');
+      if (this.refused % 100 === 1)
+        this.logger.warn({ maxConnections, refused: this.refused }, 'ADNL connection limit reached; closing new connections');
       socket.on('error', () => undefined);
       socket.destroy();
       return;

@@ -18,7 +18,9 @@ export class BlockTimer {
       if (this.sealQueued) return;
       this.sealQueued = true;
       this.seal()
-        .catch((err: unknown) => this.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'localnet: timed seal failed'))
+        .catch((err: unknown) =>
+          this.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'localnet: timed seal failed'),
+        )
         .finally(() => {
           this.sealQueued = false;
         });

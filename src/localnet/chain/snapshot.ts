@@ -143,7 +143,7 @@ export function writeFileAtomicSync(file: string, data: Buffer): void {
   const { dir, tmp } = prepare(file);
   const fd = fs.openSync(tmp, 'w');
   try {
-    for (let offset = 0; offset < data.length; ) offset += fs.writeSync(fd, data, offset);
+    for (let offset = 0; offset < data.length;) offset += fs.writeSync(fd, data, offset);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

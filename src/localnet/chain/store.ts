@@ -155,7 +155,13 @@ export class BlockStore {
   add(block: StoredBlock): void {
     const chain = this.chainForAdding(block.id.workchain, block.id.shard);
     if (block.keyBlock) this.keyRounds.add(block.masterchainSeqno);
-    if (block.id.seqno > chain.height + 1) this.forgetTransactions(chain.dropWhile(() => true, (b) => this.pinnedRound(b)));
+    if (block.id.seqno > chain.height + 1)
+      this.forgetTransactions(
+        chain.dropWhile(
+          () => true,
+          (b) => this.pinnedRound(b),
+        ),
+      );
     chain.push(block);
     for (const tx of block.transactions) {
       const key = accountKey(tx.workchain, tx.address);
