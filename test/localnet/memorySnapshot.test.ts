@@ -1,6 +1,7 @@
 import { internal, SendMode, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { MASTERCHAIN } from '../../src/localnet/chain/ids';
+import { LocalChain } from '../../src/localnet/chain/LocalChain';
 import { startConnectedLocalnet, type ConnectedLocalnet } from './helpers/liteClient';
 import { strictLoad } from './helpers/strictTlb';
 
@@ -72,4 +73,29 @@ test('restore while a lite client waits for a later block', async () => {
   }
   const info = await client.getMasterchainInfo();
   expect(info.last.seqno).toBe(next.id.seqno);
+}, 60_000);
+
+test('a snapshot outlives the retention window: restored after its blocks left the live chain', async () => {
+  const chain = await LocalChain.create({ blockIntervalMs: 0, keepBlocks: 16 });
+  try {
+    for (let i = 0; i < 20; i++) await chain.seal();
+    const state = await chain.captureState();
+    const snapHead = chain.lastMasterchainBlock();
+    for (let i = 0; i < 40; i++) await chain.seal();
+    // The live chain dropped the snapshot's head (block 1, a key block, stays pinned).
+    expect(chain.store.bySeqno(MASTERCHAIN, snapHead.id.seqno)).toBeUndefined();
+    expect(chain.store.bySeqno(MASTERCHAIN, 1)).toBeDefined();
+
+    const head = await chain.restoreState(state);
+    expect(head.id.rootHash.equals(snapHead.id.rootHash)).toBe(true);
+    expect(chain.store.bySeqno(MASTERCHAIN, snapHead.id.seqno - 15)?.id.seqno).toBe(snapHead.id.seqno - 15);
+    expect(chain.store.bySeqno(MASTERCHAIN, snapHead.id.seqno + 1)).toBeUndefined();
+    expect(chain.store.bySeqno(MASTERCHAIN, 1)).toBeDefined();
+    const next = await chain.seal();
+    expect(next.id.seqno).toBe(snapHead.id.seqno + 1);
+    strictLoad('loadBlock', next.root);
+    for (const top of chain.shardTopsOf(next)) strictLoad('loadShardState', top.state);
+  } finally {
+    await chain.stop();
+  }
 }, 60_000);
