@@ -3,7 +3,7 @@ import { LiteServerConfigError } from './liteclient';
 import { createLogger } from './logging';
 import { describeLocalnet, startConfiguredLocalnet, startLocalnetSource, writeGlobalConfig } from './localnetSource';
 import { installProcessGuards } from './processGuards';
-import { startServer } from './server';
+import { startServer, startTvmWorkers } from './server';
 import { StartupError } from './startup';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
@@ -28,10 +28,12 @@ async function main(argv: readonly string[]): Promise<void> {
     await runLocalnetOnly(config, logger);
     return;
   }
+  // The TVM threads warm up on the other cores while the main thread builds the local chain.
+  const tvmWarming = startTvmWorkers(config, logger);
   // Without --liteservers, the local network is the embedded chain, reached over TCP like any other.
   const local = config.network === 'local' && !config.liteservers ? await startLocalnetSource(config, logger) : undefined;
   if (local) process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
-  const running = await startServer(config, logger, local);
+  const running = await startServer(config, logger, local, tvmWarming);
   // From the process start (module loading and the local chain's genesis included) to serving
   // with a healthy lite server: what /api/v2/healthcheck needs to answer 200.
   process.stdout.write(`ready in ${process.uptime().toFixed(1)} s: ${running.url}/api/v2/\n`);

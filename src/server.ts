@@ -44,7 +44,23 @@ export interface LiteServerSource {
  * Starts the API: lite servers from `source` (the local chain) or from the config, the pool, the
  * HTTP app. Used by main.ts and by the end-to-end tests, so tests run the very same wiring.
  */
-export async function startServer(config: AppConfig, logger: Logger, source?: LiteServerSource): Promise<RunningServer> {
+/**
+ * Starts the TVM worker threads and has them load their code and create their emulators (seconds
+ * of CPU on other cores). main.ts calls it first, so this runs alongside the local chain's genesis;
+ * startServer calls it when nobody did.
+ */
+export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
+  return configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
+    .warm()
+    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
+}
+
+export async function startServer(
+  config: AppConfig,
+  logger: Logger,
+  source?: LiteServerSource,
+  tvmWarming?: Promise<void>,
+): Promise<RunningServer> {
   const servers = source?.servers ?? (await remoteLiteServers(config, logger));
   // API keys and rate limits (src/auth); a keys file that cannot be read stops the start.
   const access = await createAccessControl(config, logger);
@@ -63,12 +79,10 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
     await source?.stop();
     throw err;
   }
-  // The TVM worker threads start now. We give them a few seconds to load their code and create
-  // their emulators before listening, so the first get-methods do not spend their deadline on
+  // The TVM worker threads start now (unless main.ts started them earlier). We give them a few
+  // seconds to load their code and create their emulators before listening, so the first get-methods do not spend their deadline on
   // it, but never hold the start for long (a loaded machine): they go on warming in the background.
-  const warming = configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
-    .warm()
-    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
+  const warming = tvmWarming ?? startTvmWorkers(config, logger);
   await Promise.race([warming, new Promise((resolve) => setTimeout(resolve, TVM_WARM_WAIT_MS).unref())]);
   const cache =
     config.cacheSize > 0
