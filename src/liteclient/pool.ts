@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { LiteClient, type LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
-import type { BlockRef } from '../chain/session';
-import { ApiError, LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
+import type { AnswerCheck, BlockRef } from '../chain/session';
+import { ApiError, LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
@@ -28,7 +28,13 @@ export interface PoolOptions {
   maxLagBlocks: number;
   engine: ServerEngineOptions;
   heads?: HeadTrackerOptions;
+  /** false (`--trust-liteservers`): answers are used without their proof checks. Default true. */
+  checkProofs?: boolean;
+  /** How long a server whose answer failed a proof check stays out of rotation. Default 60 000. */
+  distrustMs?: number;
 }
+
+const DEFAULT_DISTRUST_MS = 60_000;
 
 export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   healthIntervalMs: 1000,
@@ -71,6 +77,9 @@ export interface ProbeEvent {
 class PoolMember {
   health: ServerHealth = { state: 'starting', seqno: undefined, latencyMs: undefined, lastError: undefined, checkedAt: undefined };
   probing = false;
+  /** Until when (ms epoch) the server is out of rotation for a failed proof check, and why. */
+  distrustedUntil = 0;
+  distrustReason: string | undefined;
 
   constructor(
     readonly index: number,
@@ -79,7 +88,11 @@ class PoolMember {
   ) {}
 
   get healthy(): boolean {
-    return this.health.state === 'up' && this.engine.isReady();
+    return this.health.state === 'up' && this.engine.isReady() && !this.distrusted;
+  }
+
+  get distrusted(): boolean {
+    return this.distrustedUntil > Date.now();
   }
 }
 
@@ -158,7 +171,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
       member.health.checkedAt = Date.now();
       this.emit('probe', { server: member.index, ok: true, latencyMs: member.health.latencyMs } satisfies ProbeEvent);
       // Lag is decided once every probe of the round is in (updateLag).
-      if (member.health.state === 'starting' || member.health.state === 'down') this.setState(member, 'up');
+      if ((member.health.state === 'starting' || member.health.state === 'down') && !member.distrusted) this.setState(member, 'up');
     } catch (err) {
       member.health.lastError = err instanceof Error ? err.message : String(err);
       member.health.checkedAt = Date.now();
@@ -174,6 +187,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
     if (best === undefined) return;
     for (const member of this.members) {
       if (member.health.state === 'down' || member.health.state === 'starting' || member.health.seqno === undefined) continue;
+      if (member.distrusted) continue;
       const lag = best - member.health.seqno;
       this.setState(member, lag > this.options.maxLagBlocks ? 'lagging' : 'up');
     }
@@ -243,6 +257,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
   }
 
   private reasonOf(member: PoolMember): string | null {
+    if (member.distrusted) return `bad proof: ${member.distrustReason ?? 'unknown'}`;
     const best = this.bestSeqno();
     const lag = best !== undefined && member.health.seqno !== undefined ? best - member.health.seqno : null;
     // Probed up but the connection just dropped: out of rotation until it reconnects, say why.
@@ -280,6 +295,27 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   openSession(options: LiteSessionOptions, deadline: number): LiteSession {
     return new PoolSession(this, options, deadline);
+  }
+
+  /** Whether sessions run the proof checks of answers (off with `--trust-liteservers`). */
+  get checksProofs(): boolean {
+    return this.options.checkProofs ?? true;
+  }
+
+  /**
+   * A server's answer failed a proof check: out of rotation for `distrustMs` whatever its probes
+   * say (a liar answers probes fine). Its connection is kept: nothing is wrong with the transport.
+   */
+  reportProofFailure(member: PoolMember, error: LiteServerProofError): void {
+    member.distrustedUntil = Date.now() + (this.options.distrustMs ?? DEFAULT_DISTRUST_MS);
+    member.distrustReason = error.detail;
+    member.health.lastError = error.message;
+    this.logger.warn(
+      { server: member.index, host: member.server.host, port: member.server.port, reason: error.detail },
+      'lite server failed a proof check',
+    );
+    this.setState(member, 'down');
+    this.emit('queryFailure', member.index);
   }
 
   /** Called by sessions; not part of the gateway interface. */
@@ -445,11 +481,30 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     }
   }
 
-  /** One lite function through this session (sticky server, deadline, one transport retry). */
-  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
-    const answer = await this.query(liteClientFunction(query.kind as K), query);
-    if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
-    return answer;
+  /**
+   * One lite function through this session (sticky server, deadline, one transport retry). An
+   * answer failing `check` takes its server out of rotation and is asked once of another server.
+   */
+  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>, check?: AnswerCheck<K>): Promise<LiteAnswerMap[K]> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.query(liteClientFunction(query.kind as K), query);
+      const member = this.member;
+      if (check && member && this.pool.checksProofs) {
+        try {
+          check(answer);
+        } catch (err) {
+          if (!(err instanceof LiteServerProofError)) throw err;
+          this.pool.reportProofFailure(member, err);
+          this.member = undefined;
+          // One retry, and only on a server that is there now: waiting for one would turn the
+          // proof failure into a timeout.
+          if (attempt >= 1 || this.remaining() <= 0 || !this.pool.pick({ archival: this.options.archival })) throw err;
+          continue;
+        }
+      }
+      if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
+      return answer;
+    }
   }
 
   /**

@@ -1,9 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
 import { LiteServerError } from '../../src/errors';
 import { AdnlServer } from '../../src/localnet/adnl/server';
 import { AdnlClientConnection } from '../../src/liteclient/connection';
 import type { PooledServer } from '../../src/liteclient/pool';
-import type { Localnet } from '../../src/localnet';
-import { decodeLiteServerQuery, encodeLiteServerError } from '../../src/tl/envelope';
+import { startLocalnet, type Localnet } from '../../src/localnet';
+import { startServer, type RunningServer } from '../../src/server';
+import { decodeLiteServerQuery, encodeLiteServerError, encodeLiteServerQuery } from '../../src/tl/envelope';
 import {
   decodeLiteAnswer,
   decodeLiteQuery,
@@ -14,7 +18,10 @@ import {
 } from '../../src/tl/functions';
 
 /** Alters one decoded answer; gets the query it answers. May be async (e.g. to re-query upstream). */
-export type AnswerTamper<K extends LiteQueryKind> = (answer: LiteAnswerMap[K], query: LiteQueryOf<K>) => LiteAnswerMap[K] | Promise<LiteAnswerMap[K]>;
+export type AnswerTamper<K extends LiteQueryKind> = (
+  answer: LiteAnswerMap[K],
+  query: LiteQueryOf<K>,
+) => LiteAnswerMap[K] | Promise<LiteAnswerMap[K]>;
 
 type Tampers = { [K in LiteQueryKind]?: AnswerTamper<K> };
 
@@ -33,6 +40,8 @@ export class TamperingLiteServer {
   readonly calls: LiteQueryKind[] = [];
   /** How many answers a tamper rewrote. */
   tampered = 0;
+  /** Tampers that threw (the client got a liteServer.error instead). */
+  readonly tamperErrors: string[] = [];
 
   /**
    * @param localnet the real chain to forward to.
@@ -60,8 +69,17 @@ export class TamperingLiteServer {
   private async connection(): Promise<AdnlClientConnection> {
     const current = this.upstream ? await this.upstream.catch(() => undefined) : undefined;
     if (current?.isOpen) return current;
-    this.upstream = AdnlClientConnection.connect({ host: this.localnet.host, port: this.localnet.port, publicKey: this.localnet.publicKey }, 5000);
+    this.upstream = AdnlClientConnection.connect(
+      { host: this.localnet.host, port: this.localnet.port, publicKey: this.localnet.publicKey },
+      5000,
+    );
     return this.upstream;
+  }
+
+  /** Asks the real chain directly (a tamper building its lie out of true answers uses this). */
+  async upstreamQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
+    const answer = await (await this.connection()).query(encodeLiteServerQuery(query), 20_000);
+    return decodeLiteAnswer(query.kind as K, answer);
   }
 
   /** Forwards one `liteServer.query` (wait prefix included) and returns the possibly altered answer bytes. */
@@ -84,10 +102,15 @@ export class TamperingLiteServer {
     }
     const tamper = this.tampers[kind] as AnswerTamper<LiteQueryKind> | undefined;
     if (!tamper) return answer;
-    const decoded = decodeLiteAnswer(kind, answer);
-    const altered = await tamper(decoded, query);
-    this.tampered++;
-    return encodeLiteAnswer(kind, altered);
+    try {
+      const altered = await tamper(decodeLiteAnswer(kind, answer), query);
+      this.tampered++;
+      return encodeLiteAnswer(kind, altered);
+    } catch (err) {
+      // A broken tamper is a bug of the test: keep it visible instead of hanging the client.
+      this.tamperErrors.push(`${kind}: ${(err as Error).message}`);
+      return encodeLiteServerError(-400, `tamper failed: ${(err as Error).message}`);
+    }
   }
 
   async start(port = this.port): Promise<void> {
@@ -111,4 +134,56 @@ export class TamperingLiteServer {
   endpoint(extra: Partial<PooledServer> = {}): PooledServer {
     return { host: '127.0.0.1', port: this.port, publicKey: this.publicKey, archival: true, weight: 1, ...extra };
   }
+}
+
+/**
+ * The API over a local chain with a tampering server in its pool: alone (`honest: false`) or
+ * beside the chain's own honest server. Both prove the chain's key.
+ */
+export interface TamperedStack {
+  api: string;
+  localnet: Localnet;
+  liar: TamperingLiteServer;
+  server: RunningServer;
+  stop(): Promise<void>;
+}
+
+export async function startTamperedStack(options: { honest: boolean; flags?: string[] }): Promise<TamperedStack> {
+  const seed = randomBytes(32);
+  const { config } = loadConfig(
+    [
+      '--port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--keyless-rps',
+      '0',
+      '--health-interval',
+      '200',
+      '--block-interval',
+      '0',
+      '--cache-size',
+      '0',
+      ...(options.flags ?? []),
+    ],
+    {},
+  );
+  const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  const localnet = await startLocalnet({ seed, accounts: 1, blockIntervalMs: 0, shards: 2 });
+  const liar = new TamperingLiteServer(localnet, seed);
+  await liar.start();
+  const honest: PooledServer = { host: localnet.host, port: localnet.port, publicKey: localnet.publicKey, archival: true, weight: 1 };
+  const servers = options.honest ? [liar.endpoint(), honest] : [liar.endpoint()];
+  const server = await startServer(config, logger, { servers, stop: async () => undefined });
+  return {
+    api: `${server.url}/api/v2`,
+    localnet,
+    liar,
+    server,
+    stop: async () => {
+      await server.stop();
+      await liar.stop();
+      await localnet.stop();
+    },
+  };
 }
