@@ -2,7 +2,7 @@ import { Cell, CellType } from '@ton/core';
 import { loadShardDescrHead, type ShardDescrHead } from '../converters/shardHashes';
 import { LiteServerProofError } from '../errors';
 import { dictLookupPath } from '../localnet/cells';
-import { expectTag, loadHashmapE, loadShardStateHeader, type ShardStateHeader } from '../tlb';
+import { expectTag, loadHashmapE, loadShardStateHeader, loadTransactionHead, type ShardStateHeader } from '../tlb';
 import { bocRoots, sameBlock } from './answers';
 import type { BlockRef, McBlock } from './session';
 
@@ -141,4 +141,36 @@ export function checkShardProof(mc: McBlock, shardBlock: BlockRef, workchain: nu
   if (!sameBlock(listed, shardBlock))
     proofFailure(`${what}: the masterchain block does not list shard block ${shardBlock.workchain}:${shardBlock.seqno}`);
   return true;
+}
+
+/**
+ * tonlib's TransactionList check: the transactions of one getTransactions page are the account's
+ * history from `from` back, each one's hash being the hash asked for (first) or the previous
+ * one's `prev_trans_hash`, with the lts that link names. A transaction's hash covers all of it,
+ * so nothing in a linked transaction can be changed.
+ */
+export function checkTransactionChain(
+  account: Buffer,
+  from: { lt: bigint; hash: Buffer },
+  count: number,
+  idCount: number,
+  boc: Buffer,
+): void {
+  const what = 'transaction list';
+  const roots = proving(what, () => bocRoots(boc, what));
+  if (roots.length > count) proofFailure(`${what}: more transactions than asked for`);
+  if (idCount !== roots.length) proofFailure(`${what}: ${idCount} block ids for ${roots.length} transactions`);
+  let expected: { lt: bigint; hash: Buffer } | null = from;
+  for (const [index, root] of roots.entries()) {
+    if (!expected) proofFailure(`${what}: a transaction before the account's first one`);
+    if (!root.hash().equals(expected.hash))
+      proofFailure(
+        `${what}: transaction ${index} is not the one ${index === 0 ? 'asked for' : 'the previous one links to'} (hash differs)`,
+      );
+    const head = proving(what, () => loadTransactionHead(root.beginParse()));
+    if (head.lt !== expected.lt) proofFailure(`${what}: transaction ${index} has lt ${head.lt}, the link names ${expected.lt}`);
+    if (!head.accountAddr.equals(account)) proofFailure(`${what}: transaction ${index} is of another account`);
+    if (head.prevTransLt >= head.lt) proofFailure(`${what}: transaction ${index} links to a later one`);
+    expected = head.prevTransLt === 0n ? null : { lt: head.prevTransLt, hash: head.prevTransHash };
+  }
 }

@@ -1,4 +1,7 @@
-import { beginCell, Cell, loadAccount, storeAccount } from '@ton/core';
+import { beginCell, Cell, external, internal, loadAccount, SendMode, storeAccount, storeMessage, toNano } from '@ton/core';
+import type { WalletContractV4 } from '@ton/ton';
+import type { Localnet } from '../../src/localnet';
+import { serializeBoc } from '../../src/localnet/cells';
 import type { BlockIdExt } from '../../src/tl';
 
 /** Lies a tampering lite server tells, built from true answers. */
@@ -25,4 +28,40 @@ export function mcLookup(seqno: number) {
 
 export function sameId(a: BlockIdExt, b: BlockIdExt): boolean {
   return a.seqno === b.seqno && a.rootHash.equals(b.rootHash);
+}
+
+/** `n` transfers from wallet 0 (v4r2) to wallet 1 sealed into blocks: a history to walk. */
+export async function makeHistory(localnet: Localnet, n: number): Promise<void> {
+  const wallet = localnet.wallets.wallets[0].contract as WalletContractV4;
+  for (let seqno = 0; seqno < n; seqno++) {
+    const transfer = wallet.createTransfer({
+      seqno,
+      secretKey: localnet.wallets.keyPair.secretKey,
+      messages: [internal({ to: localnet.wallets.wallets[1].address, value: toNano('1'), bounce: false })],
+      sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
+    });
+    const ext = beginCell()
+      .store(storeMessage(external({ to: wallet.address, body: transfer })))
+      .endCell();
+    await localnet.chain.sendExternalMessage(ext.toBoc());
+  }
+  await localnet.chain.seal();
+}
+
+/** A multi-root BoC with its roots reordered by `reorder`. */
+export function withRoots(boc: Buffer, reorder: (roots: Cell[]) => Cell[]): Buffer {
+  return serializeBoc(reorder(Cell.fromBoc(boc)));
+}
+
+/** PREV_TRANS_HASH_OFFSET: `transaction$0111 account_addr:bits256 lt:uint64` precede it. */
+const PREV_TRANS_HASH_OFFSET = 4 + 256 + 64;
+
+/** The same transaction cell with another `prev_trans_hash`. */
+export function withPrevHash(transaction: Cell, prevHash: Buffer): Cell {
+  const s = transaction.beginParse();
+  const b = beginCell().storeBits(s.loadBits(PREV_TRANS_HASH_OFFSET));
+  s.skip(256);
+  b.storeBuffer(prevHash).storeBits(s.loadBits(s.remainingBits));
+  while (s.remainingRefs > 0) b.storeRef(s.loadRef());
+  return b.endCell();
 }
