@@ -1,5 +1,6 @@
 import type { BlockIdExt } from '../tl';
 import { invalidLiteAnswer } from './answers';
+import { checkHeaderProof, proofFailure } from './proofs';
 import type { ChainSession, McBlock } from './session';
 
 /** Which block a read is made at: what toncenter resolves before most state queries. */
@@ -31,15 +32,42 @@ async function lookup(
   lt: bigint | null,
   utime: number | null,
 ): Promise<BlockIdExt> {
-  const header = await session.liteQuery({
-    kind: 'liteServer.lookupBlock',
-    mode,
-    id: lookupId(ref, seqno),
-    lt: lt === null ? null : lt.toString(),
-    utime,
-  });
+  const header = await session.liteQuery(
+    {
+      kind: 'liteServer.lookupBlock',
+      mode,
+      id: lookupId(ref, seqno),
+      lt: lt === null ? null : lt.toString(),
+      utime,
+    },
+    (answer) => checkLookup(ref, mode, seqno, lt, answer.id, answer.headerProof),
+  );
   if (header.id.workchain !== ref.workchain) throw invalidLiteAnswer('lookupBlock', 'answer is about another workchain');
   return header.id;
+}
+
+/** One shard id inside the other (a lookup by an account's prefix finds the shard holding it). */
+function overlaps(a: string, b: string): boolean {
+  const x = BigInt.asUintN(64, BigInt(a));
+  const y = BigInt.asUintN(64, BigInt(b));
+  const lowX = x & -x;
+  const lowY = y & -y;
+  const wider = lowX > lowY ? lowX : lowY;
+  const mask = ~(wider * 2n - 1n);
+  return (x & mask) === (y & mask);
+}
+
+/**
+ * A lookupBlock answer: its header proof is rooted in the block id it names, and the proven
+ * BlockInfo is what was asked for (that workchain and shard; that seqno, or a block that ends
+ * at or after the lt). The ids of masterchain blocks are tied to the verified head elsewhere.
+ */
+function checkLookup(ref: ShardRef, mode: number, seqno: number, lt: bigint | null, id: BlockIdExt, headerProof: Buffer): void {
+  const what = 'lookupBlock';
+  if (id.workchain !== ref.workchain || !overlaps(id.shard, ref.shard)) proofFailure(`${what}: the block is of another shard`);
+  const { info } = checkHeaderProof(id, headerProof, `${what} header proof`);
+  if (mode === BY_SEQNO && info.seqno !== seqno) proofFailure(`${what}: the proven block has another seqno`);
+  if (mode === BY_LT && lt !== null && info.endLt < lt) proofFailure(`${what}: the proven block ends before the lt`);
 }
 
 /** The block of shard `ref` with this seqno. */

@@ -1,4 +1,5 @@
 import { Cell, CellType } from '@ton/core';
+import { loadBlockHeaderPart, shardIdentToShardId, type BlockHeaderPart } from '../converters/blockInfo';
 import { loadShardDescrHead, type ShardDescrHead } from '../converters/shardHashes';
 import { LiteServerProofError } from '../errors';
 import { dictLookupPath } from '../localnet/cells';
@@ -173,4 +174,17 @@ export function checkTransactionChain(
     if (head.prevTransLt >= head.lt) proofFailure(`${what}: transaction ${index} links to a later one`);
     expected = head.prevTransLt === 0n ? null : { lt: head.prevTransLt, hash: head.prevTransHash };
   }
+}
+
+/**
+ * A header proof (liteServer.blockHeader): rooted in block `id`'s root hash, and its BlockInfo
+ * names that very block (workchain, shard, seqno). Returns the proven header.
+ */
+export function checkHeaderProof(id: BlockRef, headerProof: Buffer, what: string): BlockHeaderPart {
+  const [content] = merkleProofContents(headerProof, 1, what);
+  const part = proving(what, () => loadBlockHeaderPart(provenBlock(content, id, what)));
+  const { info } = part;
+  if (info.seqno !== id.seqno || info.shard.workchainId !== id.workchain || shardIdentToShardId(info.shard) !== U64(BigInt(id.shard)))
+    proofFailure(`${what}: the proven BlockInfo describes another block`);
+  return part;
 }
