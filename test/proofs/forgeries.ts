@@ -1,8 +1,21 @@
-import { beginCell, Cell, external, internal, loadAccount, SendMode, storeAccount, storeMessage, toNano } from '@ton/core';
+import {
+  beginCell,
+  Cell,
+  convertToMerkleProof,
+  Dictionary,
+  external,
+  internal,
+  loadAccount,
+  SendMode,
+  storeAccount,
+  storeMessage,
+  toNano,
+} from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import type { Localnet } from '../../src/localnet';
 import { serializeBoc } from '../../src/localnet/cells';
 import type { BlockIdExt } from '../../src/tl';
+import { loadBlockInfo, storeBlockInfo } from '../../src/tlb';
 
 /** Lies a tampering lite server tells, built from true answers. */
 
@@ -64,4 +77,36 @@ export function withPrevHash(transaction: Cell, prevHash: Buffer): Cell {
   b.storeBuffer(prevHash).storeBits(s.loadBits(s.remainingBits));
   while (s.remainingRefs > 0) b.storeRef(s.loadRef());
   return b.endCell();
+}
+
+/** The same (ordinary) cell with reference `index` replaced: what rebuilding a forged path takes. */
+export function withRef(cell: Cell, index: number, ref: Cell): Cell {
+  const b = beginCell().storeBits(cell.bits);
+  cell.refs.forEach((original, i) => b.storeRef(i === index ? ref : original));
+  return b.endCell();
+}
+
+/** A header proof of the same block whose BlockInfo says it was generated `shift` seconds later. */
+export function withForgedGenUtime(headerProof: Buffer, shift: number): Buffer {
+  const content = Cell.fromBoc(headerProof)[0].refs[0];
+  const info = loadBlockInfo(content.refs[0].beginParse());
+  const forged = beginCell()
+    .store(storeBlockInfo({ ...info, genUtime: info.genUtime + shift }))
+    .endCell();
+  return convertToMerkleProof(withRef(content, 0, forged)).toBoc();
+}
+
+/**
+ * A configInfo config proof whose config dictionary holds only `param`, with `value` in it: a
+ * forged parameter in an otherwise well-formed proof of the state.
+ */
+export function withForgedConfigParam(configProof: Buffer, param: number, value: Cell): Buffer {
+  const state = Cell.fromBoc(configProof)[0].refs[0];
+  const custom = state.refs[3];
+  // McStateExtra: tag(16), shard_hashes (Maybe ^), then config_addr + ^config.
+  const configIndex = custom.beginParse().skip(16).loadBit() ? 1 : 0;
+  const dict = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+  dict.set(param, value);
+  const forgedConfig = beginCell().storeDictDirect(dict).endCell();
+  return convertToMerkleProof(withRef(state, 3, withRef(custom, configIndex, forgedConfig))).toBoc();
 }
