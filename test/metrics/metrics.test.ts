@@ -62,6 +62,8 @@ describe('the metrics server over a pool of two lite servers', () => {
     const flags = [
       '--liteservers',
       config,
+      // Scripted servers: made-up blocks without proofs.
+      '--trust-liteservers',
       '--port',
       '0',
       '--metrics-port',
