@@ -188,3 +188,27 @@ export function checkHeaderProof(id: BlockRef, headerProof: Buffer, what: string
     proofFailure(`${what}: the proven BlockInfo describes another block`);
   return part;
 }
+
+/**
+ * A getAllShardsInfo answer: `data` (a cell holding ShardHashes as a HashmapE) is the
+ * shard_hashes of masterchain block `mc`'s McBlockExtra, as its Merkle proof shows.
+ */
+export function checkAllShardsProof(mc: McBlock, proof: Buffer, data: Buffer): void {
+  const what = 'shards proof';
+  const [content] = merkleProofContents(proof, 1, what);
+  const root = provenBlock(content, mc, what);
+  proving(what, () => {
+    const extra = root.refs[3];
+    const mcExtra = extra && !extra.isExotic ? extra.refs[3] : undefined;
+    if (!mcExtra || mcExtra.isExotic) throw new Error('the proof prunes McBlockExtra');
+    const s = mcExtra.beginParse();
+    expectTag(s, 0xcca5, 16, 'McBlockExtra');
+    s.loadBit();
+    const proven = s.loadMaybeRef();
+    const sent = bocRoots(data, what);
+    if (sent.length !== 1) throw new Error('data is not one cell');
+    const sentRoot = sent[0].beginParse().loadMaybeRef();
+    if ((proven === null) !== (sentRoot === null) || (proven && sentRoot && !proven.hash(0).equals(sentRoot.hash())))
+      throw new Error('the shard list is not the one the block holds');
+  });
+}

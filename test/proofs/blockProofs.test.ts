@@ -1,3 +1,4 @@
+import { beginCell } from '@ton/core';
 import { describeForgery } from './forgeryCase';
 import { makeHistory, withForgedGenUtime, withPrevHash, withRoots } from './forgeries';
 
@@ -35,4 +36,11 @@ describeForgery({
         transactions: withRoots(answer.transactions, (roots) => [withPrevHash(roots[0], Buffer.alloc(32, 9)), ...roots.slice(1)]),
       };
     }),
+});
+
+describeForgery({
+  name: 'a shard list the block does not hold',
+  path: (stack) => `getShards?seqno=${stack.localnet.chain.lastMasterchainBlock().id.seqno}`,
+  apply: (stack) =>
+    stack.liar.tamper('liteServer.getAllShardsInfo', (answer) => ({ ...answer, data: beginCell().storeMaybeRef(null).endCell().toBoc() })),
 });
