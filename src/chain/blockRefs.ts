@@ -1,3 +1,4 @@
+import { LiteServerProofError } from '../errors';
 import type { BlockIdExt } from '../tl';
 import { invalidLiteAnswer } from './answers';
 import type { ChainSession, McBlock } from './session';
@@ -57,13 +58,24 @@ export function blockByUtime(session: ChainSession, ref: ShardRef, utime: number
   return lookup(session, ref, BY_UTIME, 0, null, utime);
 }
 
-/** The masterchain block with this seqno. */
+/**
+ * The masterchain block with this seqno, proven (McBlock). A lookup whose block fails its proof is
+ * asked once more: the session has then left that server for another.
+ */
 export async function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
   const known = session.knownMasterchainBlock?.(seqno);
   if (known) return known;
-  const block = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
-  session.noteMasterchainBlock?.(block);
-  return block;
+  for (let attempt = 0; ; attempt++) {
+    const block = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+    try {
+      await session.proveMasterchainBlock?.(block);
+    } catch (err) {
+      if (err instanceof LiteServerProofError && attempt === 0) continue;
+      throw err;
+    }
+    session.noteMasterchainBlock?.(block);
+    return block;
+  }
 }
 
 /** The block a state read is made at: the given masterchain seqno, or the request's head. */
