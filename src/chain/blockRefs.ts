@@ -1,4 +1,3 @@
-import { LiteServerProofError } from '../errors';
 import type { BlockIdExt } from '../tl';
 import { invalidLiteAnswer } from './answers';
 import type { ChainSession, McBlock } from './session';
@@ -58,24 +57,14 @@ export function blockByUtime(session: ChainSession, ref: ShardRef, utime: number
   return lookup(session, ref, BY_UTIME, 0, null, utime);
 }
 
-/**
- * The masterchain block with this seqno, proven (McBlock). A lookup whose block fails its proof is
- * asked once more: the session has then left that server for another.
- */
+/** The masterchain block with this seqno, proven (McBlock: see session.ts). */
 export async function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
   const known = session.knownMasterchainBlock?.(seqno);
   if (known) return known;
-  for (let attempt = 0; ; attempt++) {
-    const block = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
-    try {
-      await session.proveMasterchainBlock?.(block);
-    } catch (err) {
-      if (err instanceof LiteServerProofError && attempt === 0) continue;
-      throw err;
-    }
-    session.noteMasterchainBlock?.(block);
-    return block;
-  }
+  const named = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  const block = session.proveMasterchainBlock ? await session.proveMasterchainBlock(named) : named;
+  session.noteMasterchainBlock?.(block);
+  return block;
 }
 
 /** The block a state read is made at: the given masterchain seqno, or the request's head. */

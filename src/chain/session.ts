@@ -6,8 +6,13 @@ import type { LiteAnswerMap, LiteQueryKind, LiteQueryOf, MasterchainInfo } from 
  * Every read in src/chain takes one; the pool's request session implements it.
  */
 export interface ChainSession {
-  /** Sends one lite function (src/tl codecs) to this request's lite server within its deadline. */
-  liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]>;
+  /**
+   * Sends one lite function (src/tl codecs) to this request's lite server within its deadline.
+   * `check` proves the answer against blocks already verified (src/chain/proofs); it throws
+   * LiteServerProofError on a lie, and the session then distrusts the server and asks another
+   * once. With `--trust-liteservers` the session skips it.
+   */
+  liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>, check?: AnswerCheck<K>): Promise<LiteAnswerMap[K]>;
   /**
    * The masterchain head this request reads "latest" at: resolved once (from the head tracker,
    * without a round trip when it knows the server's newest block) and kept for every later query.
@@ -16,13 +21,17 @@ export interface ChainSession {
   /** A masterchain block already known by seqno (from the head tracker or this request), if any. */
   knownMasterchainBlock?(seqno: number): McBlock | undefined;
   /**
-   * Proves a masterchain block a lite server named (a lookup by seqno) from the verified chain;
-   * throws LiteServerProofError when it does not hold. A no-op with `--trust-liteservers`.
+   * Proves a masterchain block the session's lite server named (a lookup by seqno) from the
+   * verified chain and returns it; when that server lied, the block as another server names it,
+   * proven too (one retry), else LiteServerProofError. Returns it as is with `--trust-liteservers`.
    */
-  proveMasterchainBlock?(block: McBlock): Promise<void>;
+  proveMasterchainBlock?(block: McBlock): Promise<McBlock>;
   /** Remembers a masterchain block this request looked up, for its later reads. */
   noteMasterchainBlock?(block: McBlock): void;
 }
+
+/** Proves one answer of a lite function; throws LiteServerProofError when it does not hold. */
+export type AnswerCheck<K extends LiteQueryKind> = (answer: LiteAnswerMap[K]) => void;
 
 /** Anything with a block's five identifying fields (a TL BlockIdExt or ton-lite-client's BlockID). */
 export interface BlockRef {

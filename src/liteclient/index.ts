@@ -21,6 +21,7 @@ export function poolOptionsFrom(config: AppConfig): PoolOptions {
     healthIntervalMs: config.healthInterval,
     healthTimeoutMs: Math.min(config.queryTimeout, 3000),
     maxLagBlocks: config.maxLag,
+    checkProofs: !config.trustLiteservers,
     engine: {
       queryTimeoutMs: config.queryTimeout,
       connectTimeoutMs: 3000,

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { LiteClient, type LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
-import type { BlockRef } from '../chain/session';
+import type { AnswerCheck, BlockRef } from '../chain/session';
 import { ApiError, LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
@@ -34,6 +34,8 @@ export interface PoolOptions {
    * with `--trust-liteservers` (and in unit tests of scripted servers, which cannot prove).
    */
   verifier?: HeadVerifier;
+  /** false (`--trust-liteservers`): answers are used without their proof checks. Default true. */
+  checkProofs?: boolean;
   /** How long a server whose answer failed a proof check stays out of rotation. Default 60 000. */
   distrustMs?: number;
 }
@@ -200,7 +202,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
       member.health.checkedAt = Date.now();
       this.emit('probe', { server: member.index, ok: true, latencyMs: member.health.latencyMs } satisfies ProbeEvent);
       // Lag is decided once every probe of the round is in (updateLag).
-      if (member.health.state === 'starting' || member.health.state === 'down') this.setState(member, 'up');
+      if ((member.health.state === 'starting' || member.health.state === 'down') && !member.distrusted) this.setState(member, 'up');
     } catch (err) {
       member.health.lastError = err instanceof Error ? err.message : String(err);
       member.health.checkedAt = Date.now();
@@ -216,6 +218,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
     if (best === undefined) return;
     for (const member of this.members) {
       if (member.health.state === 'down' || member.health.state === 'starting' || member.health.seqno === undefined) continue;
+      if (member.distrusted) continue;
       const lag = best - member.health.seqno;
       this.setState(member, lag > this.options.maxLagBlocks ? 'lagging' : 'up');
     }
@@ -336,6 +339,11 @@ export class LitePool extends EventEmitter implements LiteGateway {
     return new PoolSession(this, options, deadline);
   }
 
+  /** Whether sessions run the proof checks of answers (off with `--trust-liteservers`). */
+  get checksProofs(): boolean {
+    return this.options.checkProofs ?? true;
+  }
+
   /**
    * A server's answer failed a proof check: out of rotation for `distrustMs` whatever its probes
    * say (a liar answers probes fine). Its connection is kept: nothing is wrong with the transport.
@@ -344,7 +352,10 @@ export class LitePool extends EventEmitter implements LiteGateway {
     member.distrustedUntil = Date.now() + (this.options.distrustMs ?? DEFAULT_DISTRUST_MS);
     member.distrustReason = error.detail;
     member.health.lastError = error.message;
-    this.logger.warn({ server: member.index, host: member.server.host, port: member.server.port, reason: error.detail }, 'lite server failed a proof check');
+    this.logger.warn(
+      { server: member.index, host: member.server.host, port: member.server.port, reason: error.detail },
+      'lite server failed a proof check',
+    );
     this.setState(member, 'down');
     this.emit('queryFailure', member.index);
   }
@@ -513,11 +524,30 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     }
   }
 
-  /** One lite function through this session (sticky server, deadline, one transport retry). */
-  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
-    const answer = await this.query(liteClientFunction(query.kind as K), query);
-    if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
-    return answer;
+  /**
+   * One lite function through this session (sticky server, deadline, one transport retry). An
+   * answer failing `check` takes its server out of rotation and is asked once of another server.
+   */
+  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>, check?: AnswerCheck<K>): Promise<LiteAnswerMap[K]> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.query(liteClientFunction(query.kind as K), query);
+      const member = this.member;
+      if (check && member && this.pool.checksProofs) {
+        try {
+          check(answer);
+        } catch (err) {
+          if (!(err instanceof LiteServerProofError)) throw err;
+          this.pool.reportProofFailure(member, err);
+          this.member = undefined;
+          // One retry, and only on a server that is there now: waiting for one would turn the
+          // proof failure into a timeout.
+          if (attempt >= 1 || this.remaining() <= 0 || !this.pool.pick({ archival: this.options.archival })) throw err;
+          continue;
+        }
+      }
+      if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
+      return answer;
+    }
   }
 
   /**
@@ -566,19 +596,37 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
    * or from the newest proven key block (a block newer than the head). A proof that fails takes
    * the server out of rotation; the caller asks again once, on another server.
    */
-  async proveMasterchainBlock(block: BlockRef): Promise<void> {
+  async proveMasterchainBlock(block: BlockRef): Promise<BlockRef> {
     const verifier = this.pool.verifier;
-    if (!verifier || verifier.isProven(block)) return;
+    if (!verifier) return block;
     const head = (await this.head()).last;
-    const from = block.seqno < head.seqno ? head : verifier.keyBlock;
+    const prove = (target: BlockRef) =>
+      verifier.prove((query) => this.query(GET_BLOCK_PROOF, query), target.seqno < head.seqno ? head : verifier.keyBlock, target);
     const member = this.member;
     try {
-      await verifier.prove((query) => this.query(GET_BLOCK_PROOF, query), from, block);
+      await prove(block);
+      return block;
     } catch (err) {
-      if (err instanceof LiteServerProofError && member) {
-        this.pool.reportProofFailure(member, err);
-        if (this.member === member) this.member = undefined;
-      }
+      if (!(err instanceof LiteServerProofError) || !member) throw err;
+      this.pool.reportProofFailure(member, err);
+      if (this.member === member) this.member = undefined;
+      // One retry, and only on a server that is there now (waiting would turn this into a timeout).
+      if (this.remaining() <= 0 || !this.pool.pick({ archival: this.options.archival })) throw err;
+    }
+    const { id } = await this.liteQuery({
+      kind: 'liteServer.lookupBlock',
+      mode: 1,
+      id: { kind: 'tonNode.blockId', workchain: block.workchain, shard: block.shard, seqno: block.seqno },
+      lt: null,
+      utime: null,
+    });
+    const second = this.member;
+    try {
+      if (id.seqno !== block.seqno || id.workchain !== block.workchain) throw new LiteServerProofError('lookupBlock answered another block');
+      await prove(id);
+      return id;
+    } catch (err) {
+      if (err instanceof LiteServerProofError && second) this.pool.reportProofFailure(second, err);
       throw err;
     }
   }
