@@ -600,8 +600,15 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     const verifier = this.pool.verifier;
     if (!verifier) return block;
     const head = (await this.head()).last;
-    const prove = (target: BlockRef) =>
-      verifier.prove((query) => this.query(GET_BLOCK_PROOF, query), target.seqno < head.seqno ? head : verifier.keyBlock, target);
+    const prove = async (target: BlockRef) => {
+      try {
+        await verifier.prove((query) => this.query(GET_BLOCK_PROOF, query), target.seqno < head.seqno ? head : verifier.keyBlock, target);
+      } catch (err) {
+        // The server named the block itself: not proving it is as bad as a wrong proof.
+        if (err instanceof LiteServerError) throw new LiteServerProofError(`cannot prove masterchain block ${target.seqno}: ${err.liteMessage}`);
+        throw err;
+      }
+    };
     const member = this.member;
     try {
       await prove(block);
