@@ -62,7 +62,7 @@ export function trustAnchorOf(json: unknown, origin: string, trustedBlock: strin
   return { zeroState, start: trusted ?? initBlock ?? zeroState };
 }
 
-/** `--trusted-block wc:shard:seqno:root_hash:file_hash` (shard in hex or signed decimal; hashes hex or base64). */
+/** `--trusted-block wc:shard:seqno:root_hash:file_hash` (shard in hex, or negative decimal; hashes hex or base64). */
 export function parseTrustedBlock(text: string): BlockIdExt {
   const parts = text.split(':');
   const fail = (why: string): never => {
@@ -71,7 +71,8 @@ export function parseTrustedBlock(text: string): BlockIdExt {
   if (parts.length !== 5) fail('needs five fields');
   const [wc, shard, seqno, root, file] = parts as [string, string, string, string, string];
   if (wc !== '-1') fail('must be a masterchain block (workchain -1)');
-  const shardValue = /^-?\d+$/.test(shard) ? BigInt.asUintN(64, BigInt(shard)) : /^[0-9a-fA-F]{1,16}$/.test(shard) ? BigInt(`0x${shard}`) : fail('has a bad shard');
+  // Hex as tonlib writes it (8000000000000000), or the signed decimal of lite-server TL.
+  const shardValue = /^-\d+$/.test(shard) ? BigInt.asUintN(64, BigInt(shard)) : /^[0-9a-fA-F]{1,16}$/.test(shard) ? BigInt(`0x${shard}`) : fail('has a bad shard');
   if (shardValue !== 0x8000000000000000n) fail('must be in the masterchain shard 8000000000000000');
   if (!/^\d+$/.test(seqno) || Number(seqno) > 0xffffffff) fail('has a bad seqno');
   return masterchainId(Number(seqno), hash32(root, '--trusted-block root_hash'), hash32(file, '--trusted-block file_hash'));

@@ -17,6 +17,7 @@ import { LiteServerProofError } from '../../src/errors';
 import { createLitePool, trustAnchorOf, type LitePool, type PooledServer, type TrustAnchor } from '../../src/liteclient';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import type { BlockLink } from '../../src/tl';
+import { startServer } from '../../src/server';
 import { TamperingLiteServer } from '../helpers/tamperingLiteServer';
 
 const logger = pino({ level: 'silent' });
@@ -113,6 +114,37 @@ describe('verified masterchain head', () => {
       expect(session.usedServers).toEqual([0]);
     }
   }, 30_000);
+
+  it('over HTTP: the global config file is the anchor, the healthcheck names the refused server, --trusted-block starts the walk', async () => {
+    const file = path.join(cacheDir, 'mixed.config.json');
+    const configB = chainB.globalConfig as { liteservers: unknown[] };
+    // The operator mistake: chain B's server listed in chain A's config.
+    fs.writeFileSync(file, JSON.stringify({ ...chainA.globalConfig, liteservers: [...(chainA.globalConfig as { liteservers: unknown[] }).liteservers, ...configB.liteservers] }));
+    const block3 = chainA.chain.store.bySeqno(-1, 3)!.id;
+    const flags = ['--liteservers', file, '--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--health-interval', '100', '--config-cache-dir', cacheDir];
+    for (const extra of [[], ['--trusted-block', `-1:8000000000000000:3:${block3.rootHash.toString('hex')}:${block3.fileHash.toString('base64')}`]]) {
+      const running = await startServer(loadConfig([...flags, ...extra], {}).config, logger);
+      try {
+        if (extra.length > 0) expect(running.pool.verifier!.isProven({ ...block3, shard: '-9223372036854775808' })).toBe(true);
+        let body: { result: { healthy_liteservers: number; liteservers: Array<{ state: string; reason: string | null }> } } | undefined;
+        async function refresh() {
+          body = (await (await fetch(`${running.url}/api/v2/healthcheck`)).json()) as typeof body;
+        }
+        for (let i = 0; i < 100 && !/cannot prove/.test(body?.result.liteservers[1]?.reason ?? ''); i++) {
+          await refresh();
+          await sleep(50);
+        }
+        expect(body!.result.healthy_liteservers).toBe(1);
+        expect(body!.result.liteservers[0]).toMatchObject({ state: 'up', reason: null });
+        expect(body!.result.liteservers[1]!.state).toBe('unverified');
+        const info = (await (await fetch(`${running.url}/api/v2/getMasterchainInfo`)).json()) as { result: { last: { seqno: number; root_hash: string } } };
+        const last = chainA.chain.store.bySeqno(-1, info.result.last.seqno)!;
+        expect(Buffer.from(info.result.last.root_hash, 'base64').equals(last.id.rootHash)).toBe(true);
+      } finally {
+        await running.stop();
+      }
+    }
+  }, 60_000);
 
   it('only the other chain: no server is usable and the reason is given', async () => {
     const lite = pool([direct(chainB)]);
