@@ -8,7 +8,7 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
-import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } from './liteclient';
+import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
 import { checkLiteServersAtStart } from './startup';
@@ -33,6 +33,10 @@ export interface RunningServer {
 /** Something started before the pool that must be stopped after it (the local chain). */
 export interface LiteServerSource {
   readonly servers: PooledServer[];
+  /** What the servers' masterchain is proven against (the chain's global config `validator` section). */
+  readonly anchor?: TrustAnchor | null;
+  /** Keep the newest proven key block in --config-cache-dir (false: a chain new at every start). */
+  readonly saveKeyBlock?: boolean;
   stop(): Promise<void>;
 }
 
@@ -41,10 +45,11 @@ export interface LiteServerSource {
  * HTTP app. Used by main.ts and by the end-to-end tests, so tests run the very same wiring.
  */
 export async function startServer(config: AppConfig, logger: Logger, source?: LiteServerSource): Promise<RunningServer> {
-  const servers = source?.servers ?? (await remoteLiteServers(config, logger));
+  const set = source ? { servers: source.servers, anchor: source.anchor ?? null } : await remoteLiteServers(config, logger);
+  const servers = set.servers;
   // API keys and rate limits (src/auth); a keys file that cannot be read stops the start.
   const access = await createAccessControl(config, logger);
-  const pool = createLitePool(servers, config, logger);
+  const pool = createLitePool(set, config, logger, source?.saveKeyBlock ?? true);
   const unobserve = observePool(pool);
   let metrics: MetricsServer | undefined;
   try {

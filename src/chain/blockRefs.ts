@@ -85,11 +85,12 @@ export function blockByUtime(session: ChainSession, ref: ShardRef, utime: number
   return lookup(session, ref, BY_UTIME, 0, null, utime);
 }
 
-/** The masterchain block with this seqno. */
+/** The masterchain block with this seqno, proven (McBlock: see session.ts). */
 export async function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
   const known = session.knownMasterchainBlock?.(seqno);
   if (known) return known;
-  const block = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  const named = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  const block = session.proveMasterchainBlock ? await session.proveMasterchainBlock(named) : named;
   session.noteMasterchainBlock?.(block);
   return block;
 }

@@ -20,6 +20,12 @@ export interface ChainSession {
   head(): Promise<MasterchainInfo>;
   /** A masterchain block already known by seqno (from the head tracker or this request), if any. */
   knownMasterchainBlock?(seqno: number): McBlock | undefined;
+  /**
+   * Proves a masterchain block the session's lite server named (a lookup by seqno) from the
+   * verified chain and returns it; when that server lied, the block as another server names it,
+   * proven too (one retry), else LiteServerProofError. Returns it as is with `--trust-liteservers`.
+   */
+  proveMasterchainBlock?(block: McBlock): Promise<McBlock>;
   /** Remembers a masterchain block this request looked up, for its later reads. */
   noteMasterchainBlock?(block: McBlock): void;
 }
@@ -36,7 +42,13 @@ export interface BlockRef {
   readonly fileHash: Buffer;
 }
 
-/** A masterchain block a read is made at. */
+/**
+ * A masterchain block a read is made at. Verified: every McBlock handed to a src/chain read is
+ * proven from the trust anchor (the request's head by the head tracker's forward proof chain, an
+ * older block by a backward proof or membership in the chain already walked; see
+ * src/liteclient/headVerifier.ts), unless the server runs with `--trust-liteservers`. Reads check
+ * their answers against it and need not prove the block itself.
+ */
 export type McBlock = BlockRef;
 
 function isChainSession(value: unknown): value is ChainSession {

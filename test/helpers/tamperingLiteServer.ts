@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config';
 import { LiteServerError } from '../../src/errors';
 import { AdnlServer } from '../../src/localnet/adnl/server';
 import { AdnlClientConnection } from '../../src/liteclient/connection';
+import { trustAnchorOf } from '../../src/liteclient';
 import type { PooledServer } from '../../src/liteclient/pool';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { startServer, type RunningServer } from '../../src/server';
@@ -174,7 +175,9 @@ export async function startTamperedStack(options: { honest: boolean; flags?: str
   await liar.start();
   const honest: PooledServer = { host: localnet.host, port: localnet.port, publicKey: localnet.publicKey, archival: true, weight: 1 };
   const servers = options.honest ? [liar.endpoint(), honest] : [liar.endpoint()];
-  const server = await startServer(config, logger, { servers, stop: async () => undefined });
+  // Proven from the chain's own zero state, as the API proves any chain's head.
+  const anchor = trustAnchorOf(localnet.globalConfig, 'local chain', undefined);
+  const server = await startServer(config, logger, { servers, anchor, saveKeyBlock: false, stop: async () => undefined });
   return {
     api: `${server.url}/api/v2`,
     localnet,

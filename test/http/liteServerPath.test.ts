@@ -23,22 +23,7 @@ describe('the API over a lite server given by --liteservers', () => {
   beforeAll(async () => {
     lite = new ScriptedLiteServer('g');
     await lite.start();
-    const { config } = loadConfig(
-      [
-        '--liteservers',
-        writeGlobalConfig(lite),
-        '--trust-liteservers',
-        '--port',
-        '0',
-        '--metrics-port',
-        '0',
-        '--health-interval',
-        '200',
-        '--keyless-rps',
-        '0',
-      ],
-      {},
-    );
+    const { config } = loadConfig(['--trust-liteservers', '--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--health-interval', '200', '--keyless-rps', '0'], {});
     running = await startServer(config, logger);
   });
 
@@ -84,9 +69,7 @@ describe('the API over a lite server given by --liteservers', () => {
   });
 
   test('the health route shows the lite server state', async () => {
-    const body = (await (await fetch(`${running.url}/api/v2/healthcheck`)).json()) as {
-      result: { liteservers: Array<Record<string, unknown>> };
-    };
+    const body = (await (await fetch(`${running.url}/api/v2/healthcheck`)).json()) as { result: { liteservers: Array<Record<string, unknown>> } };
     expect(body.result.liteservers).toEqual([expect.objectContaining({ index: 0, state: 'up', connected: true, seqno: 100, lag: 0 })]);
   });
 
@@ -96,21 +79,7 @@ describe('the API over a lite server given by --liteservers', () => {
       // A second instance with a short deadline and no health probe during the test, so the query
       // itself meets the mute server.
       const { config } = loadConfig(
-        [
-          '--liteservers',
-          writeGlobalConfig(lite),
-          '--trust-liteservers',
-          '--port',
-          '0',
-          '--metrics-port',
-          '0',
-          '--request-timeout',
-          '800',
-          '--health-interval',
-          '60000',
-          '--keyless-rps',
-          '0',
-        ],
+        ['--trust-liteservers', '--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--request-timeout', '800', '--health-interval', '60000', '--keyless-rps', '0'],
         {},
       );
       lite.silent = false;
@@ -137,27 +106,10 @@ describe('process lifecycle', () => {
   test('SIGTERM lets a request in flight finish, then the process exits 0', async () => {
     const lite = new ScriptedLiteServer('s');
     await lite.start();
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/main.ts',
-        '--liteservers',
-        writeGlobalConfig(lite),
-        '--trust-liteservers',
-        '--port',
-        '0',
-        '--metrics-port',
-        '0',
-        '--keyless-rps',
-        '0',
-      ],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--trust-liteservers', '--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--keyless-rps', '0'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -60,10 +60,9 @@ describe('the metrics server over a pool of two lite servers', () => {
     );
     const metricsPort = await freePort();
     const flags = [
+      '--trust-liteservers',
       '--liteservers',
       config,
-      // Scripted servers: made-up blocks without proofs.
-      '--trust-liteservers',
       '--port',
       '0',
       '--metrics-port',
