@@ -1,6 +1,7 @@
 import type { BlockIdExt } from '../tl';
 import { invalidLiteAnswer } from './answers';
 import { checkHeaderProof, proofFailure } from './proofs';
+import { provenBlockId } from './shardBlockReach';
 import type { ChainSession, McBlock } from './session';
 
 /** Which block a read is made at: what toncenter resolves before most state queries. */
@@ -24,7 +25,18 @@ function lookupId(ref: ShardRef, seqno: number) {
   return { kind: 'tonNode.blockId', workchain: ref.workchain, shard: ref.shard, seqno } as const;
 }
 
-async function lookup(
+function lookup(
+  session: ChainSession,
+  ref: ShardRef,
+  mode: number,
+  seqno: number,
+  lt: bigint | null,
+  utime: number | null,
+): Promise<BlockIdExt> {
+  return provenBlockId(session, () => lookupOnce(session, ref, mode, seqno, lt, utime));
+}
+
+async function lookupOnce(
   session: ChainSession,
   ref: ShardRef,
   mode: number,
@@ -113,7 +125,7 @@ export interface BlockSelector {
 export async function resolveBlock(session: ChainSession, block: BlockSelector): Promise<BlockIdExt> {
   const shard = BigInt.asIntN(64, block.shard).toString();
   if (block.root_hash && block.file_hash) {
-    return {
+    const given: BlockIdExt = {
       kind: 'tonNode.blockIdExt',
       workchain: block.workchain,
       shard,
@@ -121,6 +133,8 @@ export async function resolveBlock(session: ChainSession, block: BlockSelector):
       rootHash: block.root_hash,
       fileHash: block.file_hash,
     };
+    // The caller's hashes are not a proof: a shard block must be registered in the verified chain.
+    return provenBlockId(session, async () => given);
   }
   return blockBySeqno(session, { workchain: block.workchain, shard }, block.seqno);
 }

@@ -103,21 +103,26 @@ export function shardDescrInState(
     expectTag(extra, 0xcc26, 16, 'McStateExtra');
     const value = provenDictValue(loadHashmapE(extra).root, 32, BigInt.asUintN(32, BigInt(workchain)), what);
     if (!value) return null;
-    let cell = value.loadRef();
-    for (let depth = 0; ; depth++) {
-      if (depth > MAX_SHARD_DEPTH) throw new Error('shard tree is too deep');
-      if (cell.isExotic) throw new Error('the shard tree is pruned');
-      const node = cell.beginParse();
-      if (!node.loadBit()) {
-        const mask = (1n << BigInt(63 - depth)) - 1n;
-        const shard = U64((accountPrefix & ~mask & ~(1n << BigInt(63 - depth))) | (1n << BigInt(63 - depth)));
-        return { shard, descr: loadShardDescrHead(node) };
-      }
-      const left = node.loadRef();
-      const right = node.loadRef();
-      cell = (accountPrefix >> BigInt(63 - depth)) & 1n ? right : left;
-    }
+    return shardLeaf(value.loadRef(), accountPrefix);
   });
+}
+
+/** The leaf of a shard tree (`BinTree ShardDescr`) holding `accountPrefix`, and its shard id. */
+export function shardLeaf(tree: Cell, accountPrefix: bigint): { shard: bigint; descr: ShardDescrHead } {
+  let cell = tree;
+  for (let depth = 0; ; depth++) {
+    if (depth > MAX_SHARD_DEPTH) throw new Error('shard tree is too deep');
+    if (cell.isExotic) throw new Error('the shard tree is pruned');
+    const node = cell.beginParse();
+    if (!node.loadBit()) {
+      const mask = (1n << BigInt(63 - depth)) - 1n;
+      const shard = U64((accountPrefix & ~mask & ~(1n << BigInt(63 - depth))) | (1n << BigInt(63 - depth)));
+      return { shard, descr: loadShardDescrHead(node) };
+    }
+    const left = node.loadRef();
+    const right = node.loadRef();
+    cell = (accountPrefix >> BigInt(63 - depth)) & 1n ? right : left;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { LiteClient } from 'ton-lite-client';
+import type { LiteServerProofError } from '../errors';
 import type { LiteAnswerMap, LiteQueryKind, LiteQueryOf, MasterchainInfo } from '../tl';
 
 /**
@@ -13,6 +14,14 @@ export interface ChainSession {
    * once. With `--trust-liteservers` the session skips it.
    */
   liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>, check?: AnswerCheck<K>): Promise<LiteAnswerMap[K]>;
+  /** false with `--trust-liteservers`: reads skip the queries they make only to prove something. */
+  readonly checksAnswers?: boolean;
+  /**
+   * For a lie found across several answers (not by one answer's `check`): takes this request's
+   * server out as a failed check does and unsticks the session. True when another server is
+   * there to read again from.
+   */
+  distrust?(error: LiteServerProofError): boolean;
   /**
    * The masterchain head this request reads "latest" at: resolved once (from the head tracker,
    * without a round trip when it knows the server's newest block) and kept for every later query.

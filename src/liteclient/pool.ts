@@ -126,7 +126,12 @@ export class LitePool extends EventEmitter implements LiteGateway {
     this.setMaxListeners(0);
     if (servers.length === 0) throw new Error('the lite-server pool needs at least one server');
     this.members = servers.map((server, index) => new PoolMember(index, server, new ServerEngine(server, options.engine)));
-    this.heads = new HeadTracker(this.members, options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS, options.verifier ?? null, options.engine.queryTimeoutMs);
+    this.heads = new HeadTracker(
+      this.members,
+      options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS,
+      options.verifier ?? null,
+      options.engine.queryTimeoutMs,
+    );
     for (const member of this.members) member.headTrusted = () => this.heads.trusted(member.index);
     // A head is the server's once proven (at once without a verifier): lag and health follow it.
     this.heads.on('head', (index: number, info: MasterchainInfo) => {
@@ -447,6 +452,18 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     return this.used;
   }
 
+  get checksAnswers(): boolean {
+    return this.pool.checksProofs;
+  }
+
+  distrust(error: LiteServerProofError): boolean {
+    const member = this.member;
+    if (!member) return false;
+    this.pool.reportProofFailure(member, error);
+    this.member = undefined;
+    return this.remaining() > 0 && this.pool.pick({ archival: this.options.archival }) !== undefined;
+  }
+
   isClosed(): boolean {
     return false;
   }
@@ -605,7 +622,8 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
         await verifier.prove((query) => this.query(GET_BLOCK_PROOF, query), target.seqno < head.seqno ? head : verifier.keyBlock, target);
       } catch (err) {
         // The server named the block itself: not proving it is as bad as a wrong proof.
-        if (err instanceof LiteServerError) throw new LiteServerProofError(`cannot prove masterchain block ${target.seqno}: ${err.liteMessage}`);
+        if (err instanceof LiteServerError)
+          throw new LiteServerProofError(`cannot prove masterchain block ${target.seqno}: ${err.liteMessage}`);
         throw err;
       }
     };
@@ -629,7 +647,8 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     });
     const second = this.member;
     try {
-      if (id.seqno !== block.seqno || id.workchain !== block.workchain) throw new LiteServerProofError('lookupBlock answered another block');
+      if (id.seqno !== block.seqno || id.workchain !== block.workchain)
+        throw new LiteServerProofError('lookupBlock answered another block');
       await prove(id);
       return id;
     } catch (err) {

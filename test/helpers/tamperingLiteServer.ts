@@ -34,6 +34,7 @@ type Tampers = { [K in LiteQueryKind]?: AnswerTamper<K> };
  */
 export class TamperingLiteServer {
   private readonly tampers: Tampers = {};
+  private readonly replacements = new Map<LiteQueryKind, (query: LiteQueryOf<LiteQueryKind>) => Promise<LiteAnswerMap[LiteQueryKind]>>();
   private server: AdnlServer | undefined;
   private upstream: Promise<AdnlClientConnection> | undefined;
   port = 0;
@@ -60,8 +61,18 @@ export class TamperingLiteServer {
     return this;
   }
 
+  /**
+   * Answers every query of `kind` with `answer` instead of asking the chain (for lies about blocks
+   * the chain does not have, which it would refuse). Counts as tampering.
+   */
+  replace<K extends LiteQueryKind>(kind: K, answer: (query: LiteQueryOf<K>) => Promise<LiteAnswerMap[K]>): this {
+    this.replacements.set(kind, answer as unknown as (query: LiteQueryOf<LiteQueryKind>) => Promise<LiteAnswerMap[LiteQueryKind]>);
+    return this;
+  }
+
   /** Answers honestly again (every tamper removed). */
   honest(): this {
+    this.replacements.clear();
     for (const kind of Object.keys(this.tampers)) delete (this.tampers as Record<string, unknown>)[kind];
     return this;
   }
@@ -94,6 +105,17 @@ export class TamperingLiteServer {
       return encodeLiteServerError(621, `cannot parse query: ${(err as Error).message}`);
     }
     this.calls.push(kind);
+    const replacement = this.replacements.get(kind);
+    if (replacement) {
+      try {
+        const answer = await replacement(query);
+        this.tampered++;
+        return encodeLiteAnswer(kind, answer);
+      } catch (err) {
+        this.tamperErrors.push(`${kind}: ${(err as Error).message}`);
+        return encodeLiteServerError(-400, `replacement failed: ${(err as Error).message}`);
+      }
+    }
     let answer: Buffer;
     try {
       answer = await (await this.connection()).query(queryBytes, 20_000);
