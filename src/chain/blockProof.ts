@@ -95,11 +95,7 @@ function checkBackLink(link: BlockLinkBack): void {
   if (!entry) fail(`${blockText(link.to)} is not a previous block of ${blockText(link.from)}`);
   loadKeyMaxLt(entry);
   const ref = loadKeyExtBlkRef(entry);
-  if (
-    ref.blkRef.seqno !== link.to.seqno ||
-    !ref.blkRef.rootHash.equals(link.to.rootHash) ||
-    !ref.blkRef.fileHash.equals(link.to.fileHash)
-  ) {
+  if (ref.blkRef.seqno !== link.to.seqno || !ref.blkRef.rootHash.equals(link.to.rootHash) || !ref.blkRef.fileHash.equals(link.to.fileHash)) {
     fail(`${blockText(link.from)} lists another block ${blockText(link.to)}`);
   }
   if (ref.key !== link.toKeyBlock) fail(`${blockText(link.from)} lists ${blockText(link.to)} with another key-block flag`);

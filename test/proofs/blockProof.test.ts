@@ -37,10 +37,7 @@ describe('masterchain proof chains of the local chain', () => {
 
   const mc = (seqno: number): BlockIdExt => toTlBlockId(chain.store.bySeqno(-1, seqno)!.id);
   const ask = (from: BlockIdExt, to?: BlockIdExt) =>
-    prove(
-      { kind: 'liteServer.getBlockProof', mode: to ? 1 : 0, knownBlock: from, targetBlock: to ?? null } as never,
-      NO_CONTEXT,
-    ) as Promise<PartialBlockProof>;
+    prove({ kind: 'liteServer.getBlockProof', mode: to ? 1 : 0, knownBlock: from, targetBlock: to ?? null } as never, NO_CONTEXT) as Promise<PartialBlockProof>;
 
   it('proves the head from the zerostate (the init_block) through the key block', async () => {
     const proof = await ask(zero);
@@ -73,32 +70,22 @@ describe('masterchain proof chains of the local chain', () => {
     const sig = link.signatures.signatures[0]!;
     const bad = Buffer.from(sig.signature);
     bad[10] ^= 1;
-    const broken = {
-      ...proof,
-      steps: [{ ...link, signatures: { ...link.signatures, signatures: [{ ...sig, signature: bad }] } }],
-    } as PartialBlockProof;
+    const broken = { ...proof, steps: [{ ...link, signatures: { ...link.signatures, signatures: [{ ...sig, signature: bad }] } }] } as PartialBlockProof;
     expect(() => checkProofChain(broken, mc(1), mc(5))).toThrow(/bad signature/);
     // The honest proof of block 5 does not prove block 4, nor does it start at the zerostate.
     expect(() => checkProofChain(proof, mc(1), mc(4))).toThrow(LiteServerProofError);
     expect(() => checkProofChain(proof, zero, mc(5))).toThrow(/not at the trusted/);
   });
 
-  it("a second chain cannot prove its blocks from the first chain's zerostate", async () => {
+  it('a second chain cannot prove its blocks from the first chain\'s zerostate', async () => {
     const other = await LocalChain.create({ blockIntervalMs: 0, shards: 1 });
     for (let i = 0; i < 3; i++) await other.seal();
-    const otherProof = (await getBlockProof(other)(
-      { kind: 'liteServer.getBlockProof', mode: 0, knownBlock: toTlBlockId(other.zeroState.id), targetBlock: null } as never,
-      NO_CONTEXT,
-    )) as PartialBlockProof;
+    const otherProof = (await getBlockProof(other)({ kind: 'liteServer.getBlockProof', mode: 0, knownBlock: toTlBlockId(other.zeroState.id), targetBlock: null } as never, NO_CONTEXT)) as PartialBlockProof;
     expect(checkProofChain(otherProof, toTlBlockId(other.zeroState.id)).to.seqno).toBe(3);
     // Same links, claimed from our zerostate: the first link does not start there.
     expect(() => checkProofChain({ ...otherProof, from: zero }, zero)).toThrow(LiteServerProofError);
     // Even relabelled to start at our zerostate, the config proof is of another state.
-    const relabelled = {
-      ...otherProof,
-      from: zero,
-      steps: [{ ...otherProof.steps[0]!, from: zero }, ...otherProof.steps.slice(1)],
-    } as PartialBlockProof;
+    const relabelled = { ...otherProof, from: zero, steps: [{ ...otherProof.steps[0]!, from: zero }, ...otherProof.steps.slice(1)] } as PartialBlockProof;
     expect(() => checkProofChain(relabelled, zero)).toThrow(/config proof of another zerostate/);
   });
 
@@ -110,27 +97,21 @@ describe('masterchain proof chains of the local chain', () => {
       const publicKey = Buffer.from(nacl.sign.keyPair.fromSeed(seed).publicKey);
       return { publicKey, weight: [50n, 30n, 20n][i]!, adnlAddr: Buffer.alloc(32), nodeIdShort: nodeIdShort(publicKey) };
     });
-    const sigOf = (i: number): Signature => ({
-      kind: 'liteServer.signature',
-      nodeIdShort: set[i]!.nodeIdShort,
-      signature: signWith(seeds[i]!, message),
-    });
+    const sigOf = (i: number): Signature => ({ kind: 'liteServer.signature', nodeIdShort: set[i]!.nodeIdShort, signature: signWith(seeds[i]!, message) });
 
     it('needs strictly more than 2/3 of the total weight, from distinct validators', () => {
       // 50 + 30 = 80 of 100: enough.
       expect(() => checkBlockSignatures(set, [sigOf(0), sigOf(1)], block.root, block.file)).not.toThrow();
       // 50 + 20 = 70 > 66.6: enough; 30 + 20 = 50: not.
       expect(() => checkBlockSignatures(set, [sigOf(0), sigOf(2)], block.root, block.file)).not.toThrow();
-      expect(() => checkBlockSignatures(set, [sigOf(1), sigOf(2)], block.root, block.file)).toThrow(
-        /insufficient signature weight: 50 of 100/,
-      );
+      expect(() => checkBlockSignatures(set, [sigOf(1), sigOf(2)], block.root, block.file)).toThrow(/insufficient signature weight: 50 of 100/);
       // The same validator twice does not count twice.
       expect(() => checkBlockSignatures(set, [sigOf(0), sigOf(0)], block.root, block.file)).toThrow(/two signatures/);
       // Signatures of another block do not count.
       expect(() => checkBlockSignatures(set, [sigOf(0), sigOf(1)], block.file, block.root)).toThrow(/bad signature/);
     });
 
-    it("reads the local chain's set from its config: one validator with the whole weight", () => {
+    it('reads the local chain\'s set from its config: one validator with the whole weight', () => {
       const validators = masterchainValidators(chain.config.root);
       expect(validators).toHaveLength(1);
       expect(validators[0]!.publicKey.equals(chain.validator.publicKey)).toBe(true);

@@ -76,13 +76,7 @@ describe('verified masterchain head', () => {
     return created;
   }
 
-  const direct = (chain: Localnet): PooledServer => ({
-    host: chain.host,
-    port: chain.port,
-    publicKey: chain.publicKey,
-    archival: true,
-    weight: 1,
-  });
+  const direct = (chain: Localnet): PooledServer => ({ host: chain.host, port: chain.port, publicKey: chain.publicKey, archival: true, weight: 1 });
   const proofQueries = (server: TamperingLiteServer) => server.calls.filter((kind) => kind === 'liteServer.getBlockProof').length;
 
   it('proves the local chain head from its init_block (the zero state) and follows new blocks', async () => {
@@ -125,32 +119,10 @@ describe('verified masterchain head', () => {
     const file = path.join(cacheDir, 'mixed.config.json');
     const configB = chainB.globalConfig as { liteservers: unknown[] };
     // The operator mistake: chain B's server listed in chain A's config.
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        ...chainA.globalConfig,
-        liteservers: [...(chainA.globalConfig as { liteservers: unknown[] }).liteservers, ...configB.liteservers],
-      }),
-    );
+    fs.writeFileSync(file, JSON.stringify({ ...chainA.globalConfig, liteservers: [...(chainA.globalConfig as { liteservers: unknown[] }).liteservers, ...configB.liteservers] }));
     const block3 = chainA.chain.store.bySeqno(-1, 3)!.id;
-    const flags = [
-      '--liteservers',
-      file,
-      '--port',
-      '0',
-      '--metrics-port',
-      '0',
-      '--keyless-rps',
-      '0',
-      '--health-interval',
-      '100',
-      '--config-cache-dir',
-      cacheDir,
-    ];
-    for (const extra of [
-      [],
-      ['--trusted-block', `-1:8000000000000000:3:${block3.rootHash.toString('hex')}:${block3.fileHash.toString('base64')}`],
-    ]) {
+    const flags = ['--liteservers', file, '--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--health-interval', '100', '--config-cache-dir', cacheDir];
+    for (const extra of [[], ['--trusted-block', `-1:8000000000000000:3:${block3.rootHash.toString('hex')}:${block3.fileHash.toString('base64')}`]]) {
       const running = await startServer(loadConfig([...flags, ...extra], {}).config, logger);
       try {
         if (extra.length > 0) expect(running.pool.verifier!.isProven({ ...block3, shard: '-9223372036854775808' })).toBe(true);
@@ -165,9 +137,7 @@ describe('verified masterchain head', () => {
         expect(body!.result.healthy_liteservers).toBe(1);
         expect(body!.result.liteservers[0]).toMatchObject({ state: 'up', reason: null });
         expect(body!.result.liteservers[1]!.state).toBe('unverified');
-        const info = (await (await fetch(`${running.url}/api/v2/getMasterchainInfo`)).json()) as {
-          result: { last: { seqno: number; root_hash: string } };
-        };
+        const info = (await (await fetch(`${running.url}/api/v2/getMasterchainInfo`)).json()) as { result: { last: { seqno: number; root_hash: string } } };
         const last = chainA.chain.store.bySeqno(-1, info.result.last.seqno)!;
         expect(Buffer.from(info.result.last.root_hash, 'base64').equals(last.id.rootHash)).toBe(true);
       } finally {
@@ -192,11 +162,7 @@ describe('verified masterchain head', () => {
       steps: proof.steps.map((link): BlockLink => {
         if (link.kind !== 'liteServer.blockLinkForward' || link.signatures.kind !== 'liteServer.signatureSet.ordinary') return link;
         const message = Buffer.concat([Buffer.from('706e0bc5', 'hex'), link.to.rootHash, link.to.fileHash]);
-        const signature = {
-          kind: 'liteServer.signature' as const,
-          nodeIdShort: nodeIdShort(strangerKey),
-          signature: sign(null, message, signer),
-        };
+        const signature = { kind: 'liteServer.signature' as const, nodeIdShort: nodeIdShort(strangerKey), signature: sign(null, message, signer) };
         return { ...link, signatures: { ...link.signatures, signatures: [signature] } };
       }),
     }));
@@ -217,10 +183,7 @@ describe('verified masterchain head', () => {
 
   it('a head far ahead of the others is not believed, and does not make the honest server lag', async () => {
     const liar = await relay();
-    liar.tamper('liteServer.getMasterchainInfo', (info) => ({
-      ...info,
-      last: { ...info.last, seqno: info.last.seqno + 1000, rootHash: randomBytes(32) },
-    }));
+    liar.tamper('liteServer.getMasterchainInfo', (info) => ({ ...info, last: { ...info.last, seqno: info.last.seqno + 1000, rootHash: randomBytes(32) } }));
     const honest = await relay();
     const lite = pool([liar.endpoint(), honest.endpoint()]);
     await lite.start();
@@ -232,7 +195,7 @@ describe('verified masterchain head', () => {
     expect(lite.consensusSeqno()).toBe(chainA.chain.lastMasterchainBlock().id.seqno);
   }, 30_000);
 
-  it("a looked-up masterchain block that is not the chain's is refused (502) and asked of another server", async () => {
+  it('a looked-up masterchain block that is not the chain\'s is refused (502) and asked of another server', async () => {
     const liar = await relay();
     liar.tamper('liteServer.lookupBlock', (header, query) =>
       query.id.workchain === -1 ? { ...header, id: { ...header.id, rootHash: randomBytes(32) } } : header,
