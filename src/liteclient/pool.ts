@@ -126,12 +126,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
     this.setMaxListeners(0);
     if (servers.length === 0) throw new Error('the lite-server pool needs at least one server');
     this.members = servers.map((server, index) => new PoolMember(index, server, new ServerEngine(server, options.engine)));
-    this.heads = new HeadTracker(
-      this.members,
-      options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS,
-      options.verifier ?? null,
-      options.engine.queryTimeoutMs,
-    );
+    this.heads = new HeadTracker(this.members, options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS, options.verifier ?? null, options.engine.queryTimeoutMs);
     for (const member of this.members) member.headTrusted = () => this.heads.trusted(member.index);
     // A head is the server's once proven (at once without a verifier): lag and health follow it.
     this.heads.on('head', (index: number, info: MasterchainInfo) => {
@@ -622,8 +617,7 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
         await verifier.prove((query) => this.query(GET_BLOCK_PROOF, query), target.seqno < head.seqno ? head : verifier.keyBlock, target);
       } catch (err) {
         // The server named the block itself: not proving it is as bad as a wrong proof.
-        if (err instanceof LiteServerError)
-          throw new LiteServerProofError(`cannot prove masterchain block ${target.seqno}: ${err.liteMessage}`);
+        if (err instanceof LiteServerError) throw new LiteServerProofError(`cannot prove masterchain block ${target.seqno}: ${err.liteMessage}`);
         throw err;
       }
     };
@@ -647,8 +641,7 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
     });
     const second = this.member;
     try {
-      if (id.seqno !== block.seqno || id.workchain !== block.workchain)
-        throw new LiteServerProofError('lookupBlock answered another block');
+      if (id.seqno !== block.seqno || id.workchain !== block.workchain) throw new LiteServerProofError('lookupBlock answered another block');
       await prove(id);
       return id;
     } catch (err) {
