@@ -11,6 +11,7 @@
  * lite server marked down. The stall is given twice: wall clock, and the part of it in which the
  * main thread was busy (the rest is the OS running other processes on a shared machine).
  */
+import { Address, beginCell, type Cell, external, storeMessage } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
@@ -59,6 +60,18 @@ async function getMasterchainInfoTimes(stack: LocalStack, samples: number): Prom
   return times;
 }
 
+/** The largest client BoC the bounds let through: 8 190 distinct cells of ~1 KB in a 4-ary tree. */
+function largestSendableBoc(to: string): string {
+  let layer: Cell[] = Array.from({ length: 6142 }, (_, i) => beginCell().storeUint(i, 16).storeBuffer(Buffer.alloc(125, i % 251)).endCell());
+  while (layer.length > 1) {
+    const next: Cell[] = [];
+    for (let i = 0; i < layer.length; i += 4) next.push(layer.slice(i, i + 4).reduce((b, ref) => b.storeRef(ref), beginCell()).endCell());
+    layer = next;
+  }
+  const message = beginCell().store(storeMessage(external({ to: Address.parse(to), body: layer[0]! }))).endCell();
+  return message.toBoc().toString('base64');
+}
+
 export async function runHostileBench(): Promise<void> {
   const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--block-interval', '600000'], {});
   const logger = pino({ level: 'silent' });
@@ -95,6 +108,7 @@ export async function runHostileBench(): Promise<void> {
         'runGetMethod',
         JSON.stringify({ address: echo, method: 'x', stack: [['tvm.Cell', sharedChildCell(24).toBoc().toString('base64')]] }),
       ],
+      ['sendBoc, 8 190-cell message (940 KB)', 'sendBoc', JSON.stringify({ boc: largestSendableBoc(echo!) })],
     ];
     for (const [label, method, json] of inputs) {
       const rssBefore = process.memoryUsage().rss;

@@ -7,28 +7,58 @@ import { createDocsRouter } from './docs/router';
 import { requestMetrics } from './metrics/http';
 import { healthcheck } from './routes/health';
 import { createRestRouter } from './routes/rest';
-import { checkUrl, createApiIntake } from './intake';
+import { createApiIntake, urlError } from './intake';
 import { API_VERSION, sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
-import { jsonRpcAliases, rootRedirect } from './routes/jsonRpcAliases';
+import { rewriteJsonRpcAlias, rootRedirect } from './routes/jsonRpcAliases';
 import { createV3Router } from './routes/v3';
 import type { AppServices } from './services';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Browsers call toncenter directly, so every origin may call us too. */
-function cors(req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Ton-Client-Version, X-Request-Id, Authorization');
-  res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, X-API-Version, Retry-After, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset');
-  res.setHeader('Access-Control-Max-Age', '86400');
+/**
+ * What every answer carries, checked once here (Node validates each header it is given): our
+ * version and CORS, since browsers call toncenter directly, so every origin may call us too.
+ */
+const EDGE_HEADERS: readonly (readonly [string, string])[] = [
+  ['X-API-Version', API_VERSION],
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Allow-Methods', 'GET, POST, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Ton-Client-Version, X-Request-Id, Authorization'],
+  [
+    'Access-Control-Expose-Headers',
+    'X-Request-Id, X-API-Version, Retry-After, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
+  ],
+  ['Access-Control-Max-Age', '86400'],
+];
+
+/**
+ * The first steps of every request in one middleware (each router layer costs a match and a
+ * `next` per request): edge headers, CORS preflight (204), the URL checks (414, 400), then the
+ * JSON-RPC alias rewrite (POST / and /api/v2 become /api/v2/jsonRPC).
+ */
+function edge(req: Request, res: Response, next: NextFunction): void {
+  for (const [name, value] of EDGE_HEADERS) res.setHeader(name, value);
   if (req.method === 'OPTIONS') {
     res.status(204).end();
     return;
   }
+  const refused = urlError(req);
+  if (refused) return next(refused);
+  rewriteJsonRpcAlias(req);
   next();
 }
+
+/**
+ * A router entered only for the paths it serves (`matches` gets the path below the mount point,
+ * lower-cased as Express matches routes); other requests skip it without the cost of entering it.
+ */
+function onlyFor(matches: (path: string) => boolean, router: express.Router): express.RequestHandler {
+  return (req, res, next) => (matches(req.path.toLowerCase()) ? router(req, res, next) : next());
+}
+
+const isDocsPath = (path: string): boolean => path === '/' || path === '/openapi.json' || path.startsWith('/docs/');
+const isJsonRpcRoute = (path: string): boolean => path === '/jsonrpc' || path === '/jsonrpc/';
 
 export function createApp(services: AppServices): express.Express {
   const app = express();
@@ -46,6 +76,9 @@ export function createApp(services: AppServices): express.Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
+      // Our serializers take the raw request and response: pino-http's wrapping would first copy
+      // every header into a std-serializer object per request, only for ours to drop them.
+      wrapSerializers: false,
       serializers: { req: serializeRequest, res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
       customLogLevel(_req, res, err) {
         if (err || res.statusCode >= 500) return 'error';
@@ -53,18 +86,12 @@ export function createApp(services: AppServices): express.Express {
       },
     }),
   );
-  app.use((_req, res, next) => {
-    res.setHeader('X-API-Version', API_VERSION);
-    next();
-  });
-  app.use(cors);
-  app.use(checkUrl);
-  app.use(jsonRpcAliases);
+  app.use(edge);
   app.get('/', rootRedirect);
 
   app.get('/api/v2/healthcheck', healthcheck(services));
   // API docs (Swagger UI, OpenAPI document); like the health route, outside keys and rate limits.
-  app.use('/api/v2', createDocsRouter(services.table));
+  app.use('/api/v2', onlyFor(isDocsPath, createDocsRouter(services.table)));
   app.use('/api/v2', requestMetrics(services.table));
 
   app.use('/api/v3', createV3Router(services));
@@ -73,7 +100,7 @@ export function createApp(services: AppServices): express.Express {
   // encoding), then the JSON-RPC charge; see src/intake.
   app.use('/api/v2', ...createApiIntake(services));
 
-  app.use('/api/v2', createJsonRpcRouter(services));
+  app.use('/api/v2', onlyFor(isJsonRpcRoute, createJsonRpcRouter(services)));
   app.use('/api/v2', createRestRouter(services));
 
   app.use((req: Request, res: Response) => sendError(req, res, new NotFoundError(), services));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { responseCacheBytes, responseCacheEntries, responseCacheHits, responseCacheMisses } from '../metrics/registry';
 
 /**
  * Answers computed at a masterchain block, kept as the bytes sent to clients. A block's answer
@@ -44,6 +45,9 @@ export class ResponseCache {
   private readonly redisPrefix: string;
   private readonly redisTtl: number;
   private redisDownLogged = false;
+  /** What this cache last added to the bytes/entries gauges (several caches may share a process). */
+  private reportedBytes = 0;
+  private reportedEntries = 0;
 
   constructor(private readonly options: ResponseCacheOptions) {
     this.memory = new LRUCache<string, CachedAnswer>({
@@ -105,10 +109,16 @@ export class ResponseCache {
    */
   lookup(key: string, compute: () => Promise<CachedAnswer>): Promise<CacheLookup> {
     const inMemory = this.memory.get(key);
-    if (inMemory) return Promise.resolve({ answer: inMemory, hit: true });
+    if (inMemory) {
+      responseCacheHits.inc({ level: 'memory' });
+      return Promise.resolve({ answer: inMemory, hit: true });
+    }
     // A follower waited for the computation like its leader: it reports what the leader got.
     const running = this.inflight.get(key);
-    if (running) return running;
+    if (running) {
+      responseCacheHits.inc({ level: 'inflight' });
+      return running;
+    }
     const loading = this.load(key, compute);
     this.inflight.set(key, loading);
     const forget = () => this.inflight.delete(key);
@@ -119,13 +129,30 @@ export class ResponseCache {
   private async load(key: string, compute: () => Promise<CachedAnswer>): Promise<CacheLookup> {
     const shared = await this.fromRedis(key);
     if (shared) {
-      this.memory.set(key, shared);
+      responseCacheHits.inc({ level: 'redis' });
+      this.remember(key, shared);
       return { answer: shared, hit: true };
     }
+    responseCacheMisses.inc();
     const answer = await compute();
-    this.memory.set(key, answer);
+    this.remember(key, answer);
     this.toRedis(key, answer);
     return { answer, hit: false };
+  }
+
+  /** Stores an answer in memory (evicting the least recently used past the bound) and updates the gauges. */
+  private remember(key: string, answer: CachedAnswer): void {
+    this.memory.set(key, answer);
+    this.reportSize();
+  }
+
+  private reportSize(): void {
+    const bytes = this.memory.calculatedSize;
+    const entries = this.memory.size;
+    responseCacheBytes.inc(bytes - this.reportedBytes);
+    responseCacheEntries.inc(entries - this.reportedEntries);
+    this.reportedBytes = bytes;
+    this.reportedEntries = entries;
   }
 
   private redisKey(key: string): string {
@@ -153,6 +180,7 @@ export class ResponseCache {
 
   async close(): Promise<void> {
     this.memory.clear();
+    this.reportSize();
     if (this.redis) {
       this.redis.disconnect();
     }

@@ -8,22 +8,10 @@ import { decodeBoundedBoc, MAX_BOC_CELLS, MAX_MESSAGE_PART_DEPTH } from '../tvm/
  */
 
 /**
- * Messages already parsed, by the very Buffer a request carries: handlers check the BoC in
- * `validate` and use it in `run`, and decoding a large one is the costly part (cells are hashed as
- * they are read), so the second call reuses the first's cell. Weak, so nothing outlives the request.
+ * The single root of `boc`, which must be an inbound external message (422 otherwise). Decoding
+ * hashes every cell: for a client's BoC it runs in a worker thread (messageTasks.ts).
  */
-const parsedMessages = new WeakMap<Buffer, Cell>();
-
-/** The single root of `boc`, which must be an inbound external message (422 otherwise). */
 export function parseExternalMessage(boc: Buffer): Cell {
-  const known = parsedMessages.get(boc);
-  if (known) return known;
-  const root = decodeExternalMessage(boc);
-  parsedMessages.set(boc, root);
-  return root;
-}
-
-function decodeExternalMessage(boc: Buffer): Cell {
   let roots: Cell[];
   try {
     roots = decodeBoundedBoc('boc', boc);

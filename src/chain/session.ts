@@ -1,4 +1,3 @@
-import type { LiteClient } from 'ton-lite-client';
 import type { LiteServerProofError } from '../errors';
 import type { LiteAnswerMap, LiteQueryKind, LiteQueryOf, MasterchainInfo } from '../tl';
 
@@ -42,7 +41,7 @@ export interface ChainSession {
 /** Proves one answer of a lite function; throws LiteServerProofError when it does not hold. */
 export type AnswerCheck<K extends LiteQueryKind> = (answer: LiteAnswerMap[K]) => void;
 
-/** Anything with a block's five identifying fields (a TL BlockIdExt or ton-lite-client's BlockID). */
+/** Anything with a block's five identifying fields (a TL BlockIdExt and the like). */
 export interface BlockRef {
   readonly workchain: number;
   readonly shard: string;
@@ -59,18 +58,3 @@ export interface BlockRef {
  * their answers against it and need not prove the block itself.
  */
 export type McBlock = BlockRef;
-
-function isChainSession(value: unknown): value is ChainSession {
-  const candidate = value as Partial<ChainSession> | null;
-  return typeof candidate?.liteQuery === 'function' && typeof candidate.head === 'function';
-}
-
-/**
- * The chain session behind a request's LiteClient (its engine is the pool session). For the code
- * that still receives a LiteClient (the get-method path, until it moves here).
- */
-export function chainSessionOf(client: LiteClient): ChainSession {
-  const engine: unknown = client.engine;
-  if (!isChainSession(engine)) throw new Error('this LiteClient is not bound to a request session');
-  return engine;
-}

@@ -1,5 +1,6 @@
 import { BitBuilder, BitString, Cell } from '@ton/core';
-import { crc32cBytes } from '../localnet/cells';
+// The leaf module, not the cells index: the index's BoC file imports this one.
+import { crc32cBytes } from '../localnet/cells/crc32c';
 
 /**
  * Bag-of-cells serialisation that reproduces tonlib's `std_boc_serialize(cell, WithCRC32C)` byte for
@@ -16,8 +17,23 @@ import { crc32cBytes } from '../localnet/cells';
 
 const MAX_CELL_WEIGHT = 64;
 
+/**
+ * A cell as the writer sees it: data bytes (a partial last byte completed with the BoC tag),
+ * references, the exotic flag and the level mask. Real cells become nodes through `cellNodes`;
+ * the local chain also builds nodes for the virtual cells of Merkle proofs (pruned branches,
+ * proof roots) without constructing or hashing those cells. One node is written once, so
+ * identical cells must share a node.
+ */
+export interface BocNode {
+  readonly data: Buffer;
+  readonly bitLength: number;
+  readonly refs: readonly BocNode[];
+  readonly exotic: boolean;
+  readonly mask: number;
+}
+
 interface ImportedCell {
-  cell: Cell;
+  node: BocNode;
   refs: number[];
   weight: number;
   /** -1 not visited, -2 previsited, -3 visited, >= 0 allocated index. */
@@ -26,12 +42,12 @@ interface ImportedCell {
 
 class BagOfCells {
   private readonly cells: ImportedCell[] = [];
-  private readonly indexByHash = new Map<string, number>();
+  private readonly indexByNode = new Map<BocNode, number>();
   private readonly allocated: ImportedCell[] = [];
   private internalRefs = 0;
   private dataBytes = 0;
 
-  constructor(private readonly roots: Cell[]) {}
+  constructor(private readonly roots: readonly BocNode[]) {}
 
   serialize(withCrc32c: boolean): Buffer {
     const rootIndices = this.roots.map((root) => this.importCell(root));
@@ -68,9 +84,11 @@ class BagOfCells {
     }
     for (let i = cellCount - 1; i >= 0; i--) {
       const info = this.allocated[i];
-      const raw = serializeCellRaw(info.cell);
-      raw.copy(out, pos);
-      pos += raw.length;
+      const node = info.node;
+      out[pos++] = node.refs.length + (node.exotic ? 8 : 0) + node.mask * 32;
+      out[pos++] = Math.floor(node.bitLength / 8) + Math.ceil(node.bitLength / 8);
+      node.data.copy(out, pos);
+      pos += node.data.length;
       for (const ref of info.refs) writeUint(cellCount - 1 - ref, refSize);
     }
     if (withCrc32c) {
@@ -81,22 +99,21 @@ class BagOfCells {
     return out;
   }
 
-  private importCell(cell: Cell): number {
-    const key = cell.hash().toString('hex');
-    const known = this.indexByHash.get(key);
+  private importCell(node: BocNode): number {
+    const known = this.indexByNode.get(node);
     if (known !== undefined) return known;
     const refs: number[] = [];
     let childWeight = 1;
-    for (const child of cell.refs) {
+    for (const child of node.refs) {
       const childIndex = this.importCell(child);
       refs.push(childIndex);
       childWeight += this.cells[childIndex].weight;
       this.internalRefs++;
     }
     const index = this.cells.length;
-    this.cells.push({ cell, refs, weight: Math.min(0xff, childWeight), newIndex: -1 });
-    this.indexByHash.set(key, index);
-    this.dataBytes += 2 + Math.ceil(cell.bits.length / 8);
+    this.cells.push({ node, refs, weight: Math.min(0xff, childWeight), newIndex: -1 });
+    this.indexByNode.set(node, index);
+    this.dataBytes += 2 + node.data.length;
     return index;
   }
 
@@ -163,15 +180,27 @@ class BagOfCells {
   }
 }
 
-/** Descriptor bytes plus data with the completion tag, as a cell is stored inside a BoC. */
-function serializeCellRaw(cell: Cell): Buffer {
-  const bitLength = cell.bits.length;
-  const data = paddedCellData(cell.bits, true);
-  const out = Buffer.alloc(2 + data.length);
-  out[0] = cell.refs.length + (cell.isExotic ? 8 : 0) + cell.mask.value * 32;
-  out[1] = Math.floor(bitLength / 8) + Math.ceil(bitLength / 8);
-  data.copy(out, 2);
-  return out;
+/**
+ * Nodes of real cells, one per distinct cell (by representation hash), so a cell referenced from
+ * several places, or by several roots, is written once.
+ */
+export class CellNodes {
+  private readonly byHash = new Map<string, BocNode>();
+
+  of(cell: Cell): BocNode {
+    const key = cell.hash().toString('latin1');
+    const known = this.byHash.get(key);
+    if (known) return known;
+    const node: BocNode = {
+      data: paddedCellData(cell.bits, true),
+      bitLength: cell.bits.length,
+      refs: cell.refs.map((ref) => this.of(ref)),
+      exotic: cell.isExotic,
+      mask: cell.mask.value,
+    };
+    this.byHash.set(key, node);
+    return node;
+  }
 }
 
 /**
@@ -180,6 +209,11 @@ function serializeCellRaw(cell: Cell): Buffer {
  */
 export function paddedCellData(bits: BitString, completionTag: boolean): Buffer {
   const length = bits.length;
+  if (length % 8 === 0) {
+    // Whole bytes need no completion: the bits are the bytes.
+    const aligned = bits.subbuffer(0, length);
+    if (aligned) return aligned;
+  }
   const byteLength = Math.ceil(length / 8);
   const builder = new BitBuilder(byteLength * 8);
   builder.writeBits(bits);
@@ -198,15 +232,28 @@ export interface BocOptions {
   crc32c?: boolean;
 }
 
+/**
+ * The project's one BoC writer: tonlib-identical bytes (no index) of the given nodes as roots.
+ * Used for every BoC we produce: toncenter's strings here, the local chain's lite-server answers,
+ * blocks and snapshots (src/localnet/cells/boc.ts builds its proof nodes for it).
+ */
+export function writeBagOfCells(roots: readonly BocNode[], options: BocOptions = {}): Buffer {
+  if (roots.length === 0) throw new Error('a bag of cells needs at least one root');
+  return new BagOfCells(roots).serialize(options.crc32c ?? true);
+}
+
 /** tonlib-identical BoC (no index) of one root. */
 export function serializeBoc(root: Cell, options: BocOptions = {}): Buffer {
-  return new BagOfCells([root]).serialize(options.crc32c ?? true);
+  return writeBagOfCells([new CellNodes().of(root)], options);
 }
 
 /** tonlib-identical BoC of several roots (shared cells stored once). */
-export function serializeBocRoots(roots: Cell[], options: BocOptions = {}): Buffer {
-  if (roots.length === 0) throw new Error('a bag of cells needs at least one root');
-  return new BagOfCells(roots).serialize(options.crc32c ?? true);
+export function serializeBocRoots(roots: readonly Cell[], options: BocOptions = {}): Buffer {
+  const nodes = new CellNodes();
+  return writeBagOfCells(
+    roots.map((root) => nodes.of(root)),
+    options,
+  );
 }
 
 /** Base64 BoC as toncenter prints it in `data`, `code`, `body`, `bytes`… */

@@ -22,6 +22,8 @@ export interface HandlerContext {
   readonly config: AppConfig;
   readonly logger: Logger;
   readonly requestId: string;
+  /** When the request must be answered (ms since the epoch): lite queries and worker tasks stop there. */
+  readonly deadline: number;
   /** The request's lite-server session; created on first use, sticky for the whole request. */
   lite(options?: LiteSessionOptions): LiteSession;
   /**

@@ -5,7 +5,7 @@ import type { AppServices } from '../services';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
 import { JsonBodyError, parseRequestJson } from './json';
 
-export { checkUrl, MAX_URL_BYTES } from './url';
+export { checkUrl, MAX_URL_BYTES, urlError } from './url';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
 

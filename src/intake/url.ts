@@ -22,11 +22,16 @@ export class MalformedPathError extends ApiError {
  * error deep inside when it decodes a route parameter).
  */
 export function checkUrl(req: Request, _res: Response, next: NextFunction): void {
-  if (req.url.length > MAX_URL_BYTES) return next(new UriTooLongError());
+  next(urlError(req));
+}
+
+/** What checkUrl refuses a request's URL for, or undefined when the URL is fine. */
+export function urlError(req: Request): ApiError | undefined {
+  if (req.url.length > MAX_URL_BYTES) return new UriTooLongError();
   try {
     decodeURIComponent(req.path);
   } catch {
-    return next(new MalformedPathError());
+    return new MalformedPathError();
   }
-  next();
+  return undefined;
 }

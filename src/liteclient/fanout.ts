@@ -1,7 +1,9 @@
-import { Functions } from 'ton-lite-client/dist/schema';
 import { ApiError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
+import { liteClientFunction } from '../tl';
 import { LiteTransportError } from './connection';
 import type { LitePool } from './pool';
+
+const SEND_MESSAGE = liteClientFunction('liteServer.sendMessage');
 
 /**
  * Sending an external message to several lite servers at once, as toncenter does, so that one
@@ -110,11 +112,7 @@ export async function broadcastToServers(pool: LitePool, boc: Buffer, width: num
         index: member.index,
         async send(timeoutMs) {
           const timeout = Math.min(timeoutMs, pool.queryTimeoutMs);
-          const answer = await member.engine.query(
-            Functions.liteServer_sendMessage,
-            { kind: 'liteServer.sendMessage', body: boc },
-            { timeout },
-          );
+          const answer = await member.engine.query(SEND_MESSAGE, { kind: 'liteServer.sendMessage', body: boc }, { timeout });
           if (answer.status !== 1) throw notAccepted(answer.status);
         },
       };

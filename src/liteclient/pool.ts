@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { LiteClient, type LiteEngine } from 'ton-lite-client';
+import type { LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
 import type { AnswerCheck, BlockRef } from '../chain/session';
-import { ApiError, LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
+import { LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
@@ -335,7 +335,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
     }
   }
 
-  openSession(options: LiteSessionOptions, deadline: number): LiteSession {
+  openSession(options: LiteSessionOptions, deadline: number): PoolSession {
     return new PoolSession(this, options, deadline);
   }
 
@@ -422,15 +422,13 @@ const GET_BLOCK_PROOF = liteClientFunction('liteServer.getBlockProof');
 
 /**
  * One HTTP request's view of the pool: sticky to the first server it picks, bounded by the
- * request deadline. It is the `LiteEngine` of a per-request `LiteClient`, whose caches then live
- * only as long as the request (ton-lite-client keys them by seqno alone, which is wrong for a
- * chain that can be reset).
+ * request deadline. The server reads through `liteQuery` (src/tl codecs); the session also keeps
+ * ton-lite-client's `LiteEngine` shape, so tests and benchmarks can drive it with an unmodified
+ * `LiteClient` as a reference client (the server itself never builds one).
  */
-class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
+export class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
   private member: ReturnType<LitePool['pick']>;
   private readonly used: number[] = [];
-  /** Only the get-method path still takes a LiteClient: made on its first use, not per request. */
-  private client: LiteClient | undefined;
   /** The masterchain head this request reads "latest" at, fixed on first use. */
   private resolvedHead: Promise<MasterchainInfo> | undefined;
   private readonly lookedUp = new Map<number, BlockRef>();
@@ -665,22 +663,5 @@ class PoolSession extends EventEmitter implements LiteSession, LiteEngine {
   private expiryError(): Error {
     if (this.used.length === 0) return new NoHealthyLiteServerError(this.pool.noHealthyText(this.options));
     return new LiteServerTimeoutError();
-  }
-
-  async run<T>(query: (client: LiteClient) => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const expiry = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.expiryError()), Math.max(0, this.remaining()));
-    });
-    try {
-      this.client ??= new LiteClient({ engine: this, cacheMap: () => new Map() });
-      return await Promise.race([query(this.client), expiry]);
-    } catch (err) {
-      if (err instanceof ApiError) throw err;
-      if (this.remaining() <= 0) throw this.expiryError();
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }

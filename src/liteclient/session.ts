@@ -1,4 +1,3 @@
-import type { LiteClient } from 'ton-lite-client';
 import type { BroadcastOutcome } from './fanout';
 import type { ServerStatus } from './pool';
 import type { ChainSession } from '../chain/session';
@@ -12,13 +11,11 @@ export interface LiteSessionOptions {
   archival?: boolean;
 }
 
+/**
+ * Every query (`liteQuery`) goes to this request's lite server within the request's deadline;
+ * transport failures are retried once on another server, `liteServer.error` answers are not.
+ */
 export interface LiteSession extends ChainSession {
-  /**
-   * Runs `query` against this request's lite server within the request's deadline. Transport
-   * failures are retried once on another server; `liteServer.error` answers are not. Only the
-   * get-method code still uses a LiteClient; every other read goes through src/chain.
-   */
-  run<T>(query: (client: LiteClient) => Promise<T>): Promise<T>;
   /** Indices of the lite servers this session has used, for `@extra`. */
   readonly usedServers: readonly number[];
 }

@@ -43,11 +43,14 @@ export function requestMetrics(table: HandlerTable) {
     const path = req.path.replace(/\/+$/, '');
     const mode: Mode = req.method === 'POST' && path.toLowerCase() === '/jsonrpc' ? 'jsonrpc' : 'rest';
     let reply: unknown;
-    const json = res.json.bind(res);
-    res.json = (payload: unknown) => {
-      reply = payload;
-      return json(payload);
-    };
+    // Only a JSON-RPC batch needs the reply (each element's status); REST calls skip the wrapper.
+    if (mode === 'jsonrpc') {
+      const json = res.json.bind(res);
+      res.json = (payload: unknown) => {
+        reply = payload;
+        return json(payload);
+      };
+    }
     res.once('finish', () => {
       const seconds = (performance.now() - started) / 1000;
       for (const call of callsOf(table, mode, path, req.body, reply, res.statusCode)) {

@@ -80,3 +80,55 @@ export const liteServerErrors = new Counter({
   labelNames: ['server', 'address', 'source'] as const,
   registers: [metricsRegistry],
 });
+
+export const tvmQueueLength = new Gauge({
+  name: 'ton_bridge_tvm_queue_length',
+  help: 'TVM tasks waiting for a worker thread (set whenever a task is submitted or ends)',
+  registers: [metricsRegistry],
+});
+
+export const tvmRuns = new Counter({
+  name: 'ton_bridge_tvm_runs_total',
+  help: 'TVM worker tasks by kind (getMethod, transaction, externalMessage, queryMessage, warm) and outcome: ok, deadline (504), busy (queue full, 503), trapped (emulator reset), rejected (input refused by the worker), failed (worker died)',
+  labelNames: ['kind', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const tvmRunDuration = new Histogram({
+  name: 'ton_bridge_tvm_run_duration_seconds',
+  help: 'Time from submitting a TVM task to its answer (queue wait included), by kind',
+  labelNames: ['kind'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+
+export const tvmWorkerReplacements = new Counter({
+  name: 'ton_bridge_tvm_worker_replacements_total',
+  help: 'TVM worker threads that ended while the pool was running (a task aborted at its deadline, a crash) and were replaced',
+  registers: [metricsRegistry],
+});
+
+export const responseCacheHits = new Counter({
+  name: 'ton_bridge_response_cache_hits_total',
+  help: 'Response cache lookups answered without computing, by level: memory, redis (the shared second level), inflight (joined an identical computation already running)',
+  labelNames: ['level'] as const,
+  registers: [metricsRegistry],
+});
+
+export const responseCacheMisses = new Counter({
+  name: 'ton_bridge_response_cache_misses_total',
+  help: 'Response cache lookups that computed the answer (one per single-flight computation)',
+  registers: [metricsRegistry],
+});
+
+export const responseCacheBytes = new Gauge({
+  name: 'ton_bridge_response_cache_bytes',
+  help: 'Bytes held by the in-memory response cache (answers, keys and per-entry bookkeeping), bounded by --cache-size',
+  registers: [metricsRegistry],
+});
+
+export const responseCacheEntries = new Gauge({
+  name: 'ton_bridge_response_cache_entries',
+  help: 'Answers held by the in-memory response cache',
+  registers: [metricsRegistry],
+});

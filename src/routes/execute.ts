@@ -114,6 +114,7 @@ export async function executeCall(
     config: services.config,
     logger,
     requestId,
+    deadline,
     lite,
     async sendMessage(boc) {
       if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');

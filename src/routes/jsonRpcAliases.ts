@@ -9,11 +9,16 @@ import type { NextFunction, Request, Response } from 'express';
 const JSON_RPC_ALIASES = new Set(['/', '/api/v2', '/api/v2/']);
 
 export function jsonRpcAliases(req: Request, _res: Response, next: NextFunction): void {
+  rewriteJsonRpcAlias(req);
+  next();
+}
+
+/** The rewrite itself, for the app's first middleware (which runs it without a router layer of its own). */
+export function rewriteJsonRpcAlias(req: Request): void {
   if (req.method === 'POST' && JSON_RPC_ALIASES.has(req.path)) {
     const queryStart = req.url.indexOf('?');
     req.url = '/api/v2/jsonRPC' + (queryStart >= 0 ? req.url.slice(queryStart) : '');
   }
-  next();
 }
 
 /** `GET /`: the API docs live under `/api/v2/`. */

@@ -12,6 +12,27 @@ import {
 export { loadCurrencyCollection, storeCurrencyCollection };
 export type { CurrencyCollection };
 
+/** `depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection`: the extra of ShardAccounts. */
+export interface DepthBalanceInfo {
+  splitDepth: number;
+  balance: CurrencyCollection;
+}
+
+/** `#<= 30` takes 5 bits. */
+const SPLIT_DEPTH_BITS = 5;
+
+export function storeDepthBalanceInfo(src: DepthBalanceInfo) {
+  return (b: Builder) => {
+    b.storeUint(src.splitDepth, SPLIT_DEPTH_BITS).store(storeCurrencyCollection(src.balance));
+  };
+}
+
+export function loadDepthBalanceInfo(s: Slice): DepthBalanceInfo {
+  const splitDepth = s.loadUint(SPLIT_DEPTH_BITS);
+  if (splitDepth > 30) throw new Error(`DepthBalanceInfo: split_depth ${splitDepth} > 30`);
+  return { splitDepth, balance: loadCurrencyCollection(s) };
+}
+
 /** `ext_blk_ref$_ end_lt:uint64 seq_no:uint32 root_hash:bits256 file_hash:bits256` */
 export interface ExtBlkRef {
   endLt: bigint;

@@ -1,5 +1,4 @@
 import { Builder, Cell, Slice } from '@ton/core';
-import { CurrencyCollection, loadCurrencyCollection, storeCurrencyCollection } from './common';
 
 /**
  * `account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64 = ShardAccount`,
@@ -19,27 +18,6 @@ export function storeShardAccountRef(src: ShardAccountRef) {
 
 export function loadShardAccountRef(s: Slice): ShardAccountRef {
   return { account: s.loadRef(), lastTransHash: s.loadBuffer(32), lastTransLt: s.loadUintBig(64) };
-}
-
-/** `depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection = DepthBalanceInfo`: the extra of ShardAccounts. */
-export interface DepthBalanceInfo {
-  splitDepth: number;
-  balance: CurrencyCollection;
-}
-
-/** `#<= 30` takes 5 bits. */
-const SPLIT_DEPTH_BITS = 5;
-
-export function storeDepthBalanceInfo(src: DepthBalanceInfo) {
-  return (b: Builder) => {
-    b.storeUint(src.splitDepth, SPLIT_DEPTH_BITS).store(storeCurrencyCollection(src.balance));
-  };
-}
-
-export function loadDepthBalanceInfo(s: Slice): DepthBalanceInfo {
-  const splitDepth = s.loadUint(SPLIT_DEPTH_BITS);
-  if (splitDepth > 30) throw new Error('DepthBalanceInfo: split_depth must be <= 30');
-  return { splitDepth, balance: loadCurrencyCollection(s) };
 }
 
 /**

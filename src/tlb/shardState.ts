@@ -108,36 +108,62 @@ export function loadStateConfigRoot(s: Slice): Cell {
   return loadConfigParams(extra).config;
 }
 
-export function loadShardStateUnsplit(s: Slice): ShardStateUnsplit {
-  const { globalId, shardId, seqno, vertSeqno, genUtime, genLt, minRefMcSeqno, outMsgQueueInfo, beforeSplit, accounts } =
-    loadShardStateHeader(s);
-  const r = s.loadRef().beginParse();
-  const overloadHistory = r.loadUintBig(64);
-  const underloadHistory = r.loadUintBig(64);
-  const totalBalance = loadCurrencyCollection(r);
-  const totalValidatorFees = loadCurrencyCollection(r);
-  const libraries = loadHashmapE(r);
-  const masterRef = r.loadBit() ? loadExtBlkRef(r) : null;
-  const customCell = s.loadMaybeRef();
+/** The second-level cell of a ShardStateUnsplit: `^[ overload_history ... master_ref ]`. */
+export type ShardStateAccounting = Pick<
+  ShardStateUnsplit,
+  'overloadHistory' | 'underloadHistory' | 'totalBalance' | 'totalValidatorFees' | 'libraries' | 'masterRef'
+>;
+
+export function loadShardStateAccounting(r: Slice): ShardStateAccounting {
   return {
-    globalId,
-    shardId,
-    seqno,
-    vertSeqno,
-    genUtime,
-    genLt,
-    minRefMcSeqno,
-    outMsgQueueInfo,
-    beforeSplit,
-    accounts,
-    overloadHistory,
-    underloadHistory,
-    totalBalance,
-    totalValidatorFees,
-    libraries,
-    masterRef,
-    custom: customCell ? loadMcStateExtra(customCell.beginParse()) : null,
+    overloadHistory: r.loadUintBig(64),
+    underloadHistory: r.loadUintBig(64),
+    totalBalance: loadCurrencyCollection(r),
+    totalValidatorFees: loadCurrencyCollection(r),
+    libraries: loadHashmapE(r),
+    masterRef: r.loadBit() ? loadExtBlkRef(r) : null,
   };
+}
+
+export function loadShardStateUnsplit(s: Slice): ShardStateUnsplit {
+  const header = loadShardStateHeader(s);
+  const accounting = loadShardStateAccounting(s.loadRef().beginParse());
+  const customCell = s.loadMaybeRef();
+  return { ...header, ...accounting, custom: customCell ? loadMcStateExtra(customCell.beginParse()) : null };
+}
+
+/**
+ * The cells a masterchain state's McStateExtra is made of, read without opening any of them:
+ * what a proof builder needs to choose which cells to reveal. Null for a shard state.
+ */
+export interface McStateExtraCells {
+  /** The McStateExtra cell itself (`custom`). */
+  custom: Cell;
+  /** ShardHashes root (`HashmapE 32`), null when empty. */
+  shardHashes: Cell | null;
+  /** The config dictionary root (`Hashmap 32 ^Cell`). */
+  config: Cell;
+  /** `^[ flags validator_info prev_blocks after_key_block last_key_block block_create_stats ]`. */
+  more: Cell;
+}
+
+export function loadMcStateExtraCells(state: Slice): McStateExtraCells | null {
+  loadShardStateHeader(state);
+  state.loadRef(); // ^[overload_history ... master_ref]
+  const custom = state.loadMaybeRef();
+  if (!custom) return null;
+  const s = custom.beginParse();
+  expectTag(s, 0xcc26, 16, 'McStateExtra');
+  const shardHashes = loadHashmapE(s).root;
+  const config = loadConfigParams(s).config;
+  return { custom, shardHashes, config, more: s.loadRef() };
+}
+
+/** The start of McStateExtra's `more` cell up to prev_blocks (OldMcBlocksInfo), whose extras are not read. */
+export function loadMcStateExtraPrevBlocks(more: Slice): { flags: number; validatorInfo: ValidatorInfo; prevBlocks: Cell | null } {
+  const flags = more.loadUint(16);
+  const validatorInfo = loadValidatorInfo(more);
+  return { flags, validatorInfo, prevBlocks: more.loadMaybeRef() };
 }
 
 /** `_ config_addr:bits256 config:^(Hashmap 32 ^Cell) = ConfigParams` */

@@ -1,4 +1,4 @@
 export * from './bounds';
 export * from './messages';
-export { closeTvm, configureTvm, DEFAULT_GET_METHOD_GAS, tvmPool, TvmPool, type TvmPoolOptions } from './pool';
+export { type BuiltMessage, closeTvm, configureTvm, DEFAULT_GET_METHOD_GAS, tvmPool, TvmPool, type TvmPoolOptions } from './pool';
 export { parseStackCell, serializeStackCell, type StackParseOptions } from './stackCell';

@@ -51,12 +51,33 @@ export interface TransactionTask {
   readonly ignoreChksig: boolean;
 }
 
+/**
+ * Checks a BoC a client wants sent (one root, an inbound external message, within the bounds)
+ * and hashes it. Decoding a BoC hashes every cell, tens of microseconds each: a client's 8 192-cell
+ * BoC is half a second of CPU, so it is done here, never on the event loop.
+ */
+export interface ExternalMessageTask {
+  readonly kind: 'externalMessage';
+  readonly boc: Uint8Array;
+}
+
+/** Builds sendQuery's and estimateFee's inbound external message from its parts (tonlib's raw.createQuery). */
+export interface QueryMessageTask {
+  readonly kind: 'queryMessage';
+  /** Raw form `wc:hex`. */
+  readonly address: string;
+  /** BoCs as the client sent them; init parts may be empty. */
+  readonly body: Uint8Array;
+  readonly initCode: Uint8Array;
+  readonly initData: Uint8Array;
+}
+
 /** Makes a thread load its code and create its emulator, so the first real task does not wait. */
 export interface WarmTask {
   readonly kind: 'warm';
 }
 
-export type TvmTask = GetMethodTask | TransactionTask | WarmTask;
+export type TvmTask = GetMethodTask | TransactionTask | ExternalMessageTask | QueryMessageTask | WarmTask;
 
 export interface GetMethodAnswer {
   readonly kind: 'getMethod';
@@ -76,6 +97,25 @@ export interface TransactionAnswer {
   readonly transaction?: Uint8Array;
   /** BoC of the output action list, when there is one. */
   readonly actions?: Uint8Array;
+}
+
+export interface ExternalMessageAnswer {
+  readonly kind: 'externalMessage';
+  /** Base64 hash of the message cell. */
+  readonly hash: string;
+  /** Base64 hash of its normalized form (TEP-467). */
+  readonly hashNorm: string;
+}
+
+export interface QueryMessageAnswer {
+  readonly kind: 'queryMessage';
+  /** BoC of the built message. */
+  readonly boc: Uint8Array;
+  /** Distinct cells and bits below the root (what the import fee charges for), decimal. */
+  readonly refCells: string;
+  readonly refBits: string;
+  /** Hex hashes of the library cells the message references (estimateFee fetches them). */
+  readonly libraries: string[];
 }
 
 /** The emulator ran and refused the input (bad stack, bad config...): the engine is still sound. */
@@ -103,4 +143,12 @@ export interface WarmAnswer {
   readonly threadId: number;
 }
 
-export type TvmAnswer = WarmAnswer | GetMethodAnswer | TransactionAnswer | RefusedAnswer | RejectedAnswer | TrappedAnswer;
+export type TvmAnswer =
+  | WarmAnswer
+  | GetMethodAnswer
+  | TransactionAnswer
+  | ExternalMessageAnswer
+  | QueryMessageAnswer
+  | RefusedAnswer
+  | RejectedAnswer
+  | TrappedAnswer;

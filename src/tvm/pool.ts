@@ -2,7 +2,17 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError } from '../errors';
-import type { GetMethodAnswer, GetMethodTask, TransactionAnswer, TransactionTask, TvmAnswer, TvmTask } from './messages';
+import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmWorkerReplacements } from '../metrics/registry';
+import type {
+  ExternalMessageAnswer,
+  GetMethodAnswer,
+  GetMethodTask,
+  QueryMessageTask,
+  TransactionAnswer,
+  TransactionTask,
+  TvmAnswer,
+  TvmTask,
+} from './messages';
 
 /**
  * The TVM runs in a fixed pool of worker threads (piscina), never on the event loop. Threads
@@ -11,6 +21,16 @@ import type { GetMethodAnswer, GetMethodTask, TransactionAnswer, TransactionTask
  * piscina starts a fresh one. A task whose emulator trapped gets its own error; the worker
  * dropped that emulator instance, so later tasks never see its state.
  */
+
+/** A message built in a worker, with what estimateFee needs of it, so the event loop never decodes it. */
+export interface BuiltMessage {
+  readonly boc: Buffer;
+  /** Distinct cells and bits below the root cell (the import fee's measure). */
+  readonly refCells: bigint;
+  readonly refBits: bigint;
+  /** Hashes of the library cells it references. */
+  readonly libraries: Buffer[];
+}
 
 export interface TvmPoolOptions {
   /** Worker threads (default: the number of cores). */
@@ -36,6 +56,7 @@ export class TvmPool {
   readonly workers: number;
   readonly getMethodGas: bigint;
   private readonly piscina: Piscina<TvmTask, TvmAnswer>;
+  private closing = false;
 
   constructor(options: TvmPoolOptions = {}) {
     this.workers = Math.max(1, options.workers ?? availableParallelism());
@@ -46,6 +67,10 @@ export class TvmPool {
       maxThreads: this.workers,
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
+    });
+    // piscina keeps minThreads alive: a thread that ends while the pool runs is replaced.
+    this.piscina.on('workerDestroy', () => {
+      if (!this.closing) tvmWorkerReplacements.inc();
     });
   }
 
@@ -82,25 +107,69 @@ export class TvmPool {
     return answer;
   }
 
-  private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw deadlineError();
-    let answer: TvmAnswer;
-    try {
-      answer = await this.piscina.run(task, { signal: AbortSignal.timeout(remaining) });
-    } catch (err) {
-      if (err instanceof Error && err.name === 'AbortError') throw deadlineError();
-      if (err instanceof Error && /queue is at limit/i.test(err.message)) {
-        throw new ApiError(503, 'all TVM workers are busy; try again later');
-      }
-      throw new ApiError(500, 'TVM worker failed; it was replaced');
-    }
-    if (answer.kind === 'trapped') throw new ApiError(500, 'TVM emulator failed on this request; it was reset');
-    if (answer.kind === 'rejected') throw new ApiError(answer.code, shortText(answer.error));
+  /** Checks and hashes a BoC a client wants sent (422 when it is not a sendable message). */
+  async externalMessage(boc: Uint8Array, deadline: number): Promise<ExternalMessageAnswer> {
+    const answer = await this.run({ kind: 'externalMessage', boc }, deadline);
+    if (answer.kind !== 'externalMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
     return answer;
   }
 
+  /** sendQuery's / estimateFee's message built from its parts (422 for bad parts). */
+  async queryMessage(task: Omit<QueryMessageTask, 'kind'>, deadline: number): Promise<BuiltMessage> {
+    const answer = await this.run({ ...task, kind: 'queryMessage' }, deadline);
+    if (answer.kind !== 'queryMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return {
+      boc: Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength),
+      refCells: BigInt(answer.refCells),
+      refBits: BigInt(answer.refBits),
+      libraries: answer.libraries.map((hex) => Buffer.from(hex, 'hex')),
+    };
+  }
+
+  private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      tvmRuns.inc({ kind: task.kind, outcome: 'deadline' });
+      throw deadlineError();
+    }
+    const stopTimer = tvmRunDuration.startTimer({ kind: task.kind });
+    let outcome = 'ok';
+    try {
+      let answer: TvmAnswer;
+      const running = this.piscina.run(task, { signal: AbortSignal.timeout(remaining) });
+      tvmQueueLength.set(this.piscina.queueSize);
+      try {
+        answer = await running;
+      } catch (err) {
+        if (err instanceof Error && err.name === 'AbortError') {
+          outcome = 'deadline';
+          throw deadlineError();
+        }
+        if (err instanceof Error && /queue is at limit/i.test(err.message)) {
+          outcome = 'busy';
+          throw new ApiError(503, 'all TVM workers are busy; try again later');
+        }
+        outcome = 'failed';
+        throw new ApiError(500, 'TVM worker failed; it was replaced');
+      }
+      if (answer.kind === 'trapped') {
+        outcome = 'trapped';
+        throw new ApiError(500, 'TVM emulator failed on this request; it was reset');
+      }
+      if (answer.kind === 'rejected') {
+        outcome = 'rejected';
+        throw new ApiError(answer.code, shortText(answer.error));
+      }
+      return answer;
+    } finally {
+      stopTimer();
+      tvmRuns.inc({ kind: task.kind, outcome });
+      tvmQueueLength.set(this.piscina.queueSize);
+    }
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     const waited = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
     await Promise.race([this.piscina.close({ force: true }).catch(() => undefined), waited]);
   }

@@ -1,10 +1,14 @@
 import { threadId } from 'node:worker_threads';
 import { Address, Cell } from '@ton/core';
 import { Executor } from '@ton/sandbox';
+import { libraryReferences } from '../chain/libraryRefs';
+import { parseExternalMessage, queryMessage } from '../chain/messages';
+import { cellStats } from '../converters/fees';
+import { toExtMessageInfo } from '../converters/extMessage';
 import { renderLegacyStack, renderTypedStack } from '../converters/stack';
-import { ApiError } from '../errors';
+import { ApiError, ValidationError } from '../errors';
 import { parseStackCell } from './stackCell';
-import type { GetMethodAnswer, GetMethodTask, TransactionTask, TvmAnswer, TvmTask } from './messages';
+import type { ExternalMessageTask, GetMethodAnswer, GetMethodTask, QueryMessageTask, TransactionTask, TvmAnswer, TvmTask } from './messages';
 
 /**
  * The body of a TVM worker thread (loaded through workerEntry.js). It keeps one emulator (a wasm
@@ -85,7 +89,39 @@ async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmA
   };
 }
 
+function buffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function checkExternalMessage(task: ExternalMessageTask): TvmAnswer {
+  const info = toExtMessageInfo(parseExternalMessage(buffer(task.boc)));
+  return { kind: 'externalMessage', hash: info.hash, hashNorm: info.hash_norm };
+}
+
+function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
+  const message = queryMessage(Address.parseRaw(task.address), buffer(task.body), buffer(task.initCode), buffer(task.initData));
+  const below = cellStats(message.refs);
+  return {
+    kind: 'queryMessage',
+    boc: new Uint8Array(message.toBoc()),
+    refCells: below.cells.toString(),
+    refBits: below.bits.toString(),
+    libraries: libraryReferences([message]).map((hash) => hash.toString('hex')),
+  };
+}
+
+/** Message tasks never touch the emulator: whatever fails in them is the client's BoC. */
+function runMessageTask(task: ExternalMessageTask | QueryMessageTask): TvmAnswer {
+  try {
+    return task.kind === 'externalMessage' ? checkExternalMessage(task) : buildQueryMessage(task);
+  } catch (err) {
+    const error = err instanceof ApiError ? err : new ValidationError(`failed to validate request: ${err instanceof Error ? err.message : String(err)}`);
+    return { kind: 'rejected', code: error.code, error: error.message };
+  }
+}
+
 export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
+  if (task.kind === 'externalMessage' || task.kind === 'queryMessage') return runMessageTask(task);
   emulator ??= Executor.create();
   const vm = await emulator;
   try {

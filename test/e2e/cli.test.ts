@@ -5,6 +5,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { loadGlobalConfigFile } from '../../src/liteclient';
 import { LitePool } from '../../src/liteclient/pool';
+import { withLiteClient } from '../helpers/sessionClient';
 
 /** The command line as users run it: `ton-http-bridge localnet`, and `npm start` resuming a saved chain. */
 
@@ -61,7 +62,7 @@ test('`ton-http-bridge localnet` runs the chain alone and writes a global config
   const pool = new LitePool(servers, pino({ level: 'silent' }));
   try {
     await pool.start();
-    const info = await pool.openSession({}, Date.now() + 5000).run((client) => client.getMasterchainInfo());
+    const info = await withLiteClient(pool.openSession({}, Date.now() + 5000), (client) => client.getMasterchainInfo());
     expect(info.last.seqno).toBeGreaterThanOrEqual(1);
   } finally {
     pool.close();

@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from '../../src/server';
 import { transferBoc } from '../helpers/everyMethod';
 import type { LocalStack } from '../helpers/localStack';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
+import { withLiteClient } from '../helpers/sessionClient';
 
 /**
  * sendBoc to several lite servers at once on the real local chain: the chain's lite server, one
@@ -82,9 +83,9 @@ describe('sendBoc over the local chain, a rejecting server and a dead one', () =
 
   const seqnoOf = async (): Promise<number> => {
     const wallet = localnet.wallets.wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
-    return running.pool
-      .openSession({ archival: true }, Date.now() + 5000)
-      .run((client) => client.open(wallet.contract as WalletContractV4).getSeqno());
+    return withLiteClient(running.pool.openSession({ archival: true }, Date.now() + 5000), (client) =>
+      client.open(wallet.contract as WalletContractV4).getSeqno(),
+    );
   };
 
   test('ok from the chain that accepted; the transfer lands', async () => {

@@ -1,6 +1,7 @@
 import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import type { LocalStack } from './localStack';
+import { withLiteClient } from './sessionClient';
 
 /**
  * One v2 method called the three ways toncenter serves it: GET with a query string, POST with a
@@ -68,7 +69,7 @@ export async function sendTransfer(
   if (!sender) throw new Error('no v4r2 wallet #0');
   const contract = sender.contract as WalletContractV4;
   const session = () => stack.server.pool.openSession({}, Date.now() + 5000);
-  const { seqno, seqnoBefore } = await session().run(async (client) => {
+  const { seqno, seqnoBefore } = await withLiteClient(session(), async (client) => {
     const info = await client.getMasterchainInfo();
     return { seqno: await client.open(contract).getSeqno(), seqnoBefore: info.last.seqno };
   });
@@ -88,7 +89,7 @@ export async function sendTransfer(
     body: JSON.stringify({ boc: boc.toString('base64') }),
   });
   if (res.status === 501) {
-    await session().run((client) => client.sendMessage(boc));
+    await withLiteClient(session(), (client) => client.sendMessage(boc));
   } else if (res.status !== 200) {
     throw new Error(`sendBoc: ${res.status} ${await res.text()}`);
   }

@@ -250,9 +250,9 @@ describe('hostile input to the TVM-backed methods', () => {
     await expectCanary();
   });
 
-  test('sendBoc with a BoC of 10 000 cells: 422 naming the cell bound', async () => {
-    // A wide tree: 10 000 distinct cells, 4 refs each level.
-    let layer: Cell[] = Array.from({ length: 7500 }, (_, i) => beginCell().storeUint(i, 16).endCell());
+  /** A wide tree of distinct cells (`leaves` leaves with `leafBytes` more bytes each, 4 refs a level): about leaves * 4/3 cells. */
+  function wideTree(leaves: number, leafBytes = 0): Cell {
+    let layer: Cell[] = Array.from({ length: leaves }, (_, i) => beginCell().storeUint(i, 16).storeBuffer(Buffer.alloc(leafBytes, i % 251)).endCell());
     while (layer.length > 1) {
       const next: Cell[] = [];
       for (let i = 0; i < layer.length; i += 4) {
@@ -262,7 +262,11 @@ describe('hostile input to the TVM-backed methods', () => {
       }
       layer = next;
     }
-    const json = JSON.stringify({ boc: externalTo(wallet, layer[0]!) });
+    return layer[0]!;
+  }
+
+  test('sendBoc with a BoC of 10 000 cells: 422 naming the cell bound', async () => {
+    const json = JSON.stringify({ boc: externalTo(wallet, wideTree(7500)) });
     const { value, stallMs } = await withStallProbe(() => postJson(stack, 'sendBoc', json));
     expectError(value, 422, /boc has 10\d{3} cells, at most 8192/);
     expect(stallMs).toBeLessThan(MAX_STALL_MS);
@@ -284,6 +288,13 @@ describe('hostile input to the TVM-backed methods', () => {
     const answer = await postJson(stack, 'estimateFee', JSON.stringify({ address: echo, body }));
     expect([answer.status, answer.body.error]).toEqual([200, undefined]);
     expect(answer.body.result).toMatchObject({ '@type': 'query.fees' });
+    await expectCanary();
+  });
+
+  test('sendBocReturnHash of a BoC that is not a message: 422 from the worker', async () => {
+    const boc = beginCell().storeUint(7, 8).endCell().toBoc().toString('base64');
+    const answer = await postJson(stack, 'sendBocReturnHash', JSON.stringify({ boc }));
+    expectError(answer, 422, /boc is not a message/);
     await expectCanary();
   });
 });

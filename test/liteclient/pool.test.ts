@@ -2,6 +2,7 @@ import pino from 'pino';
 import { LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../../src/errors';
 import { LitePool, type PoolOptions } from '../../src/liteclient/pool';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
+import { withLiteClient } from '../helpers/sessionClient';
 
 const logger = pino({ level: 'silent' });
 
@@ -60,7 +61,7 @@ describe('lite-server pool', () => {
       while (running) {
         const session = lite.openSession({}, Date.now() + 3000);
         try {
-          const info = await session.run((client) => client.getMasterchainInfo());
+          const info = await withLiteClient(session, (client) => client.getMasterchainInfo());
           expect(info.last.seqno).toBe(100);
           done++;
         } catch {
@@ -93,7 +94,7 @@ describe('lite-server pool', () => {
     mute!.silent = true;
     const started = Date.now();
     const session = lite.openSession({}, Date.now() + 1500);
-    await expect(session.run((client) => client.getCurrentTime())).rejects.toBeInstanceOf(LiteServerTimeoutError);
+    await expect(withLiteClient(session, (client) => client.getCurrentTime())).rejects.toBeInstanceOf(LiteServerTimeoutError);
     expect(Date.now() - started).toBeLessThan(2000);
     await until(() => lite.status()[0]!.state === 'down', 2000);
     expect(lite.hasHealthy()).toBe(false);
@@ -107,7 +108,7 @@ describe('lite-server pool', () => {
     for (let i = 0; i < 10; i++) {
       const session = lite.openSession({}, Date.now() + 3000);
       // The per-attempt timeout comes from the caller: ton-lite-client passes none for getTime.
-      await expect(session.run((client) => client.getCurrentTime())).resolves.toBe(1700000000);
+      await expect(withLiteClient(session, (client) => client.getCurrentTime())).resolves.toBe(1700000000);
     }
   });
 
@@ -124,7 +125,7 @@ describe('lite-server pool', () => {
     ]);
     behind!.calls.length = 0;
     for (let i = 0; i < 30; i++) {
-      const info = await lite.openSession({}, Date.now() + 2000).run((client) => client.getMasterchainInfo());
+      const info = await withLiteClient(lite.openSession({}, Date.now() + 2000), (client) => client.getMasterchainInfo());
       expect(info.last.seqno).toBe(100);
     }
     expect(behind!.calls.filter((call) => call !== 'getMasterchainInfo')).toEqual([]);
@@ -140,20 +141,24 @@ describe('lite-server pool', () => {
     await lite.start();
     for (let i = 0; i < 10; i++) {
       const session = lite.openSession({ archival: true }, Date.now() + 2000);
-      await session.run((client) => client.getMasterchainInfo());
+      await withLiteClient(session, (client) => client.getMasterchainInfo());
       expect(session.usedServers).toEqual([1]);
     }
     recent!.calls.length = 0;
     archive!.calls.length = 0;
     for (let i = 0; i < 10; i++) {
       const session = lite.openSession({}, Date.now() + 2000);
-      const header = await session.run((client) => client.lookupBlockByID({ workchain: -1, shard: '-9223372036854775808', seqno: 3 }));
+      const header = await withLiteClient(session, (client) =>
+        client.lookupBlockByID({ workchain: -1, shard: '-9223372036854775808', seqno: 3 }),
+      );
       expect(header.id.seqno).toBe(3);
     }
     expect(archive!.calls.filter((call) => call === 'lookupBlock:3')).toHaveLength(10);
     // archival=false: non-archival only, so the old block is simply not found there.
     const session = lite.openSession({ archival: false }, Date.now() + 2000);
-    await expect(session.run((client) => client.lookupBlockByID({ workchain: -1, shard: '-9223372036854775808', seqno: 3 }))).rejects.toMatchObject({
+    await expect(
+      withLiteClient(session, (client) => client.lookupBlockByID({ workchain: -1, shard: '-9223372036854775808', seqno: 3 })),
+    ).rejects.toMatchObject({
       liteCode: 651,
     });
   });
@@ -164,10 +169,9 @@ describe('lite-server pool', () => {
     await lite.start();
     a!.calls.length = 0;
     b!.calls.length = 0;
-    const error = await lite
-      .openSession({}, Date.now() + 2000)
-      .run((client) => client.lookupBlockByID({ workchain: -1, shard: '-9223372036854775808', seqno: 5000 }))
-      .catch((err: unknown) => err);
+    const error = await withLiteClient(lite.openSession({}, Date.now() + 2000), (client) =>
+      client.lookupBlockByID({ workchain: -1, shard: '-9223372036854775808', seqno: 5000 }),
+    ).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(LiteServerError);
     expect((error as LiteServerError).liteCode).toBe(651);
     expect((error as LiteServerError).message).toBe('LITE_SERVER_NOTREADY: block not found (code 651)');
@@ -180,7 +184,7 @@ describe('lite-server pool', () => {
     await lite.start();
     for (let i = 0; i < 10; i++) {
       const session = lite.openSession({}, Date.now() + 2000);
-      await session.run(async (client) => {
+      await withLiteClient(session, async (client) => {
         await client.getMasterchainInfo();
         await client.getCurrentTime();
         await client.getMasterchainInfo();
@@ -197,14 +201,13 @@ describe('lite-server pool', () => {
     const lite = pool([endpoint]);
     await lite.start();
     expect(lite.status()[0]!.state).toBe('down');
-    const error = await lite
-      .openSession({}, Date.now() + 300)
-      .run((client) => client.getCurrentTime())
-      .catch((err: unknown) => err);
+    const error = await withLiteClient(lite.openSession({}, Date.now() + 300), (client) => client.getCurrentTime()).catch(
+      (err: unknown) => err,
+    );
     expect(error).toBeInstanceOf(NoHealthyLiteServerError);
     expect((error as Error).message).toMatch(/^no healthy lite server: #0 down \(/);
     await late!.start(port);
     await until(() => lite.hasHealthy(), 5000);
-    await expect(lite.openSession({}, Date.now() + 2000).run((client) => client.getCurrentTime())).resolves.toBe(1700000000);
+    await expect(withLiteClient(lite.openSession({}, Date.now() + 2000), (client) => client.getCurrentTime())).resolves.toBe(1700000000);
   });
 });

@@ -10,6 +10,7 @@ import {
   serializeProofs,
   storeLabel,
 } from '../../src/localnet/cells';
+import { serializeBoc as serializeTonlibBoc, serializeBocRoots } from '../../src/converters/boc';
 
 function uintCell(v: number): Cell {
   return beginCell().storeUint(v, 32).endCell();
@@ -41,6 +42,17 @@ describe('serializeBoc', () => {
     expect(parsed.map((x) => x.hash().toString('hex'))).toEqual([a, b, c].map((x) => x.hash().toString('hex')));
     // 4 distinct cells: a, b, shared, c.
     expect(boc.readUInt8(6)).toBe(4);
+  });
+
+  it("writes tonlib's cell order, byte for byte what the converters write (one BoC writer)", () => {
+    // Heavy shared subtrees are where tonlib's order differs from a plain topological one.
+    const leaves = Array.from({ length: 6 }, (_, i) => uintCell(i));
+    const heavy = beginCell().storeRef(leaves[0]!).storeRef(leaves[1]!).storeRef(leaves[2]!).endCell();
+    const mid = beginCell().storeRef(heavy).storeRef(leaves[3]!).endCell();
+    const root = beginCell().storeUint(9, 7).storeRef(mid).storeRef(heavy).storeRef(leaves[4]!).storeRef(leaves[5]!).endCell();
+    expect(serializeBoc([root]).equals(serializeTonlibBoc(root))).toBe(true);
+    expect(serializeBoc([root, mid], { crc32: false }).equals(serializeBocRoots([root, mid], { crc32c: false }))).toBe(true);
+    expect(Cell.fromBoc(serializeBoc([root]))[0]!.hash().equals(root.hash())).toBe(true);
   });
 
   it('detects corruption through the CRC32C', () => {

@@ -15,6 +15,12 @@ import {
   loadOutMsgQueueInfo,
   loadShardDescr,
   loadShardStateUnsplit,
+  loadDepthBalanceInfo,
+  loadMcStateExtraCells,
+  loadMcStateExtraPrevBlocks,
+  loadShardStateAccounting,
+  loadShardStateHeader,
+  storeDepthBalanceInfo,
   loadValidatorDescr,
   loadValidatorSet,
   loadValueFlow,
@@ -53,6 +59,13 @@ const h = (n: number) => Buffer.alloc(32, n);
 const ref = { endLt: 123456789n, seqno: 42, rootHash: h(1), fileHash: h(2) };
 
 describe('TL-B builders round-trip', () => {
+  it('DepthBalanceInfo (the ShardAccounts extra); split_depth above 30 is refused', () => {
+    const value = { splitDepth: 30, balance: { coins: 77n } };
+    expect(roundTrip(storeDepthBalanceInfo, loadDepthBalanceInfo, value)).toEqual(value);
+    const bad = beginCell().storeUint(31, 5).storeCoins(0).storeBit(false).endCell();
+    expect(() => loadDepthBalanceInfo(bad.beginParse())).toThrow(/split_depth 31/);
+  });
+
   it('ExtBlkRef, BlkPrevInfo, GlobalVersion, KeyExtBlkRef, KeyMaxLt', () => {
     expect(roundTrip(storeExtBlkRef, loadExtBlkRef, ref)).toEqual(ref);
     expect(roundTrip(storeBlkPrevInfo, (s) => loadBlkPrevInfo(s, false), { kind: 'single', prev: ref })).toEqual({
@@ -196,6 +209,26 @@ describe('TL-B builders round-trip', () => {
     const back = roundTrip(storeShardStateUnsplit, loadShardStateUnsplit, state);
     expect(back.seqno).toBe(3);
     expect(back.custom?.validatorInfo).toEqual(extra.validatorInfo);
+
+    // The partial reads the local chain's proofs and sealing use, on the same state.
+    const stateCell = beginCell().store(storeShardStateUnsplit(state)).endCell();
+    const s = stateCell.beginParse();
+    expect(loadShardStateHeader(s).genLt).toBe(20n);
+    expect(loadShardStateAccounting(s.loadRef().beginParse()).totalBalance).toEqual({ coins: 5n });
+    const cells = loadMcStateExtraCells(stateCell.beginParse());
+    expect(cells?.config.hash().equals(config.hash())).toBe(true);
+    expect(cells?.shardHashes?.hash().equals(extra.shardHashes.root!.hash())).toBe(true);
+    expect(cells?.custom.hash().equals(beginCell().store(storeMcStateExtra(extra)).endCell().hash())).toBe(true);
+    const more = loadMcStateExtraPrevBlocks(cells!.more.beginParse());
+    expect(more).toEqual({ flags: 0, validatorInfo: extra.validatorInfo, prevBlocks: null });
+    expect(
+      loadMcStateExtraCells(
+        beginCell()
+          .store(storeShardStateUnsplit({ ...state, custom: null }))
+          .endCell()
+          .beginParse(),
+      ),
+    ).toBeNull();
 
     const mcBlockExtra = {
       keyBlock: true,

@@ -1,6 +1,7 @@
 import { param } from '../../params/schema';
 import { defineHandler, invalid } from '../define';
-import { MAX_DNS_TTL, resolveDns } from '../dns';
+import { dnsResolveAt, masterchainBlockAt, MAX_DNS_TTL } from '../../chain';
+import { encodeDnsName, MAX_DNS_NAME_BYTES } from '../../converters/dns';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -20,10 +21,13 @@ export default defineHandler({
     positiveSeqno(p.seqno);
     if (p.ttl !== undefined && p.ttl < 0) invalid('ttl should be non-negative');
     if (p.ttl !== undefined && p.ttl > MAX_DNS_TTL) invalid(`ttl should be at most ${MAX_DNS_TTL}`);
+    if (encodeDnsName(p.name ?? '').length > MAX_DNS_NAME_BYTES) invalid('name is too long');
   },
   // `category` is accepted and ignored, as toncenter does: every record of the name is returned.
   run: async (ctx, p) => {
     const deadline = Date.now() + ctx.config.requestTimeout;
-    return ctx.lite().run((client) => resolveDns(client, p.address.address, p.name ?? '', p.ttl ?? 0, p.seqno, deadline));
+    const session = ctx.lite();
+    const block = await masterchainBlockAt(session, p.seqno);
+    return dnsResolveAt(session, block, { root: p.address.address, name: p.name ?? '', ttl: p.ttl ?? 0, deadline });
   },
 });

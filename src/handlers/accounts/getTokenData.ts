@@ -1,8 +1,16 @@
+import { friendlyAddress, rawAddressUpper } from '../../converters';
+import { masterchainBlockAt, tokenDataAt } from '../../chain';
+import type { ParsedAddress } from '../../params/address';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { readTokenData } from '../tokenData';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
+
+/** The address as toncenter echoes it: raw upper-case, or the URL-safe form with the caller's flags. */
+function echoedAddress(parsed: ParsedAddress): string {
+  if (parsed.form === 'raw_form') return rawAddressUpper(parsed.address);
+  return friendlyAddress(parsed.address, { bounceable: parsed.bounceable, testOnly: parsed.testOnly });
+}
 
 export default defineHandler({
   name: 'getTokenData',
@@ -18,6 +26,8 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     const deadline = Date.now() + ctx.config.requestTimeout;
-    return ctx.lite().run((client) => readTokenData(client, p.address, p.seqno, deadline));
+    const session = ctx.lite();
+    const block = await masterchainBlockAt(session, p.seqno);
+    return tokenDataAt(session, block, { address: p.address.address, echoed: echoedAddress(p.address), deadline });
   },
 });

@@ -1,7 +1,7 @@
 import { parseLegacyStack, toBlockIdExt, toLastTransactionId } from '../../converters';
+import { masterchainBlockAt, methodIdOf, runGetMethodAt, tvmStack } from '../../chain';
 import { getMethodParams } from '../sharedParams';
 import { defineHandler } from '../define';
-import { loadContract, methodIdOf, tvmStack } from '../getMethod';
 import { POST_ONLY } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -21,9 +21,14 @@ export default defineHandler({
     // Checked in validate; parsed again here (at most 256 entries, so cheap).
     const stack = tvmStack(parseLegacyStack(p.stack));
     const deadline = Date.now() + ctx.config.requestTimeout;
-    const { read, outcome } = await ctx.lite().run(async (client) => {
-      const contract = await loadContract(client, p.address.address, p.seqno, deadline);
-      return { read: contract.read, outcome: await contract.runRendered(p.method, stack, 'legacy') };
+    const session = ctx.lite();
+    const block = await masterchainBlockAt(session, p.seqno);
+    const { read, outcome } = await runGetMethodAt(session, block, {
+      address: p.address.address,
+      method: p.method,
+      stack,
+      form: 'legacy',
+      deadline,
     });
     return {
       '@type': 'smc.runResult',

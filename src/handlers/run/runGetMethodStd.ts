@@ -1,7 +1,7 @@
 import { parseTypedStack } from '../../converters';
+import { masterchainBlockAt, methodIdOf, runGetMethodAt, tvmStack } from '../../chain';
 import { getMethodParams } from '../sharedParams';
 import { defineHandler } from '../define';
-import { loadContract, methodIdOf, tvmStack } from '../getMethod';
 import { POST_ONLY } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -21,9 +21,15 @@ export default defineHandler({
     // Checked in validate; parsed again here (at most 256 entries, so cheap).
     const stack = tvmStack(parseTypedStack(p.stack));
     const deadline = Date.now() + ctx.config.requestTimeout;
-    const outcome = await ctx
-      .lite()
-      .run(async (client) => (await loadContract(client, p.address.address, p.seqno, deadline)).runRendered(p.method, stack, 'typed'));
+    const session = ctx.lite();
+    const block = await masterchainBlockAt(session, p.seqno);
+    const { outcome } = await runGetMethodAt(session, block, {
+      address: p.address.address,
+      method: p.method,
+      stack,
+      form: 'typed',
+      deadline,
+    });
     return {
       '@type': 'smc.runResult',
       gas_used: outcome.gasUsed,

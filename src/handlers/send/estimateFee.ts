@@ -1,7 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { queryMessage } from '../../chain';
-import { estimateExternalMessageFees } from '../fees';
+import { buildQueryMessage, estimateFeeAt } from '../../chain';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({
@@ -17,8 +16,9 @@ export default defineHandler({
     ignore_chksig: param.strictBool().withDefault(true),
   },
   run: async (ctx, p) => {
-    const message = queryMessage(p.address.address, p.body, p.init_code, p.init_data);
-    const deadline = Date.now() + ctx.config.requestTimeout;
-    return ctx.lite().run((client) => estimateExternalMessageFees(client, p.address.address, message, p.ignore_chksig, deadline));
+    const message = await buildQueryMessage(p.address.address, p.body, p.init_code, p.init_data, ctx.deadline);
+    const session = ctx.lite();
+    const block = (await session.head()).last;
+    return estimateFeeAt(session, block, { address: p.address.address, message, ignoreChksig: p.ignore_chksig, deadline: ctx.deadline });
   },
 });

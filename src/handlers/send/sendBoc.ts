@@ -1,8 +1,7 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage } from '../../chain';
+import { checkSendableBoc, externalMessageInfo } from '../../chain';
 import { POST_ONLY } from '../types';
-import { nonEmptyBoc } from '../validation';
 
 export default defineHandler({
   name: 'sendBoc',
@@ -12,11 +11,9 @@ export default defineHandler({
   params: {
     boc: param.bytes(),
   },
-  validate: (p) => {
-    nonEmptyBoc(p.boc);
-    parseExternalMessage(p.boc);
-  },
+  validate: (p) => checkSendableBoc(p.boc),
   run: async (ctx, p) => {
+    await externalMessageInfo(p.boc, ctx.deadline);
     await ctx.sendMessage(p.boc);
     return { '@type': 'ok' };
   },

@@ -1,9 +1,7 @@
-import { toExtMessageInfo } from '../../converters/extMessage';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage } from '../../chain';
+import { checkSendableBoc, externalMessageInfo } from '../../chain';
 import { POST_ONLY } from '../types';
-import { nonEmptyBoc } from '../validation';
 
 export default defineHandler({
   name: 'sendBocReturnHash',
@@ -13,13 +11,10 @@ export default defineHandler({
   params: {
     boc: param.bytes(),
   },
-  validate: (p) => {
-    nonEmptyBoc(p.boc);
-    parseExternalMessage(p.boc);
-  },
+  validate: (p) => checkSendableBoc(p.boc),
   run: async (ctx, p) => {
-    const message = parseExternalMessage(p.boc);
+    const info = await externalMessageInfo(p.boc, ctx.deadline);
     await ctx.sendMessage(p.boc);
-    return toExtMessageInfo(message);
+    return info;
   },
 });

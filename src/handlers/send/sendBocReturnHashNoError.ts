@@ -1,13 +1,12 @@
-import { toExtMessageInfo } from '../../converters/extMessage';
-import { ApiError, LiteServerError, ValidationError } from '../../errors';
+import { ApiError, LiteServerError } from '../../errors';
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { parseExternalMessage } from '../../chain';
+import { checkSendableBoc, externalMessageInfo } from '../../chain';
 import { POST_ONLY } from '../types';
 
 /** A message that cannot be sent is the caller's problem here: 400 with the reason, never 422/500. */
 function asBadRequest(err: unknown): unknown {
-  if (err instanceof ValidationError || err instanceof LiteServerError) return new ApiError(400, err.message);
+  if ((err instanceof ApiError && err.code === 422) || err instanceof LiteServerError) return new ApiError(400, err.message);
   return err;
 }
 
@@ -21,9 +20,10 @@ export default defineHandler({
   },
   run: async (ctx, p) => {
     try {
-      const message = parseExternalMessage(p.boc);
+      checkSendableBoc(p.boc);
+      const info = await externalMessageInfo(p.boc, ctx.deadline);
       await ctx.sendMessage(p.boc);
-      return toExtMessageInfo(message);
+      return info;
     } catch (err) {
       throw asBadRequest(err);
     }

@@ -1,6 +1,6 @@
 import { param } from '../../params/schema';
 import { defineHandler } from '../define';
-import { queryMessage } from '../../chain';
+import { buildQueryMessage } from '../../chain';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({
@@ -15,8 +15,8 @@ export default defineHandler({
     init_data: param.bytes().withDefault(Buffer.alloc(0)),
   },
   run: async (ctx, p) => {
-    const message = queryMessage(p.address.address, p.body, p.init_code, p.init_data);
-    await ctx.sendMessage(message.toBoc());
+    const message = await buildQueryMessage(p.address.address, p.body, p.init_code, p.init_data, ctx.deadline);
+    await ctx.sendMessage(message.boc);
     return { '@type': 'ok' };
   },
 });

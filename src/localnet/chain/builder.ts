@@ -20,6 +20,7 @@ import {
   storeBinTreeLeaf,
   storeBlock,
   storeCurrencyCollection,
+  storeDepthBalanceInfo,
   storeHashmapAugE,
   storeImportFees,
   storeKeyExtBlkRef,
@@ -54,9 +55,8 @@ export function emptyAccounts(): AccountsDict {
     aug: {
       zero: zeroCurrency(),
       combine: addCurrency,
-      // depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection
       store: (balance: CurrencyCollection, b: Builder) => {
-        b.storeUint(0, 5).store(storeCurrencyCollection(balance));
+        b.store(storeDepthBalanceInfo({ splitDepth: 0, balance }));
       },
     },
   });

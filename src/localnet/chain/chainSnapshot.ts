@@ -1,7 +1,8 @@
 /** What a chain snapshot holds, and how sealed blocks and account sets are rebuilt from its cells. */
 import { Address, Cell, loadShardAccount, loadTransaction } from '@ton/core';
 import { forEachDictLeaf } from '../cells';
-import { loadBlockInfo, loadCurrencyCollection } from '../../tlb';
+import { loadBlockInfo, loadCurrencyCollection, loadDepthBalanceInfo } from '../../tlb';
+import { accountsOf } from './proofs';
 import { AccountsDict, emptyAccounts } from './builder';
 import { BASECHAIN, BlockId, FULL_SHARD, MASTERCHAIN, shardOfIdent } from './ids';
 import { BlockStore, StoredBlock, StoredTransaction } from './store';
@@ -85,10 +86,8 @@ export function restoredBlock(saved: SavedBlock, signature: Buffer | null): Stor
 export function accountsOfState(workchain: number, state: Cell): { dict: AccountsDict; accounts: RestoredAccount[] } {
   let dict = emptyAccounts();
   const accounts: RestoredAccount[] = [];
-  const container = state.refs[1].beginParse();
-  forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (key, leaf) => {
-    leaf.skip(5);
-    const balance = loadCurrencyCollection(leaf);
+  forEachDictLeaf(accountsOf(state).root, 256, (key, leaf) => {
+    const { balance } = loadDepthBalanceInfo(leaf);
     const shardAccount = leaf.asCell();
     dict = dict.set(key, shardAccount, balance);
     const lastPaid = loadShardAccount(shardAccount.beginParse()).account?.storageStats.lastPaid ?? 0;

@@ -2,6 +2,8 @@
 import { Address, Cell, loadShardAccount, parseTuple, TupleItem } from '@ton/core';
 import { PrevBlocksInfo } from '@ton/sandbox';
 import { dictLookupPath } from '../cells';
+import { loadDepthBalanceInfo } from '../../tlb';
+import { accountsOf } from './proofs';
 import { SandboxEngine } from './sandboxAdapter';
 
 export interface GetMethodRun {
@@ -66,14 +68,10 @@ export async function runGetMethodAt(
 
 /** The ShardAccount leaf slice of `address` in a ShardStateUnsplit, or null when absent. */
 export function accountLeaf(state: Cell, address: Address) {
-  const accounts = state.refs[1].beginParse();
-  const root = accounts.loadBit() ? accounts.loadRef() : null;
-  const path = dictLookupPath(root, 256, BigInt('0x' + address.hash.toString('hex')));
+  const path = dictLookupPath(accountsOf(state).root, 256, BigInt('0x' + address.hash.toString('hex')));
   if (!path.value) return null;
-  // Skip the DepthBalanceInfo extra: split_depth (5 bits) then the CurrencyCollection.
+  // The leaf is the DepthBalanceInfo extra, then the ShardAccount.
   const leaf = path.value;
-  leaf.skip(5);
-  leaf.loadCoins();
-  leaf.loadMaybeRef();
+  loadDepthBalanceInfo(leaf);
   return leaf;
 }

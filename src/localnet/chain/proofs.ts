@@ -6,7 +6,7 @@
  */
 import { Cell, Slice } from '@ton/core';
 import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof, ProofSpec } from '../cells';
-import { loadShardStateHeader } from '../../tlb';
+import { loadMcStateExtraCells, loadMcStateExtraPrevBlocks, loadShardStateHeader, type McStateExtraCells } from '../../tlb';
 
 /** Builds the MerkleProof cell of a spec (tests and callers that need a Cell). */
 export function proofCell(spec: ProofSpec): Cell {
@@ -33,20 +33,9 @@ export function mcBlockExtraCell(root: Cell): Cell | null {
   return extra.refs.length > 3 ? extra.refs[3] : null;
 }
 
-/** McStateExtra layout: shard_hashes (HashmapE: a ref if non-empty), config (ConfigParams), ^[...]. */
-export function mcStateExtraParts(state: Cell): { custom: Cell; shardHashes: Cell | null; config: Cell; more: Cell } | null {
-  const s = state.beginParse();
-  loadShardStateHeader(s);
-  s.loadRef();
-  const custom = s.loadMaybeRef();
-  if (!custom) return null;
-  const cs = custom.beginParse();
-  cs.skip(16);
-  const shardHashes = cs.loadMaybeRef();
-  cs.skip(256);
-  const config = cs.loadRef();
-  const more = cs.loadRef();
-  return { custom, shardHashes, config, more };
+/** The cells of a masterchain state's McStateExtra (see src/tlb), or null for a shard state. */
+export function mcStateExtraParts(state: Cell): McStateExtraCells | null {
+  return loadMcStateExtraCells(state.beginParse());
 }
 
 /**
@@ -86,7 +75,7 @@ export function stateRootProof(root: Cell): ProofSpec {
 
 /** The accounts dictionary root of a ShardStateUnsplit (null when empty) and its container cell. */
 export function accountsOf(state: Cell): { container: Cell; root: Cell | null } {
-  const container = state.refs[1];
+  const container = loadShardStateHeader(state.beginParse()).accounts;
   return { container, root: container.bits.at(0) ? container.refs[0] : null };
 }
 
@@ -201,9 +190,7 @@ export function ancestorProof(mcState: Cell, seqno: number): ProofSpec {
   const parts = mcStateExtraParts(mcState);
   if (!parts) throw new Error('not a masterchain state');
   const open: Cell[] = [mcState, parts.custom, parts.more];
-  const s = parts.more.beginParse();
-  s.skip(16 + 65);
-  const prevBlocks = s.loadMaybeRef();
+  const { prevBlocks } = loadMcStateExtraPrevBlocks(parts.more.beginParse());
   open.push(...dictLookupPath(prevBlocks, 32, BigInt(seqno)).cells);
   return { root: mcState, keep: keepOf(open) };
 }

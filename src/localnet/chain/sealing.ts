@@ -5,7 +5,7 @@
  */
 import { Cell, CurrencyCollection } from '@ton/core';
 import { randomBytes } from 'crypto';
-import { addCurrency, ExtBlkRef, McStateExtra, ValueFlow, zeroCurrency } from '../../tlb';
+import { addCurrency, ExtBlkRef, loadShardStateAccounting, loadShardStateHeader, McStateExtra, ValueFlow, zeroCurrency } from '../../tlb';
 import {
   AccountsDict,
   buildAccountBlocks,
@@ -289,9 +289,9 @@ function storedTx(t: ExecutedTransaction, block: BlockId): StoredTransaction {
   };
 }
 
-/** `total_balance` of a ShardStateUnsplit (after global_id..gen_lt..min_ref_mc_seqno in the ref). */
+/** `total_balance` of a ShardStateUnsplit (in its second-level cell). */
 function totalBalanceOf(state: Cell): CurrencyCollection {
-  const s = state.refs[2].beginParse();
-  s.skip(128);
-  return { coins: s.loadCoins() };
+  const s = state.beginParse();
+  loadShardStateHeader(s);
+  return loadShardStateAccounting(s.loadRef().beginParse()).totalBalance;
 }

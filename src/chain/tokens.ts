@@ -1,6 +1,4 @@
 import { Address, beginCell, Cell, TupleItem } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
-import { friendlyAddress, rawAddressUpper } from '../converters';
 import {
   DnsContentJson,
   parseDnsRecords,
@@ -18,9 +16,9 @@ import {
   TokenDataJson,
 } from '../converters/tokenData';
 import { ConflictError } from '../errors';
-import type { ParsedAddress } from '../params/address';
-import { readAccountAtBlock } from './accountState';
-import { contractOf, GetMethodOutcome, LoadedContract, loadContract } from './getMethod';
+import { accountAt } from './accounts';
+import { contractAt, contractOf, type GetMethodOutcome, type LoadedContract } from './getMethods';
+import type { ChainSession, McBlock } from './session';
 
 /**
  * getTokenData as toncenter's C++ server decides it: the standard get-methods are tried in the
@@ -28,12 +26,6 @@ import { contractOf, GetMethodOutcome, LoadedContract, loadContract } from './ge
  * full stack and passes verification wins (a jetton wallet must be the one its master computes
  * for its owner, an item the one its collection computes for its index). Nothing: 409.
  */
-
-/** The address as toncenter echoes it: raw upper-case, or the URL-safe form with the caller's flags. */
-export function echoedAddress(parsed: ParsedAddress): string {
-  if (parsed.form === 'raw_form') return rawAddressUpper(parsed.address);
-  return friendlyAddress(parsed.address, { bounceable: parsed.bounceable, testOnly: parsed.testOnly });
-}
 
 /** A contract and the deadline its siblings' get-methods share. */
 type TokenContract = LoadedContract & { readonly deadline?: number };
@@ -47,15 +39,15 @@ function addressSlice(address: Address): TupleItem {
 }
 
 /** Another contract at the same masterchain block as the token. */
-async function sibling(client: LiteClient, token: TokenContract, address: Address): Promise<LoadedContract> {
-  return contractOf(client, await readAccountAtBlock(client, address, token.read.block), token.deadline);
+async function sibling(session: ChainSession, token: TokenContract, address: Address): Promise<LoadedContract> {
+  return contractOf(session, await accountAt(session, token.read.block, address), token.deadline);
 }
 
-async function jettonWallet(client: LiteClient, token: TokenContract, echoed: string): Promise<TokenDataJson | undefined> {
+async function jettonWallet(session: ChainSession, token: TokenContract, echoed: string): Promise<TokenDataJson | undefined> {
   const stack = ok(await token.run('get_wallet_data', []), 4);
   const fields = stack && readJettonWalletData(stack);
   if (!fields) return undefined;
-  const master = await sibling(client, token, fields.jetton);
+  const master = await sibling(session, token, fields.jetton);
   const computed = ok(await master.run('get_wallet_address', [addressSlice(fields.owner)]), 1);
   const expected = computed && stackAddress(computed[computed.length - 1]);
   if (!expected || !expected.equals(token.read.address)) return undefined;
@@ -86,13 +78,13 @@ async function dnsContent(token: TokenContract): Promise<DnsContentJson | undefi
   };
 }
 
-async function nftItem(client: LiteClient, token: TokenContract, echoed: string): Promise<TokenDataJson | undefined> {
+async function nftItem(session: ChainSession, token: TokenContract, echoed: string): Promise<TokenDataJson | undefined> {
   const stack = ok(await token.run('get_nft_data', []), 5);
   const fields = stack && readNftItemData(stack);
   if (!fields) return undefined;
   let content: TokenContentJson | DnsContentJson | undefined;
   if (fields.collection) {
-    const collection = await sibling(client, token, fields.collection);
+    const collection = await sibling(session, token, fields.collection);
     const computed = ok(await collection.run('get_nft_address_by_index', [{ type: 'int', value: fields.index }]), 1);
     const expected = computed && stackAddress(computed[computed.length - 1]);
     if (!expected || !expected.equals(token.read.address)) return undefined;
@@ -106,20 +98,28 @@ async function nftItem(client: LiteClient, token: TokenContract, echoed: string)
   return toNftItemData(echoed, fields, content ?? (await dnsContent(token)) ?? parseTokenContent(fields.individualContent));
 }
 
-export async function readTokenData(client: LiteClient, parsed: ParsedAddress, seqno?: number, deadline?: number): Promise<TokenDataJson> {
-  const echoed = echoedAddress(parsed);
-  const token: TokenContract = { ...(await loadContract(client, parsed.address, seqno, deadline)), deadline };
+/**
+ * The token data of `address` at masterchain block `block`; `echoed` is the address as the answer
+ * names it (the caller's form, see echoedAddress).
+ */
+export async function tokenDataAt(
+  session: ChainSession,
+  block: McBlock,
+  args: { address: Address; echoed: string; deadline?: number },
+): Promise<TokenDataJson> {
+  const { echoed, deadline } = args;
+  const token: TokenContract = { ...(await contractAt(session, block, args.address, deadline)), deadline };
   const kinds: (() => Promise<TokenDataJson | undefined>)[] = [
     async () => {
       const stack = ok(await token.run('get_jetton_data', []), 5);
       return stack && toJettonMasterData(echoed, stack);
     },
-    () => jettonWallet(client, token, echoed),
+    () => jettonWallet(session, token, echoed),
     async () => {
       const stack = ok(await token.run('get_collection_data', []), 3);
       return stack && toNftCollectionData(echoed, stack);
     },
-    () => nftItem(client, token, echoed),
+    () => nftItem(session, token, echoed),
   ];
   for (const kind of kinds) {
     const found = await kind();

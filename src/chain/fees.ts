@@ -1,5 +1,4 @@
 import { Address, Cell, loadTransaction } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
 import {
   CONFIG_GAS_PRICES_BASECHAIN,
   CONFIG_GAS_PRICES_MASTERCHAIN,
@@ -8,7 +7,7 @@ import {
   CONFIG_STORAGE_PRICES,
   FeeBreakdown,
   gasFee,
-  inboundForwardFee,
+  forwardFee,
   outboundForwardFees,
   parseGasPrices,
   parseMsgPrices,
@@ -17,10 +16,11 @@ import {
   storageFee,
   toQueryFees,
 } from '../converters/fees';
-import { tvmPool } from '../tvm';
-import { readAccount, shardAccountCell } from './accountState';
-import { configParam } from './chainConfig';
-import { emulationContext, libraryBoc } from './getMethod';
+import { type BuiltMessage, tvmPool } from '../tvm';
+import { accountAt, shardAccountCell } from './accounts';
+import { requiredConfigParam as configParam } from './config';
+import { emulationContext, libraryBoc } from './getMethods';
+import type { ChainSession, McBlock } from './session';
 
 /** How long the emulation may run when the caller gives no deadline. */
 const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;
@@ -29,22 +29,23 @@ const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;
  * estimateFee: the fees an inbound external message would cost its destination, computed as
  * tonlib's query.estimateFees does — import and storage fees from the account state and config,
  * gas from running the message (here: a whole transaction in the emulator, signature checks
- * optionally skipped, in a TVM worker thread), forward fees from the messages the run would send. A message the contract
- * does not accept costs no gas and sends nothing, as in tonlib.
+ * optionally skipped, in a TVM worker thread), forward fees from the messages the run would send.
+ * A message the contract does not accept costs no gas and sends nothing, as in tonlib. Everything
+ * is read at masterchain block `block` (the request's head).
  */
-export async function estimateExternalMessageFees(
-  client: LiteClient,
-  address: Address,
-  message: Cell,
-  ignoreChksig: boolean,
-  deadline = Date.now() + DEFAULT_EMULATION_TIMEOUT_MS,
+export async function estimateFeeAt(
+  session: ChainSession,
+  block: McBlock,
+  args: { address: Address; message: BuiltMessage; ignoreChksig: boolean; deadline?: number },
 ): Promise<QueryFeesJson> {
-  const read = await readAccount(client, address);
+  const { address, message, ignoreChksig } = args;
+  const deadline = args.deadline ?? Date.now() + DEFAULT_EMULATION_TIMEOUT_MS;
+  const read = await accountAt(session, block, address);
   const masterchain = address.workChain === -1;
   const state = read.account?.storage.state;
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
   const data = state?.type === 'active' ? (state.state.data ?? null) : null;
-  const { config, libraries } = await emulationContext(client, read, [code, data, message]);
+  const { config, libraries } = await emulationContext(session, read, [code, data], message.libraries);
 
   const msgPrices = {
     basechain: parseMsgPrices(configParam(config, CONFIG_MSG_PRICES_BASECHAIN)),
@@ -65,7 +66,7 @@ export async function estimateExternalMessageFees(
   const libs = libraryBoc(libraries);
   const emulation = await tvmPool().transaction(
     {
-      message: message.toBoc(),
+      message: message.boc,
       shardAccount: shardAccountCell(read).toBoc(),
       config: config.base64,
       ...(libs ? { libs } : {}),
@@ -77,7 +78,8 @@ export async function estimateExternalMessageFees(
   );
 
   const fees: FeeBreakdown = {
-    inForwardFee: inboundForwardFee(message, msgPrices[masterchain ? 'masterchain' : 'basechain']),
+    // The import fee (inboundForwardFee's rule), from the measure the worker took of the message.
+    inForwardFee: forwardFee(msgPrices[masterchain ? 'masterchain' : 'basechain'], message.refCells, message.refBits),
     storageFee: storage,
     gasFee: 0n,
     forwardFee: 0n,

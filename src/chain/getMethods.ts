@@ -1,12 +1,14 @@
-import { Address, beginCell, Cell, CellType, Dictionary, TupleItem } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
+import { Address, beginCell, Cell, Dictionary, TupleItem } from '@ton/core';
 import { parseTvmInteger } from '../converters';
-import { crc16 } from '../params/address';
-import { AccountRead, readAccount } from './accountState';
-import { ChainConfig, configAt } from './chainConfig';
 import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
+import { invalid } from '../errors';
+import { crc16 } from '../params/address';
 import { type GetMethodAnswer, MAX_STACK_CELL_DEPTH, parseStackCell, serializeStackCell, type StackRendering, tvmPool } from '../tvm';
-import { invalid } from './define';
+import { type AccountRead, accountAt } from './accounts';
+import { type ChainConfig, chainConfigAt } from './config';
+import { librariesByHash } from './libraries';
+import { libraryReferences } from './libraryRefs';
+import type { ChainSession, McBlock } from './session';
 
 /**
  * Get-methods run the way toncenter runs them: locally, in the TVM (tonlib there, the sandbox
@@ -14,7 +16,8 @@ import { invalid } from './define';
  * with that block's config and the public libraries the code needs. Running locally rather than
  * through liteServer.runSmcMethod is what yields `gas_used`, and it works for historical states
  * and library cells on any lite server. The TVM itself runs in a worker thread (src/tvm); this
- * file gathers its inputs and reads its answer.
+ * file gathers its inputs (the account through accountAt, the config through chainConfigAt, the
+ * libraries through librariesByHash, all at one masterchain block) and reads its answer.
  */
 
 /** TVM exit code of a contract without code (tonlib reports it for uninitialised accounts). */
@@ -23,8 +26,6 @@ export const NO_CODE_EXIT_CODE = -13;
 const LIBRARIES_PER_QUERY = 16;
 /** Libraries found missing during execution are fetched and the method re-run at most this often. */
 const MAX_LIBRARY_ROUNDS = 4;
-/** Cells visited when looking for library references in code and data. */
-const LIBRARY_SCAN_LIMIT = 20_000;
 /** Entries of a result stack (every level) we turn into JSON; more is a 422. */
 export const MAX_RESULT_ENTRIES = 4096;
 
@@ -80,33 +81,14 @@ export function methodIdOf(method: string | number): number {
   return (crc16(Buffer.from(text, 'utf8')) & 0xffff) | 0x10000;
 }
 
-/** Hashes of the library cells reachable from `roots`. */
-export function libraryReferences(roots: readonly (Cell | null)[]): Buffer[] {
-  const seen = new Set<string>();
-  const found = new Map<string, Buffer>();
-  const pending = roots.filter((root): root is Cell => root !== null);
-  while (pending.length > 0 && seen.size < LIBRARY_SCAN_LIMIT) {
-    const cell = pending.pop() as Cell;
-    const key = cell.hash().toString('hex');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (cell.type === CellType.Library) {
-      const hash = cell.bits.subbuffer(8, 256);
-      if (hash) found.set(hash.toString('hex'), hash);
-      continue;
-    }
-    pending.push(...cell.refs);
-  }
-  return [...found.values()];
-}
 
 export type LibraryDict = Dictionary<Buffer, Cell>;
 
-async function fetchLibraries(client: LiteClient, hashes: Buffer[], into: LibraryDict): Promise<void> {
+async function fetchLibraries(session: ChainSession, hashes: Buffer[], into: LibraryDict): Promise<void> {
   const wanted = hashes.filter((hash) => !into.has(hash));
   for (let i = 0; i < wanted.length; i += LIBRARIES_PER_QUERY) {
-    const answer = await client.getLibraries(wanted.slice(i, i + LIBRARIES_PER_QUERY));
-    for (const entry of answer.result) into.set(entry.hash, Cell.fromBoc(entry.data)[0]);
+    const entries = await librariesByHash(session, wanted.slice(i, i + LIBRARIES_PER_QUERY));
+    for (const entry of entries) into.set(entry.hash, Cell.fromBoc(entry.data)[0]);
   }
 }
 
@@ -122,10 +104,15 @@ export interface EmulationContext {
 }
 
 /** Config and the libraries referenced by `roots`, for `read`'s block. */
-export async function emulationContext(client: LiteClient, read: AccountRead, roots: readonly (Cell | null)[]): Promise<EmulationContext> {
-  const config = await configAt(client, read.block);
+export async function emulationContext(
+  session: ChainSession,
+  read: AccountRead,
+  roots: readonly (Cell | null)[],
+  moreLibraries: readonly Buffer[] = [],
+): Promise<EmulationContext> {
+  const config = await chainConfigAt(session, read.block);
   const libraries: LibraryDict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-  await fetchLibraries(client, libraryReferences(roots), libraries);
+  await fetchLibraries(session, [...libraryReferences(roots), ...moreLibraries], libraries);
   return { config, libraries };
 }
 
@@ -134,15 +121,14 @@ export function libraryBoc(libraries: LibraryDict): Uint8Array | undefined {
   return libraryCell(libraries)?.toBoc();
 }
 
-/** Loads an account at masterchain `seqno` (head when undefined) for running get-methods on it. */
-export async function loadContract(client: LiteClient, address: Address, seqno?: number, deadline?: number): Promise<LoadedContract> {
-  const read = await readAccount(client, address, seqno);
-  return contractOf(client, read, deadline);
+/** Loads the account at masterchain block `block` for running get-methods on it. */
+export async function contractAt(session: ChainSession, block: McBlock, address: Address, deadline?: number): Promise<LoadedContract> {
+  return contractOf(session, await accountAt(session, block, address), deadline);
 }
 
-/** Get-methods on an account state already read (getTokenData loads several at one block). */
+/** Get-methods on an account state already read. */
 export async function contractOf(
-  client: LiteClient,
+  session: ChainSession,
   read: AccountRead,
   deadline = Date.now() + DEFAULT_RUN_TIMEOUT_MS,
 ): Promise<LoadedContract> {
@@ -154,7 +140,7 @@ export async function contractOf(
     return { read, run: none, runRendered: none };
   }
   const account = read.account;
-  const { config, libraries } = await emulationContext(client, read, [code, data]);
+  const { config, libraries } = await emulationContext(session, read, [code, data]);
   const extraCurrency: Record<string, string> = {};
   for (const [id, amount] of account.storage.balance.other ?? []) extraCurrency[String(id)] = amount.toString();
   const codeBoc = code.toBoc();
@@ -184,7 +170,7 @@ export async function contractOf(
       );
       if (answer.missingLibrary && round < MAX_LIBRARY_ROUNDS) {
         const before = libraries.size;
-        await fetchLibraries(client, [Buffer.from(answer.missingLibrary, 'hex')], libraries);
+        await fetchLibraries(session, [Buffer.from(answer.missingLibrary, 'hex')], libraries);
         // A library no lite server has stays missing; report the run as it ended.
         if (libraries.size > before) continue;
       }
@@ -204,4 +190,37 @@ export async function contractOf(
       return { exitCode: answer.exitCode, gasUsed: answer.gasUsed, stack: answer.rendered ?? [] };
     }) as LoadedContract['runRendered'],
   };
+}
+
+/** runGetMethod(Std)'s answer: the run rendered in the worker and the state it ran on. */
+export interface RenderedRun<J> {
+  read: AccountRead;
+  outcome: RenderedOutcome<J>;
+}
+
+/**
+ * runGetMethod at `block`: the method on the account's state there, its result stack rendered in
+ * the TVM worker as runGetMethod's legacy form or runGetMethodStd's typed form.
+ */
+export async function runGetMethodAt(
+  session: ChainSession,
+  block: McBlock,
+  args: { address: Address; method: string | number; stack: Cell; form: 'legacy'; deadline?: number },
+): Promise<RenderedRun<LegacyStackEntryJson>>;
+export async function runGetMethodAt(
+  session: ChainSession,
+  block: McBlock,
+  args: { address: Address; method: string | number; stack: Cell; form: 'typed'; deadline?: number },
+): Promise<RenderedRun<TvmStackEntryJson>>;
+export async function runGetMethodAt(
+  session: ChainSession,
+  block: McBlock,
+  args: { address: Address; method: string | number; stack: Cell; form: StackRendering; deadline?: number },
+): Promise<RenderedRun<LegacyStackEntryJson | TvmStackEntryJson>> {
+  const contract = await contractAt(session, block, args.address, args.deadline);
+  const outcome =
+    args.form === 'legacy'
+      ? await contract.runRendered(args.method, args.stack, 'legacy')
+      : await contract.runRendered(args.method, args.stack, 'typed');
+  return { read: contract.read, outcome };
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, DictionaryValue } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
 import { decodeDnsName, DnsResolvedJson, encodeDnsName, MAX_DNS_NAME_BYTES, toDnsEntry, toDnsResolved } from '../converters/dns';
-import { ApiError, ConflictError } from '../errors';
-import { readAccount, readAccountAtBlock } from './accountState';
-import { invalid } from './define';
-import { contractOf } from './getMethod';
+import { ApiError, ConflictError, invalid } from '../errors';
+import { accountAt } from './accounts';
+import { contractOf } from './getMethods';
+import type { ChainSession, McBlock } from './session';
 
 /**
  * dnsResolve as tonlib's dns.resolve does it: `dnsresolve(name, 0)` on the resolver; a fully
@@ -26,20 +25,19 @@ const recordValue: DictionaryValue<Cell> = {
   parse: (slice) => slice.loadRef(),
 };
 
-export async function resolveDns(
-  client: LiteClient,
-  root: Address,
-  fullName: string,
-  ttl: number,
-  seqno?: number,
-  deadline?: number,
+/** The records of `name` as resolved from resolver `root` at masterchain block `block`. */
+export async function dnsResolveAt(
+  session: ChainSession,
+  block: McBlock,
+  args: { root: Address; name: string; ttl: number; deadline?: number },
 ): Promise<DnsResolvedJson> {
+  const { root, name: fullName, ttl, deadline } = args;
   if (encodeDnsName(fullName).length > MAX_DNS_NAME_BYTES) invalid('name is too long');
-  let read = await readAccount(client, root, seqno);
+  let read = await accountAt(session, block, root);
   let name = fullName;
   for (let hops = ttl; ; hops--) {
     const encoded = encodeDnsName(name);
-    const contract = await contractOf(client, read, deadline);
+    const contract = await contractOf(session, read, deadline);
     const outcome = await contract.run('dnsresolve', [
       { type: 'slice', cell: beginCell().storeBuffer(encoded).endCell() },
       { type: 'int', value: 0n },
@@ -68,7 +66,7 @@ export async function resolveDns(
       let rest = name.slice(0, name.length - resolvedName.length);
       if (rest.endsWith('.')) rest = rest.slice(0, -1);
       const resolver = Address.parse(next.resolver.account_address);
-      read = await readAccountAtBlock(client, resolver, read.block);
+      read = await accountAt(session, read.block, resolver);
       name = rest;
       continue;
     }
