@@ -66,10 +66,10 @@ export async function runProofsBench(): Promise<void> {
   const lines: string[] = [];
   try {
     await makeHistory(source.localnet);
-    const checked = await startServer(loadConfig(base, {}).config, logger, { servers: source.servers, stop: async () => undefined });
+    const checked = await startServer(loadConfig(base, {}).config, logger, { ...source, stop: async () => undefined });
     servers.push(checked);
     const trusting = await startServer(loadConfig([...base, '--trust-liteservers'], {}).config, logger, {
-      servers: source.servers,
+      ...source,
       stop: async () => undefined,
     });
     servers.push(trusting);
