@@ -5,9 +5,11 @@ import { LiteServerError } from '../../src/errors';
 import { AdnlServer } from '../../src/localnet/adnl/server';
 import { AdnlClientConnection } from '../../src/liteclient/connection';
 import type { PooledServer } from '../../src/liteclient/pool';
+import { trustAnchorOf } from '../../src/liteclient/trust';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { startServer, type RunningServer } from '../../src/server';
 import { decodeLiteServerQuery, encodeLiteServerError, encodeLiteServerQuery } from '../../src/tl/envelope';
+import { TL_IDS } from '../../src/tl/ids';
 import {
   decodeLiteAnswer,
   decodeLiteQuery,
@@ -87,7 +89,10 @@ export class TamperingLiteServer {
     let kind: LiteQueryKind;
     let query: LiteQueryOf<LiteQueryKind>;
     try {
-      query = decodeLiteQuery(decodeLiteServerQuery(queryBytes).functionData) as LiteQueryOf<LiteQueryKind>;
+      let functionData = decodeLiteServerQuery(queryBytes).functionData;
+      // A `waitMasterchainSeqno seqno timeout` prefix (the head tracker's long poll): the query follows it.
+      if (functionData.length >= 12 && functionData.readUInt32LE(0) === TL_IDS['liteServer.waitMasterchainSeqno']) functionData = functionData.subarray(12);
+      query = decodeLiteQuery(functionData) as LiteQueryOf<LiteQueryKind>;
       kind = query.kind;
     } catch (err) {
       return encodeLiteServerError(621, `cannot parse query: ${(err as Error).message}`);
@@ -145,6 +150,8 @@ export interface TamperedStack {
   localnet: Localnet;
   liar: TamperingLiteServer;
   server: RunningServer;
+  /** Seals `count` blocks and waits until every server's proven head is the chain's newest block. */
+  seal(count: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -174,12 +181,24 @@ export async function startTamperedStack(options: { honest: boolean; flags?: str
   await liar.start();
   const honest: PooledServer = { host: localnet.host, port: localnet.port, publicKey: localnet.publicKey, archival: true, weight: 1 };
   const servers = options.honest ? [liar.endpoint(), honest] : [liar.endpoint()];
-  const server = await startServer(config, logger, { servers, stop: async () => undefined });
+  // The pool proves the chain from the local chain's own config (its zero state), as in production.
+  const anchor = trustAnchorOf(localnet.globalConfig, 'local chain', undefined);
+  const server = await startServer(config, logger, { servers, anchor, stop: async () => undefined });
   return {
     api: `${server.url}/api/v2`,
     localnet,
     liar,
     server,
+    seal: async (count) => {
+      for (let i = 0; i < count; i++) await localnet.chain.seal();
+      const last = localnet.chain.lastMasterchainBlock().id.seqno;
+      const deadline = Date.now() + 10_000;
+      // Heads are proven in the background (a getBlockProof each): reads use them once proven.
+      while (servers.some((_, index) => server.pool.heads.headOf(index)?.last.seqno !== last)) {
+        if (Date.now() > deadline) throw new Error('the pool did not prove the new head in time');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     stop: async () => {
       await server.stop();
       await liar.stop();

@@ -40,8 +40,7 @@ describe.each(FORGERIES)('account state with $name', ({ apply }) => {
     let stack: TamperedStack;
     beforeAll(async () => {
       stack = await startTamperedStack({ honest: false });
-      await stack.localnet.chain.seal();
-      await stack.localnet.chain.seal();
+      await stack.seal(2);
     }, 60_000);
     afterAll(() => stack?.stop());
 
@@ -64,8 +63,7 @@ describe.each(FORGERIES)('account state with $name', ({ apply }) => {
     let stack: TamperedStack;
     beforeAll(async () => {
       stack = await startTamperedStack({ honest: true });
-      await stack.localnet.chain.seal();
-      await stack.localnet.chain.seal();
+      await stack.seal(2);
     }, 60_000);
     afterAll(() => stack?.stop());
 
