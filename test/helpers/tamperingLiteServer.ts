@@ -4,11 +4,12 @@ import { loadConfig } from '../../src/config';
 import { LiteServerError } from '../../src/errors';
 import { AdnlServer } from '../../src/localnet/adnl/server';
 import { AdnlClientConnection } from '../../src/liteclient/connection';
-import { trustAnchorOf } from '../../src/liteclient';
 import type { PooledServer } from '../../src/liteclient/pool';
+import { trustAnchorOf } from '../../src/liteclient/trust';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { startServer, type RunningServer } from '../../src/server';
 import { decodeLiteServerQuery, encodeLiteServerError, encodeLiteServerQuery } from '../../src/tl/envelope';
+import { TL_IDS } from '../../src/tl/ids';
 import {
   decodeLiteAnswer,
   decodeLiteQuery,
@@ -99,7 +100,10 @@ export class TamperingLiteServer {
     let kind: LiteQueryKind;
     let query: LiteQueryOf<LiteQueryKind>;
     try {
-      query = decodeLiteQuery(decodeLiteServerQuery(queryBytes).functionData) as LiteQueryOf<LiteQueryKind>;
+      let functionData = decodeLiteServerQuery(queryBytes).functionData;
+      // A `waitMasterchainSeqno seqno timeout` prefix (the head tracker's long poll): the query follows it.
+      if (functionData.length >= 12 && functionData.readUInt32LE(0) === TL_IDS['liteServer.waitMasterchainSeqno']) functionData = functionData.subarray(12);
+      query = decodeLiteQuery(functionData) as LiteQueryOf<LiteQueryKind>;
       kind = query.kind;
     } catch (err) {
       return encodeLiteServerError(621, `cannot parse query: ${(err as Error).message}`);
@@ -168,6 +172,8 @@ export interface TamperedStack {
   localnet: Localnet;
   liar: TamperingLiteServer;
   server: RunningServer;
+  /** Seals `count` blocks and waits until every server's proven head is the chain's newest block. */
+  seal(count: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -205,6 +211,16 @@ export async function startTamperedStack(options: { honest: boolean; flags?: str
     localnet,
     liar,
     server,
+    seal: async (count) => {
+      for (let i = 0; i < count; i++) await localnet.chain.seal();
+      const last = localnet.chain.lastMasterchainBlock().id.seqno;
+      const deadline = Date.now() + 10_000;
+      // Heads are proven in the background (a getBlockProof each): reads use them once proven.
+      while (servers.some((_, index) => server.pool.heads.headOf(index)?.last.seqno !== last)) {
+        if (Date.now() > deadline) throw new Error('the pool did not prove the new head in time');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     stop: async () => {
       await server.stop();
       await liar.stop();
