@@ -24,6 +24,9 @@ export async function startConfiguredLocalnet(config: AppConfig, logger: Logger)
     accounts: config.accounts,
     blockIntervalMs: config.blockInterval,
     shards: config.shards,
+    keepBlocks: config.keepBlocks,
+    saveIntervalSec: config.saveInterval,
+    maxConnections: config.localnetMaxConnections,
     host: config.localnetHost,
     port: config.localnetPort,
     logger: logger.child({ component: 'localnet' }),
@@ -44,7 +47,10 @@ export function describeLocalnet(localnet: Localnet): string {
   return lines.join('\n');
 }
 
-/** The local chain as the API server's lite-server source; it keeps every block, so it is archival. */
+/**
+ * The local chain as the API server's lite-server source. It is marked archival: it holds all the
+ * history there is (the --keep-blocks window), and no other server could answer for older blocks.
+ */
 export async function startLocalnetSource(config: AppConfig, logger: Logger): Promise<LiteServerSource & { localnet: Localnet }> {
   const localnet = await startConfiguredLocalnet(config, logger);
   const servers = parseGlobalConfig(localnet.globalConfig, 'local chain').map((server) => ({ ...server, archival: true }));

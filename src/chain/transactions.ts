@@ -1,4 +1,5 @@
 import { Address, loadTransaction, Transaction } from '@ton/core';
+import { LiteServerError } from '../errors';
 import { hashToBuffer } from '../converters';
 import { accountAt } from './accounts';
 import { bocRoots, parseLiteAnswer } from './answers';
@@ -24,6 +25,7 @@ export interface HistoryPage {
 
 /** A lite server returns at most this many transactions per getTransactions query. */
 export const LITE_TRANSACTIONS_PER_QUERY = 16;
+const BLOCK_NOT_FOUND = 651;
 
 export function previousOf(tx: Transaction): TransactionCursor | null {
   return tx.prevTransactionLt === 0n ? null : { lt: tx.prevTransactionLt, hash: hashToBuffer(tx.prevTransactionHash) };
@@ -66,7 +68,15 @@ export async function walkHistory(
   let cursor: TransactionCursor | null = from;
   while (cursor && transactions.length < options.limit) {
     const count = Math.min(LITE_TRANSACTIONS_PER_QUERY, options.limit - transactions.length);
-    const page = await fetchTransactions(session, address, cursor, count);
+    let page: Transaction[];
+    try {
+      page = await fetchTransactions(session, address, cursor, count);
+    } catch (err) {
+      // Older blocks are gone from every server we have (a non-archival node, the local chain's
+      // --keep-blocks window): the history ends where theirs does, as one lite query's would.
+      if (transactions.length > 0 && err instanceof LiteServerError && err.liteCode === BLOCK_NOT_FOUND) break;
+      throw err;
+    }
     if (page.length === 0) break;
     for (const tx of page) {
       if (options.toLt !== undefined && tx.lt <= options.toLt) return { transactions, next: cursor };

@@ -56,7 +56,7 @@ export const OPTIONS = {
   accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)', min: 0, max: 100_000 },
   blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms; 0 = blocks only on messages and POST /localnet/mine', min: 0, max: 3_600_000 },
   shards: { flag: 'shards', kind: 'int', defaultValue: 2, description: 'basechain shards of the local chain', choices: ['1', '2', '4', '8'], min: 1, max: 8 },
-  keepBlocks: { flag: 'keep-blocks', kind: 'int', defaultValue: 10_000, description: 'local chain: masterchain blocks (with their shard blocks and states) kept; older ones answer 651 like a non-archival node', min: 16, max: 100_000_000 },
+  keepBlocks: { flag: 'keep-blocks', kind: 'int', defaultValue: 1000, description: 'local chain: masterchain blocks (with their shard blocks and states) kept; older ones answer 651 like a non-archival node', min: 16, max: 100_000_000 },
   saveInterval: { flag: 'save-interval', kind: 'int', defaultValue: 60, description: 'local chain: with --state-file, also save it (atomically) every this many seconds; 0 = only on exit', min: 0, max: 86_400 },
   localnetMaxConnections: { flag: 'localnet-max-connections', kind: 'int', defaultValue: 256, description: 'local chain lite server: most client connections at once (more are closed)', min: 1, max: 65_536 },
   stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },

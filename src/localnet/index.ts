@@ -8,7 +8,9 @@ import { AdnlServer } from './adnl';
 import { LocalnetLogger, silentLogger } from './adnl/logger';
 import { LocalChain } from './chain/LocalChain';
 import { ShardCount } from './chain/ids';
-import { readSnapshotFile, writeSnapshotFile } from './chain/snapshot';
+import { readSnapshotFile, writeSnapshotFileAsync } from './chain/snapshot';
+import { startPeriodicSave } from './periodicSave';
+import { BocNodeCache } from './cells';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/handlers';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, fundLocalnetWallets, LocalnetWallets } from './wallets';
@@ -36,6 +38,12 @@ export interface StartLocalnetOptions {
    * mnemonic, accounts and seed are then taken from the file); it is written on stop().
    */
   stateFile?: string;
+  /** With `stateFile`, also save every this many seconds (atomically); 0 only saves on stop(). Default 0. */
+  saveIntervalSec?: number;
+  /** Masterchain blocks kept with their shard blocks and states (older ones answer 651); 0 keeps all. Default 1000. */
+  keepBlocks?: number;
+  /** Most lite-server connections at once; more are closed on accept. Default 256. */
+  maxConnections?: number;
   logger?: LocalnetLogger;
   /** Gas limit of runSmcMethod get-methods. Default 1 000 000. */
   getMethodGasLimit?: bigint;
@@ -83,7 +91,12 @@ export interface Localnet {
 export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Localnet> {
   const logger = opts.logger ?? silentLogger;
   const seed = opts.seed === undefined ? undefined : Buffer.isBuffer(opts.seed) ? opts.seed : Buffer.from(opts.seed, 'utf8');
-  const chainOptions = { blockIntervalMs: opts.blockIntervalMs ?? 1000, getMethodGasLimit: opts.getMethodGasLimit, logger };
+  const chainOptions = {
+    blockIntervalMs: opts.blockIntervalMs ?? 1000,
+    getMethodGasLimit: opts.getMethodGasLimit,
+    ...(opts.keepBlocks !== undefined ? { keepBlocks: opts.keepBlocks } : {}),
+    logger,
+  };
   const saved = opts.stateFile ? readSnapshotFile(opts.stateFile) : null;
 
   let chain: LocalChain;
@@ -113,6 +126,7 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     seed: adnlSeed,
     host: opts.host ?? '127.0.0.1',
     port: opts.port ?? 0,
+    ...(opts.maxConnections !== undefined ? { maxConnections: opts.maxConnections } : {}),
     logger,
     onQuery: createLiteDispatcher({
       handlers: createLocalnetHandlers(chain),
@@ -129,10 +143,19 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   const globalConfig = buildGlobalConfig(chain, address.host, address.port, server.publicKey);
   logger.info({ host: address.host, port: address.port, wallets: wallets.wallets.length }, 'localnet started');
 
+  // Saves of one chain share most cells: each encodes only what changed since the last one.
+  const bocNodes = new BocNodeCache();
   const save = async (file: string): Promise<void> => {
     const snapshot = await chain.snapshot();
-    writeSnapshotFile(file, { chain: snapshot, adnlSeed, mnemonic: wallets.mnemonic, accounts: wallets.wallets.length / 2 });
+    const took = await writeSnapshotFileAsync(
+      file,
+      { chain: snapshot, adnlSeed, mnemonic: wallets.mnemonic, accounts: wallets.wallets.length / 2 },
+      bocNodes,
+    );
+    logger.debug({ file, height: chain.lastMasterchainBlock().id.seqno, ...took }, 'localnet saved');
   };
+  const stateFile = opts.stateFile;
+  const periodic = stateFile && opts.saveIntervalSec ? startPeriodicSave(opts.saveIntervalSec * 1000, () => save(stateFile), logger) : null;
   let stopped = false;
   return {
     chain,
@@ -148,8 +171,9 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
       if (stopped) return;
       stopped = true;
       await server.close();
+      await periodic?.stop();
       await chain.stop();
-      if (opts.stateFile) await save(opts.stateFile);
+      if (stateFile) await save(stateFile);
     },
   };
 }

@@ -1,6 +1,9 @@
 /**
  * One ADNL/TCP connection on the server side: handshake, decryption, framing, ping/pong and
- * query/answer, with idle timeout and backpressure. Protocol violations close only this socket.
+ * query/answer, with idle timeout and backpressure. Protocol violations close only this socket,
+ * and so does going over a memory bound: the bytes this connection holds that are not yet a
+ * handled frame (an unfinished handshake or frame, frames queued behind flow control) are
+ * capped per connection and, through a budget shared by all connections, in total.
  */
 import { Socket } from 'net';
 import { TlDecodeError } from '../../tl/buffer';
@@ -21,8 +24,19 @@ export interface ConnectionInfo {
 /** Answers the bytes of one `adnl.message.query` (its `query` field). Must not reject. */
 export type AdnlQueryHandler = (query: Buffer, connection: ConnectionInfo) => Promise<Buffer>;
 
+/** Bytes buffered by all connections of a server together, and their cap. */
+export interface InboundBudget {
+  used: number;
+  readonly limit: number;
+  /** Called when `used` went over `limit`: closes the connections holding the most until it is not. */
+  relieve(): void;
+}
+
 export interface AdnlConnectionOptions {
   readonly keys: AdnlKeyPair;
+  /** Most bytes this connection may hold unhandled (a bit above the largest frame). */
+  readonly maxBufferedBytes: number;
+  readonly budget: InboundBudget;
   readonly onQuery: AdnlQueryHandler;
   readonly idleTimeoutMs: number;
   readonly maxFrameSize: number;
@@ -42,6 +56,9 @@ export class AdnlConnection {
   private readonly idleTimer: NodeJS.Timeout;
   private queriesInFlight = 0;
   private readonly pendingPayloads: Buffer[] = [];
+  private pendingPayloadBytes = 0;
+  /** What this connection has counted in the shared budget. */
+  private accounted = 0;
   private waitingForDrain = false;
   private readonly closedCallbacks: (() => void)[] = [];
 
@@ -83,16 +100,46 @@ export class AdnlConnection {
     this.options.logger[level]({ connection: this.info.id, remote: this.info.remoteAddress, ...details }, message);
   }
 
+  /**
+   * The idle timer is refreshed by completed work (a handshake, a whole frame, an answer), not
+   * by bytes: a client dripping an endless partial frame is closed like a silent one.
+   */
   private onData(chunk: Buffer): void {
     if (this.state === 'closed') return;
-    this.idleTimer.refresh();
     this.guarded(() => {
       let stream: Buffer | null = chunk;
       if (this.state === 'handshake') stream = this.collectHandshake(chunk);
-      if (stream === null || stream.length === 0 || !this.ciphers) return;
-      for (const payload of this.frames.push(this.ciphers.decrypt.update(stream))) this.pendingPayloads.push(payload);
+      if (stream !== null && stream.length > 0 && this.ciphers) {
+        const payloads = this.frames.push(this.ciphers.decrypt.update(stream));
+        for (const payload of payloads) {
+          this.pendingPayloads.push(payload);
+          this.pendingPayloadBytes += payload.length;
+        }
+        if (payloads.length > 0) this.idleTimer.refresh();
+      }
+      if (!this.account()) return;
       this.processPayloads();
     });
+  }
+
+  /** Updates this connection's share of the budget; closes it (and returns false) over either cap. */
+  private account(): boolean {
+    const held = this.handshakeBytes + this.frames.pendingBytes + this.pendingPayloadBytes;
+    const budget = this.options.budget;
+    budget.used += held - this.accounted;
+    this.accounted = held;
+    if (held > this.options.maxBufferedBytes) {
+      this.log('warn', { bytes: held, limit: this.options.maxBufferedBytes }, 'ADNL connection buffers too much; closing it');
+      this.destroy('per-connection buffer limit');
+      return false;
+    }
+    if (budget.used > budget.limit) budget.relieve();
+    return this.state !== 'closed';
+  }
+
+  /** Bytes this connection holds that are not yet handled frames. */
+  get heldBytes(): number {
+    return this.accounted;
   }
 
   /** Runs protocol work; a violation closes this connection and nothing escapes to the socket. */
@@ -116,8 +163,11 @@ export class AdnlConnection {
    */
   private processPayloads(): void {
     while (this.state === 'open' && !this.mustPause() && this.pendingPayloads.length > 0) {
-      this.onPayload(this.pendingPayloads.shift() as Buffer);
+      const payload = this.pendingPayloads.shift() as Buffer;
+      this.pendingPayloadBytes -= payload.length;
+      this.onPayload(payload);
     }
+    if (this.state !== 'closed') this.account();
     this.updateFlow();
   }
 
@@ -128,6 +178,8 @@ export class AdnlConnection {
     if (this.handshakeBytes < HANDSHAKE_SIZE) return null;
     const all = Buffer.concat(this.handshakeChunks, this.handshakeBytes);
     this.handshakeChunks = [];
+    this.handshakeBytes = 0;
+    this.idleTimer.refresh();
     this.ciphers = acceptHandshake(all.subarray(0, HANDSHAKE_SIZE), this.options.keys);
     this.state = 'open';
     // The empty first frame tells the client the handshake was accepted by the key's owner.
@@ -223,6 +275,8 @@ export class AdnlConnection {
     clearTimeout(this.idleTimer);
     this.handshakeChunks = [];
     this.pendingPayloads.length = 0;
+    this.options.budget.used -= this.accounted;
+    this.accounted = 0;
     for (const callback of this.closedCallbacks.splice(0)) callback();
   }
 }

@@ -25,6 +25,29 @@ export function serializeBoc(roots: readonly Cell[], opts: { crc32?: boolean } =
   return serializeBocRoots(roots, { crc32c: opts.crc32 ?? true });
 }
 
+/**
+ * Several BoCs of mostly the same cells (the periodic snapshots of a chain): a cell object seen by
+ * an earlier call keeps its node, so a call builds nodes only for the cells that are new since
+ * (the writer still walks every node). Nodes live as long as their cells. A new cell object equal
+ * to an older one gets a node of its own and may be written twice, which a BoC reader accepts.
+ */
+export class BocNodeCache {
+  private readonly byCell = new WeakMap<Cell, BocNode>();
+
+  serialize(roots: readonly Cell[], opts: { crc32?: boolean } = {}): Buffer {
+    if (roots.length === 0) throw new Error('serializeBoc: at least one root is required');
+    const fresh = new Map<string, BocNode>();
+    const nodeOf = (cell: Cell): BocNode => {
+      const cached = this.byCell.get(cell);
+      if (cached) return cached;
+      const node = cellNode(cell, fresh, nodeOf);
+      this.byCell.set(cell, node);
+      return node;
+    };
+    return writeBagOfCells(roots.map(nodeOf), { crc32c: opts.crc32 ?? true });
+  }
+}
+
 /** What a Merkle proof reveals of `root`; see `KeepSet`. */
 export interface ProofSpec {
   root: Cell;
@@ -43,7 +66,7 @@ export function serializeProofs(items: readonly (ProofSpec | Cell)[], opts: { cr
   return writeBagOfCells(roots, { crc32c: opts.crc32 ?? true });
 }
 
-function cellNode(cell: Cell, nodes: Map<string, BocNode>): BocNode {
+function cellNode(cell: Cell, nodes: Map<string, BocNode>, child: (cell: Cell) => BocNode = (r) => cellNode(r, nodes)): BocNode {
   const key = 'v' + cell.hash().toString('latin1');
   const known = nodes.get(key);
   if (known) return known;
@@ -51,7 +74,7 @@ function cellNode(cell: Cell, nodes: Map<string, BocNode>): BocNode {
     key,
     data: paddedCellData(cell.bits, true),
     bitLength: cell.bits.length,
-    refs: cell.refs.map((r) => cellNode(r, nodes)),
+    refs: cell.refs.map(child),
     exotic: cell.isExotic,
     mask: cell.mask.value,
   };

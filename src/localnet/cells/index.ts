@@ -1,4 +1,4 @@
-export { serializeBoc, serializeProofs } from './boc';
+export { BocNodeCache, serializeBoc, serializeProofs } from './boc';
 export type { ProofSpec } from './boc';
 export { crc32cValue, crc32cBytes } from './crc32c';
 export { storeLabel, loadLabel, keyBit, keyBits, lengthFieldBits } from './labels';

@@ -10,8 +10,12 @@ export class CellInterner {
   private cells = new Map<string, { cell: Cell; id: number }>();
   private nextId = 0;
 
-  /** @param maxCells bound on remembered cells; the memory is dropped whole when it is reached. */
-  constructor(private readonly maxCells = 100_000) {}
+  /**
+   * @param maxCells bound on remembered cells; the memory is dropped whole when it is reached.
+   * Cells of old account versions stay here until then (a few a round from tick-tock alone), so
+   * the bound is also what this memory may cost: 10 000 cells, ~20 MB.
+   */
+  constructor(private readonly maxCells = 10_000) {}
 
   /** The roots of a BoC; falls back to @ton/core for BoCs with stored hashes. */
   parse(boc: Buffer): Cell[] {
@@ -58,7 +62,9 @@ export class CellInterner {
       const key = `${d1}.${d2}.${data.toString('hex')}.${children.map((c) => c.id).join(',')}`;
       let entry = this.cells.get(key);
       if (!entry) {
-        const cell = new Cell({ exotic: (d1 & 8) !== 0, bits: bitsOf(data, d2), refs: children.map((c) => c.cell) });
+        // A copy of the data: a view would keep the whole BoC alive (the config contract's
+        // account, re-read every round) for as long as the cell lives.
+        const cell = new Cell({ exotic: (d1 & 8) !== 0, bits: bitsOf(ownCopy(data), d2), refs: children.map((c) => c.cell) });
         entry = { cell, id: this.nextId++ };
         this.cells.set(key, entry);
       }
@@ -66,6 +72,13 @@ export class CellInterner {
     }
     return rootIndexes.map((i) => built[i].cell);
   }
+}
+
+/** A copy in memory of its own: a small Buffer.from() would share (and pin) an 8 KB pool slab. */
+function ownCopy(data: Buffer): Buffer {
+  const copy = Buffer.alloc(data.length);
+  data.copy(copy);
+  return copy;
 }
 
 /** Data bytes to bits: an odd d2 means the last byte is completion-tagged (`1` then zeros). */

@@ -1,18 +1,21 @@
-import { Address, beginCell, Cell, Dictionary, loadMessage } from '@ton/core';
+import { Address, Cell } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
-import { AccountsDict, emptyAccounts, shardAccountBalance } from './builder';
+import { AccountsDict, emptyAccounts } from './builder';
 import { accountsOfState, ChainSnapshot, RestoredAccount, restoredRounds, savedBlocks } from './chainSnapshot';
 import { LocalConfig, localConfigFromRoot } from './config';
-import { ExternalMessageRejectedError, InvalidExternalMessageError, WaitTimeoutError } from './errors';
-import { buildGenesis, GenesisAccount, genesisMessage, zeroStateOf } from './genesis';
+import { ExternalMessageRejectedError, WaitTimeoutError } from './errors';
+import { buildGenesis, deployFees, GenesisAccount, genesisMessage, parseInboundExternal, zeroStateOf } from './genesis';
 import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
 import { MasterchainHistory } from './history';
 import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
-import { LibraryIndex } from './libraries';
+import { LibraryIndex, withLibrary } from './libraries';
+import { applyAccountChanges } from './accountChanges';
+import { BlockTimer } from './blockTimer';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
-import { sealBlocks, shardKey, shardOfAccount } from './sealing';
+import { sealBlocks, shardKey } from './sealing';
+import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 import { TickTockRunner } from './tickTock';
 import { LocalValidator } from './validator';
@@ -32,6 +35,8 @@ export interface LocalChainOptions {
   getMethodGasLimit?: bigint;
   /** Basechain shards (1, 2, 4 or 8), split off the basechain zerostate in block 1. Default 2. */
   shards?: ShardCount;
+  /** Masterchain blocks kept (with their shard blocks and states); older ones are dropped. 0 keeps all. Default DEFAULT_KEEP_BLOCKS. */
+  keepBlocks?: number;
   logger?: LocalnetLogger;
 }
 
@@ -61,9 +66,9 @@ export class LocalChain {
   private lastUtime: number;
   private lastEndLt = 0n;
   private readonly tickTock: TickTockRunner;
-  private timer: NodeJS.Timeout | null = null;
-  private sealQueued = false;
+  private readonly timer: BlockTimer;
   private stopped = false;
+  private readonly keepBlocks: number;
 
   private constructor(
     private readonly engine: SandboxEngine,
@@ -74,16 +79,19 @@ export class LocalChain {
     private readonly blockIntervalMs: number,
     lastUtime: number,
     getMethodGasLimit: bigint,
+    keepBlocks: number,
     private readonly logger: LocalnetLogger | undefined,
   ) {
     this.lastUtime = lastUtime;
     this.getMethodGasLimit = getMethodGasLimit;
+    this.keepBlocks = keepBlocks;
     this.events.setMaxListeners(0);
     this.store.setZeroState(zeroStates.basechain);
     this.store.setZeroState(zeroStates.masterchain);
     this.history = new MasterchainHistory(zeroStates.masterchain);
     this.shards = shards;
     this.tickTock = new TickTockRunner(engine);
+    this.timer = new BlockTimer(this.blockIntervalMs, () => this.seal(), this.logger);
     for (const shard of shards) this.accounts.set(shardKey(BASECHAIN, shard), emptyAccounts());
     this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), emptyAccounts());
   }
@@ -103,6 +111,7 @@ export class LocalChain {
       opts.blockIntervalMs ?? 1000,
       now,
       opts.getMethodGasLimit ?? 1_000_000n,
+      opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
     );
     await chain.loadZeroStateAccounts();
@@ -161,26 +170,13 @@ export class LocalChain {
 
   /** Starts the block timer (no-op when blockIntervalMs is 0). */
   start(): void {
-    if (this.timer || this.blockIntervalMs <= 0 || this.stopped) return;
-    this.timer = setInterval(() => {
-      if (this.sealQueued || this.stopped) return;
-      this.sealQueued = true;
-      this.seal()
-        .catch((err: unknown) =>
-          this.logger?.error({ err: err instanceof Error ? err.message : String(err) }, 'localnet: timed seal failed'),
-        )
-        .finally(() => {
-          this.sealQueued = false;
-        });
-    }, this.blockIntervalMs);
-    this.timer.unref();
+    if (!this.stopped) this.timer.start();
   }
 
   /** Stops the timer and waits for queued work. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.timer.stop();
     await this.queue.catch(() => undefined);
   }
 
@@ -214,17 +210,10 @@ export class LocalChain {
   async deployGenesis(entries: readonly GenesisAccount[]): Promise<void> {
     await this.exclusive(async () => {
       this.engine.now = this.executionTime();
-      // Dry runs roll sandbox back through its snapshots, which re-serialize every known
-      // account; they are only safe while no account exists yet.
       const pristine = this.store.height(MASTERCHAIN) === 0 && this.pending.length === 0;
-      const feeByCode = new Map<string, bigint>();
+      const feeOf = await deployFees(this.engine, entries, pristine);
       for (const entry of entries) {
-        const codeKey = entry.init.code?.hash().toString('hex') ?? '';
-        if (feeByCode.has(codeKey)) continue;
-        feeByCode.set(codeKey, pristine ? await this.engine.dryRunInternalFees(genesisMessage(entry, entry.balance)) : 0n);
-      }
-      for (const entry of entries) {
-        const fee = feeByCode.get(entry.init.code?.hash().toString('hex') ?? '') ?? 0n;
+        const fee = feeOf(entry);
         await this.openBlock();
         const txs = await this.engine.sendInternal(genesisMessage(entry, entry.balance + fee));
         this.pending.push(...txs);
@@ -237,16 +226,7 @@ export class LocalChain {
    * Throws InvalidExternalMessageError or ExternalMessageRejectedError (nothing changed then).
    */
   async sendExternalMessage(boc: Buffer): Promise<StoredBlock> {
-    let cell: Cell;
-    try {
-      const roots = Cell.fromBoc(boc);
-      if (roots.length !== 1) throw new Error('expected exactly one root');
-      cell = roots[0];
-      const info = loadMessage(cell.beginParse()).info;
-      if (info.type !== 'external-in') throw new Error('not an inbound external message');
-    } catch (err) {
-      throw new InvalidExternalMessageError(err instanceof Error ? err.message : String(err));
-    }
+    const cell = parseInboundExternal(boc);
     return this.exclusive(async () => {
       await this.openBlock();
       this.engine.now = this.executionTime();
@@ -260,12 +240,7 @@ export class LocalChain {
   /** Adds a public library to the masterchain state (visible after the next seal). */
   async addLibrary(code: Cell): Promise<void> {
     await this.exclusive(async () => {
-      const keyType = Dictionary.Keys.Buffer(32);
-      const valueType = Dictionary.Values.Cell();
-      const current = this.engine.libs;
-      const dict = current ? current.beginParse().loadDictDirect(keyType, valueType) : Dictionary.empty(keyType, valueType);
-      dict.set(code.hash(), code);
-      this.engine.libs = beginCell().storeDictDirect(dict).endCell();
+      this.engine.libs = withLibrary(this.engine.libs, code);
     });
   }
 
@@ -311,7 +286,7 @@ export class LocalChain {
     this.pending.push(...(await this.tickTock.close()));
     const txs = this.pending;
     this.pending = [];
-    await this.applyAccountChanges(txs);
+    await applyAccountChanges(this.engine, this.shards, this.accounts, txs);
     this.libraryIndex.refresh(this.engine.libs, this.configValue.configAddr);
 
     const startLt = this.lastEndLt;
@@ -334,6 +309,7 @@ export class LocalChain {
     for (const block of sealed.shards) this.store.add(block);
     this.store.add(mc);
     this.history.record(mc.id, mc.endLt, mc.keyBlock);
+    dropOutsideWindow(this.store, this.history, this.keepBlocks);
     this.lastUtime = mc.genUtime;
     this.lastEndLt = mc.endLt;
     this.engine.advanceLtTo(mc.endLt);
@@ -348,21 +324,6 @@ export class LocalChain {
     this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), dict);
     await this.engine.loadAccounts(accounts);
     await this.tickTock.load(accounts);
-  }
-
-  private async applyAccountChanges(txs: readonly ExecutedTransaction[]): Promise<void> {
-    const touched = new Map<string, { workchain: number; address: Buffer }>();
-    for (const tx of txs) touched.set(`${tx.workchain}:${tx.address.toString('hex')}`, tx);
-    for (const { workchain, address } of touched.values()) {
-      const chainKey =
-        workchain === MASTERCHAIN ? shardKey(MASTERCHAIN, FULL_SHARD) : shardKey(workchain, shardOfAccount(this.shards, address));
-      const dict = this.accounts.get(chainKey);
-      if (!dict) throw new Error(`transactions in unsupported workchain ${workchain}`);
-      const cell = await this.engine.shardAccountCell(new Address(workchain, address));
-      const balance = shardAccountBalance(cell);
-      const key = BigInt('0x' + address.toString('hex'));
-      this.accounts.set(chainKey, balance ? dict.set(key, cell, balance) : dict.delete(key));
-    }
   }
 
   /**
@@ -400,6 +361,7 @@ export class LocalChain {
       opts.blockIntervalMs ?? 1000,
       snap.lastUtime,
       opts.getMethodGasLimit ?? 1_000_000n,
+      opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
     );
     for (const { shards, masterchain: mc } of restoredRounds(snap, validator)) {
@@ -408,6 +370,7 @@ export class LocalChain {
       chain.history.record(mc.id, mc.endLt, mc.keyBlock);
       chain.lastEndLt = mc.endLt;
     }
+    dropOutsideWindow(chain.store, chain.history, chain.keepBlocks);
     const restored: RestoredAccount[] = [];
     const chainsToLoad = [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...chain.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
     for (const { wc, shard } of chainsToLoad) {

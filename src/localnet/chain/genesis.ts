@@ -1,5 +1,5 @@
 /** Genesis: the local configuration, both zerostates, and the messages that deploy genesis accounts. */
-import { Address, Cell, Message, StateInit } from '@ton/core';
+import { Address, Cell, loadMessage, Message, StateInit } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
 import { serializeBoc } from '../cells';
 import { SystemAccount, systemAccounts } from '../contracts/systemAccounts';
@@ -9,6 +9,8 @@ import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from './ids';
 import { mcStateExtra } from './sealing';
 import { ZeroState } from './store';
 import { LocalValidator } from './validator';
+import { InvalidExternalMessageError } from './errors';
+import type { SandboxEngine } from './sandboxAdapter';
 
 /** A genesis account deployed by an internal message from the zero address. */
 export interface GenesisAccount {
@@ -108,4 +110,36 @@ export function genesisMessage(entry: GenesisAccount, value: bigint): Message {
     init: entry.init,
     body: Cell.EMPTY,
   };
+}
+
+/**
+ * The fee of each entry's deploying message, measured by one dry run per code (0 when not
+ * `pristine`): dry runs roll sandbox back through its snapshots, which re-serialize every known
+ * account, so they are only safe while no account exists yet.
+ */
+export async function deployFees(
+  engine: SandboxEngine,
+  entries: readonly GenesisAccount[],
+  pristine: boolean,
+): Promise<(entry: GenesisAccount) => bigint> {
+  const codeKey = (entry: GenesisAccount): string => entry.init.code?.hash().toString('hex') ?? '';
+  const feeByCode = new Map<string, bigint>();
+  for (const entry of entries) {
+    if (feeByCode.has(codeKey(entry))) continue;
+    feeByCode.set(codeKey(entry), pristine ? await engine.dryRunInternalFees(genesisMessage(entry, entry.balance)) : 0n);
+  }
+  return (entry) => feeByCode.get(codeKey(entry)) ?? 0n;
+}
+
+/** The one root of an inbound external message BoC; InvalidExternalMessageError otherwise. */
+export function parseInboundExternal(boc: Buffer): Cell {
+  try {
+    const roots = Cell.fromBoc(boc);
+    if (roots.length !== 1) throw new Error('expected exactly one root');
+    const info = loadMessage(roots[0].beginParse()).info;
+    if (info.type !== 'external-in') throw new Error('not an inbound external message');
+    return roots[0];
+  } catch (err) {
+    throw new InvalidExternalMessageError(err instanceof Error ? err.message : String(err));
+  }
 }

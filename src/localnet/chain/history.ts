@@ -2,6 +2,11 @@
  * Masterchain history every new masterchain state carries: `prev_blocks` (OldMcBlocksInfo) and
  * the last key block, plus c7's PrevBlocksInfo for the emulator. Key blocks are recorded here
  * and nowhere else.
+ *
+ * With a retention window, blocks the store dropped leave `prev_blocks` too (`forget`): the
+ * dictionary then lists the key blocks and the kept window, so the masterchain state does not
+ * grow by a dictionary entry every round forever. Every block a proof can still name (a kept one
+ * or a key block) stays in it, so ancestor proofs keep working.
  */
 import { PrevBlocksInfo } from '@ton/sandbox';
 import { ExtBlkRef } from '../../tlb';
@@ -18,12 +23,14 @@ export interface KeyBlockRef {
 export class MasterchainHistory {
   private prevBlocksDict: PrevBlocksDict = emptyPrevBlocks();
   private lastKey: KeyBlockRef;
+  private readonly zeroId: BlockId;
 
   /** Starts at the masterchain zerostate, which counts as a key block. */
   constructor(mcZero: ZeroState) {
     const zeroRef = extBlkRef(mcZero.id, 0n);
     this.prevBlocksDict = this.prevBlocksDict.set(0n, { key: true, blkRef: zeroRef }, { key: true, maxEndLt: 0n });
     this.lastKey = { seqno: 0, ref: zeroRef, id: mcZero.id };
+    this.zeroId = mcZero.id;
   }
 
   get prevBlocks(): PrevBlocksDict {
@@ -41,6 +48,14 @@ export class MasterchainHistory {
     if (keyBlock) this.lastKey = { seqno: id.seqno, ref, id };
   }
 
+  /** Removes dropped masterchain blocks (never key blocks) from `prev_blocks`. */
+  forget(seqnos: readonly number[]): void {
+    for (const seqno of seqnos) {
+      const entry = this.prevBlocksDict.get(BigInt(seqno));
+      if (entry && !entry.value.key) this.prevBlocksDict = this.prevBlocksDict.delete(BigInt(seqno));
+    }
+  }
+
   /** c7's PrevBlocksInfo as of masterchain block `seqno`: the last 16 blocks and the last key block. */
   prevBlocksInfo(store: BlockStore, seqno: number): PrevBlocksInfo | undefined {
     const last: BlockId[] = [];
@@ -49,14 +64,11 @@ export class MasterchainHistory {
       if (b) last.push(b.id);
     }
     if (last.length === 0) return undefined;
+    // The newest key block at or before `seqno`: the block itself or the one its header names.
+    const newest = store.bySeqno(MASTERCHAIN, seqno);
     let key = this.lastKey.id;
-    for (let s = seqno; s >= 1; s--) {
-      const b = store.bySeqno(MASTERCHAIN, s);
-      if (b?.keyBlock) {
-        key = b.id;
-        break;
-      }
-    }
+    if (newest?.keyBlock) key = newest.id;
+    else if (newest) key = newest.prevKeyBlockSeqno === 0 ? this.zeroId : (store.bySeqno(MASTERCHAIN, newest.prevKeyBlockSeqno)?.id ?? key);
     return { lastMcBlocks: last, prevKeyBlock: key };
   }
 }

@@ -1,5 +1,5 @@
 /** Public libraries of the masterchain state, rebuilt only when the emulator's set changes. */
-import { Cell, Dictionary } from '@ton/core';
+import { beginCell, Cell, Dictionary } from '@ton/core';
 import { buildLibraries } from './builder';
 
 export class LibraryIndex {
@@ -30,4 +30,13 @@ export class LibraryIndex {
     this.map = map;
     this.root = buildLibraries(map, publisher);
   }
+}
+
+/** The emulator's library dictionary with `code` added (it is public once the next block is sealed). */
+export function withLibrary(libs: Cell | undefined, code: Cell): Cell {
+  const keyType = Dictionary.Keys.Buffer(32);
+  const valueType = Dictionary.Values.Cell();
+  const dict = libs ? libs.beginParse().loadDictDirect(keyType, valueType) : Dictionary.empty(keyType, valueType);
+  dict.set(code.hash(), code);
+  return beginCell().storeDictDirect(dict).endCell();
 }

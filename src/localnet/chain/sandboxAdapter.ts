@@ -8,6 +8,8 @@
  * - `transactions` (protected): sandbox keeps every transaction forever; cleared after use;
  * - `defaultQueueManager.messageQueue` (private): an EmulationError in the middle of a
  *   cascade leaves the rest of the cascade queued, and the next send would run it first;
+ * - `Executor.runTransaction/runTickTock/runCommon`: wrapped so c7's PrevBlocksInfo is
+ *   serialized once per block instead of once per transaction (see cachePrevBlocksInfo);
  * - `SmartContract._account` (private): the emulator's exact ShardAccount BoC. Re-serializing
  *   the parsed account with @ton/core could change the Account hash, which must equal the
  *   last transaction's `state_update.new_hash`.
@@ -58,6 +60,55 @@ interface BlockchainInternals {
   storage: { knownContracts(): SmartContractInternals[] };
 }
 
+type RunArgs = { prevBlocksInfo?: PrevBlocksInfo };
+
+interface ExecutorInternals {
+  runTransaction(args: RunArgs): Promise<unknown>;
+  runTickTock(args: RunArgs): Promise<unknown>;
+  /** [emulator, libs, shardAccount, message, params JSON]. */
+  runCommon(args: unknown[]): unknown;
+}
+
+/**
+ * Sandbox turns the PrevBlocksInfo (16 masterchain block ids and the key block) into a tuple BoC
+ * for every transaction, a quarter of a seal's time. It only changes once per block (a new
+ * object each time), so the first serialization of an object is taken from the params JSON and
+ * put back into the JSON of the next transactions instead of serializing it again.
+ */
+function cachePrevBlocksInfo(executor: ExecutorInternals): void {
+  let cached: { info: PrevBlocksInfo; base64: string } | null = null;
+  let capture: PrevBlocksInfo | null = null;
+  let inject: string | null = null;
+  const runCommon = executor.runCommon.bind(executor);
+  executor.runCommon = (args) => {
+    const last = args.length - 1;
+    if (inject !== null) {
+      const params = JSON.parse(args[last] as string) as Record<string, unknown>;
+      params['prev_blocks_info'] = inject;
+      args = [...args.slice(0, last), JSON.stringify(params)];
+    } else if (capture !== null) {
+      const serialized = (JSON.parse(args[last] as string) as { prev_blocks_info?: string }).prev_blocks_info;
+      cached = serialized === undefined ? null : { info: capture, base64: serialized };
+    }
+    inject = null;
+    capture = null;
+    return runCommon(args);
+  };
+  // Both build their params and call runCommon synchronously, so the flags cannot leak to another run.
+  for (const name of ['runTransaction', 'runTickTock'] as const) {
+    const run = executor[name].bind(executor);
+    executor[name] = (args: RunArgs) => {
+      const info = args.prevBlocksInfo;
+      if (info !== undefined && cached?.info === info) {
+        inject = cached.base64;
+        return run({ ...args, prevBlocksInfo: undefined });
+      }
+      capture = info ?? null;
+      return run(args);
+    };
+  }
+}
+
 interface SmartContractInternals {
   address: Address;
   _account: string;
@@ -67,8 +118,12 @@ interface SmartContractInternals {
 
 export class SandboxEngine {
   private readonly interner = new CellInterner();
+  /** Contract objects whose account getter reads through the interner (sandbox replaces them on rollback). */
+  private readonly internedContracts = new WeakSet<object>();
 
-  private constructor(private readonly bc: Blockchain) {}
+  private constructor(private readonly bc: Blockchain) {
+    cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
+  }
 
   static async create(config: Cell): Promise<SandboxEngine> {
     const bc = await Blockchain.create({ config, autoDeployLibs: true });
@@ -182,6 +237,8 @@ export class SandboxEngine {
         contract._account = e.account;
         contract.parsedAccount = undefined;
         contract.lastTxTime = e.lastTxTime;
+        // loadFrom made new contract objects: the system contracts' interned reads must be set again.
+        this.internContract(contract);
       }
       this.internals().transactions.length = 0;
     }
@@ -204,6 +261,9 @@ export class SandboxEngine {
   async shardAccountCell(address: Address): Promise<Cell> {
     const contract = await this.bc.getContract(address);
     const internals = contract as unknown as SmartContractInternals;
+    // Every account the chain touches is read through the interner from now on: sandbox parses
+    // the whole account after each of its transactions (only to learn its workchain).
+    this.internContract(internals);
     return this.interner.parse(Buffer.from(internals._account, 'base64'))[0];
   }
 
@@ -212,7 +272,12 @@ export class SandboxEngine {
    * after each of its transactions; for the config contract that is the whole configuration.
    */
   async internAccount(address: Address): Promise<void> {
-    const contract = (await this.bc.getContract(address)) as unknown as SmartContractInternals;
+    this.internContract((await this.bc.getContract(address)) as unknown as SmartContractInternals);
+  }
+
+  private internContract(contract: SmartContractInternals): void {
+    if (this.internedContracts.has(contract)) return;
+    this.internedContracts.add(contract);
     const interner = this.interner;
     Object.defineProperty(contract, 'account', {
       configurable: true,

@@ -1,6 +1,7 @@
 import { LiteServerError } from '../../../errors';
 import { serializeProofs } from '../../cells';
-import { accountPrefix, MASTERCHAIN, shardContains } from '../../chain/ids';
+import { LRUCache } from 'lru-cache';
+import { accountPrefix, BASECHAIN, MASTERCHAIN, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';
 import { StoredBlock } from '../../chain/store';
@@ -30,9 +31,29 @@ export function resolveAccountContext(chain: LocalChain, id: BlockIdExt, account
   if (base.id.workchain !== MASTERCHAIN || workchain === MASTERCHAIN) {
     return { base, shard: base, shardProof: Buffer.alloc(0) };
   }
+  // Every account of one shard gets the same shard proof at a given block: made once.
+  const chainShard = workchain === BASECHAIN ? chain.shards.find((s) => shardContains(s, accountShard)) : undefined;
+  const key = chainShard === undefined ? null : `${base.id.rootHash.toString('hex')}:${chainShard}`;
+  const cache = key ? shardProofCache(chain) : null;
+  const cached = key ? cache?.get(key) : undefined;
+  if (cached) return { base, shard: cached.shard, shardProof: cached.shardProof };
   const info = shardInfoProof(base.state, workchain, accountShard);
   const shardProof = serializeProofs([stateRootProof(base.root), info.proof]);
-  return { base, shard: info.shard !== null ? chain.shardTopOf(base, info.shard) : null, shardProof };
+  const shard = info.shard !== null ? chain.shardTopOf(base, info.shard) : null;
+  if (key && cache) cache.set(key, { shard, shardProof });
+  return { base, shard, shardProof };
+}
+
+const shardProofCaches = new WeakMap<LocalChain, LRUCache<string, { shard: StoredBlock | null; shardProof: Buffer }>>();
+
+/** Shard proofs of the latest few blocks (clients read at the head), per chain. */
+function shardProofCache(chain: LocalChain): LRUCache<string, { shard: StoredBlock | null; shardProof: Buffer }> {
+  let cache = shardProofCaches.get(chain);
+  if (!cache) {
+    cache = new LRUCache({ max: 64 });
+    shardProofCaches.set(chain, cache);
+  }
+  return cache;
 }
 
 /** The answer for an account of a workchain no shard holds: the shard proof, no state. */

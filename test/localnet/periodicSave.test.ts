@@ -1,0 +1,116 @@
+/**
+ * --save-interval: with a state file, the chain is saved every interval while it runs, each save
+ * a whole loadable snapshot; a writer killed in the middle of a save leaves the previous file as
+ * it was (the bytes go to a temporary file that is renamed over it only once flushed).
+ */
+import { spawn } from 'child_process';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { startLocalnet } from '../../src/localnet';
+import { BocNodeCache } from '../../src/localnet/cells';
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/chain/snapshot';
+import { LocalChain } from '../../src/localnet/chain/LocalChain';
+import { MASTERCHAIN } from '../../src/localnet/chain/ids';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(condition: () => boolean, what: string, limitMs: number): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > limitMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('periodic atomic saves of the local chain', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'localnet-save-'));
+  const stateFile = path.join(dir, 'chain.lnet');
+
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('saves every interval while running; each file is a whole snapshot that resumes', async () => {
+    const net = await startLocalnet({ accounts: 1, stateFile, saveIntervalSec: 1, blockIntervalMs: 100, keepBlocks: 16 });
+    try {
+      await waitFor(() => fs.existsSync(stateFile), 'the first periodic save', 5000);
+      const first = readSnapshotFile(stateFile)!;
+      const firstHeight = first.chain.masterchain.length;
+      expect(firstHeight).toBeGreaterThan(0);
+      await waitFor(
+        () =>
+          (readSnapshotFile(stateFile)?.chain.masterchain.at(-1)?.root.hash().equals(first.chain.masterchain.at(-1)!.root.hash()) ??
+            true) === false,
+        'a later save',
+        5000,
+      );
+      const later = readSnapshotFile(stateFile)!;
+      // The window (16) plus the key-block round, never the whole history.
+      expect(later.chain.masterchain.length).toBeLessThanOrEqual(17);
+      const resumed = await LocalChain.restore(later.chain, { blockIntervalMs: 0, keepBlocks: 16 });
+      const head = resumed.lastMasterchainBlock();
+      expect(head.root.hash().equals(later.chain.masterchain.at(-1)!.root.hash())).toBe(true);
+      expect(resumed.store.bySeqno(MASTERCHAIN, 1)?.keyBlock).toBe(true);
+      await resumed.seal();
+      expect(resumed.lastMasterchainBlock().id.seqno).toBe(head.id.seqno + 1);
+      await resumed.stop();
+    } finally {
+      await net.stop();
+    }
+    // stop() saved once more: the file is the final chain.
+    expect(readSnapshotFile(stateFile)!.chain.masterchain.length).toBeGreaterThan(0);
+  });
+
+  it("saves that reuse the previous saves' nodes decode to exactly the chain", async () => {
+    const net = await startLocalnet({ accounts: 2, blockIntervalMs: 0, keepBlocks: 16 });
+    try {
+      const cache = new BocNodeCache();
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 7; i++) await net.chain.seal();
+        const snap = await net.chain.snapshot();
+        const decoded = decodeSnapshot(
+          encodeSnapshot({ chain: snap, adnlSeed: Buffer.alloc(32, 1), mnemonic: [], accounts: 2 }, cache),
+        ).chain;
+        const hashes = (c: typeof snap) =>
+          [
+            c.config,
+            c.zeroStates.masterchain,
+            c.zeroStates.basechain,
+            ...c.masterchain.flatMap((b) => [b.root, b.state]),
+            ...c.basechain.flatMap((sh) => sh.blocks.flatMap((b) => [b.root, b.state])),
+          ].map((cell) => cell.hash().toString('hex'));
+        expect(hashes(decoded)).toEqual(hashes(snap));
+      }
+    } finally {
+      await net.stop();
+    }
+  });
+
+  it('a writer killed in the middle of a save leaves the previous file intact', async () => {
+    const before = fs.readFileSync(stateFile);
+    const tmp = snapshotTempFile(stateFile);
+    let caughtMidWrite = false;
+    for (let attempt = 0; attempt < 5 && !caughtMidWrite; attempt++) {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'helpers', 'atomicWriteChild.ts'), stateFile, '96'], {
+        stdio: 'ignore',
+      });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // Kill it the moment its temporary file exists: between open and rename.
+      await waitFor(() => fs.existsSync(tmp) || child.exitCode !== null, 'the child to start writing', 20_000);
+      child.kill('SIGKILL');
+      await exited;
+      if (fs.existsSync(tmp)) {
+        caughtMidWrite = true;
+        // The rename never happened: the file is the previous snapshot, byte for byte.
+        expect(fs.readFileSync(stateFile).equals(before)).toBe(true);
+        expect(decodeSnapshot(fs.readFileSync(stateFile)).chain.masterchain.length).toBeGreaterThan(0);
+        fs.rmSync(tmp);
+      } else {
+        // It finished a whole write first: the file is then wholly the new bytes, never a mix.
+        const now = fs.readFileSync(stateFile);
+        expect(now.equals(before) || (now.length === 96 * 1024 * 1024 && now.every((b) => b === 0xee))).toBe(true);
+        fs.writeFileSync(stateFile, before);
+      }
+    }
+    expect(caughtMidWrite).toBe(true);
+  }, 60_000);
+});
