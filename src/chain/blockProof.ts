@@ -7,7 +7,6 @@ import {
   loadHashmapE,
   loadKeyExtBlkRef,
   loadKeyMaxLt,
-  loadMcStateExtra,
   loadShardFeeCreated,
   loadShardStateHeader,
   loadStateConfigRoot,
@@ -90,8 +89,8 @@ function checkBackLink(link: BlockLinkBack): void {
   s.loadRef();
   const custom = s.loadMaybeRef();
   if (!custom) fail('backward link state is not a masterchain state');
-  const extra = loadMcStateExtra(custom.beginParse());
-  const entry = extra.prevBlocks.root ? hashmapLookup(extra.prevBlocks.root, 32, BigInt(link.to.seqno)) : null;
+  const prevBlocks = prevBlocksRoot(custom);
+  const entry = prevBlocks ? hashmapLookup(prevBlocks, 32, BigInt(link.to.seqno)) : null;
   if (!entry) fail(`${blockText(link.to)} is not a previous block of ${blockText(link.from)}`);
   loadKeyMaxLt(entry);
   const ref = loadKeyExtBlkRef(entry);
@@ -99,6 +98,21 @@ function checkBackLink(link: BlockLinkBack): void {
     fail(`${blockText(link.from)} lists another block ${blockText(link.to)}`);
   }
   if (ref.key !== link.toKeyBlock) fail(`${blockText(link.from)} lists ${blockText(link.to)} with another key-block flag`);
+}
+
+/**
+ * `prev_blocks` of `masterchain_state_extra#cc26 shard_hashes config ^[flags validator_info
+ * prev_blocks ...] ...`: read only up to it, so mainnet states (flags = 1, with block create
+ * stats after it) and proofs that prune everything else work too.
+ */
+function prevBlocksRoot(custom: Cell): Cell | null {
+  const s = custom.beginParse();
+  if (s.loadUint(16) !== 0xcc26) fail('backward link state: bad McStateExtra');
+  loadHashmapE(s);
+  loadConfigParams(s);
+  const r = s.loadRef().beginParse();
+  r.skip(16 + 32 + 32 + 1);
+  return loadHashmapAugE(r, loadKeyMaxLt).root;
 }
 
 /** The ConfigParams dictionary of a forward link's source: a key block's, or the zerostate's. */
