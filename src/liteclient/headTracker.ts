@@ -116,7 +116,7 @@ export class HeadTracker extends EventEmitter {
 
   /**
    * Records what a server said its head is (from a poll, a probe or a request's own query). When
-   * verifying, it only starts the proof; `observed` resolves when that proof is done.
+   * verifying, it only starts the proof (in the background); `settled(index)` resolves when it is done.
    */
   observe(index: number, info: MasterchainInfo): void {
     this.reported.set(index, info);
