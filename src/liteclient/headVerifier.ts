@@ -29,6 +29,8 @@ function tlId(id: BlockRef): BlockIdExt {
 export class HeadVerifier {
   private keyBlockValue: BlockIdExt;
   private readonly proven = new Map<number, BlockIdExt>();
+  /** Head walks under way, by head: another server reporting the same head waits for it. */
+  private readonly walks = new Map<string, Promise<void>>();
 
   constructor(
     anchor: TrustAnchor,
@@ -61,9 +63,19 @@ export class HeadVerifier {
     return known !== undefined && sameBlock(known, block);
   }
 
-  /** Proves a server's head (from the newest key block). Throws LiteServerProofError, or the query's errors. */
+  /**
+   * Proves a server's head (from the newest key block). Throws LiteServerProofError, or the query's
+   * errors. Servers usually report the same head: one walk serves them all (at start, a walk from
+   * an old init_block is many answers); if that walk fails, the waiting server walks itself.
+   */
   proveHead(query: BlockProofQuery, head: BlockRef): Promise<void> {
-    return this.prove(query, this.keyBlockValue, head);
+    if (this.isProven(head)) return Promise.resolve();
+    const key = `${head.seqno}:${head.rootHash.toString('hex')}`;
+    const running = this.walks.get(key);
+    if (running) return running.catch(() => this.prove(query, this.keyBlockValue, head));
+    const walk = this.prove(query, this.keyBlockValue, head).finally(() => this.walks.delete(key));
+    this.walks.set(key, walk);
+    return walk;
   }
 
   /**

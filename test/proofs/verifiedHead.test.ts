@@ -97,6 +97,15 @@ describe('verified masterchain head', () => {
     expect(lite.heads.headOf(0)!.last.rootHash.equals(next.id.rootHash)).toBe(true);
   }, 30_000);
 
+  it('servers reporting the same head share one proof walk', async () => {
+    const [first, second] = [await relay(), await relay()];
+    const lite = pool([first.endpoint(), second.endpoint()]);
+    await lite.start();
+    await until(() => lite.status().every((s) => s.state === 'up'), 10_000, 'both proven');
+    await Promise.all([lite.heads.settled(0), lite.heads.settled(1)]);
+    expect(proofQueries(first) + proofQueries(second)).toBe(1);
+  }, 30_000);
+
   it("a server of another chain listed under this chain's init_block is not used, and the status says why", async () => {
     const lite = pool([direct(chainA), direct(chainB)]);
     await lite.start();
