@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
 import { serializeRequest } from './logging';
 import { createDocsRouter } from './docs/router';
+import { LOCALNET_PATHS } from './docs/localnetPaths';
 import { requestMetrics } from './metrics/http';
 import { healthcheck } from './routes/health';
 import { createRestRouter } from './routes/rest';
@@ -12,6 +13,7 @@ import { API_VERSION, sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
 import { rewriteJsonRpcAlias, rootRedirect } from './routes/jsonRpcAliases';
 import { createV3Router } from './routes/v3';
+import { createLocalnetRouter } from './routes/localnet';
 import type { AppServices } from './services';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -91,10 +93,12 @@ export function createApp(services: AppServices): express.Express {
 
   app.get('/api/v2/healthcheck', healthcheck(services));
   // API docs (Swagger UI, OpenAPI document); like the health route, outside keys and rate limits.
-  app.use('/api/v2', onlyFor(isDocsPath, createDocsRouter(services.table)));
+  app.use('/api/v2', onlyFor(isDocsPath, createDocsRouter(services.table, services.localnet ? LOCALNET_PATHS : {})));
   app.use('/api/v2', requestMetrics(services.table));
 
   app.use('/api/v3', createV3Router(services));
+  // The embedded chain's developer controls; without it (external lite servers) /localnet/* is a 404.
+  if (services.localnet) app.use('/localnet', createLocalnetRouter(services, services.localnet));
 
   // Gate, then body (read as JSON whatever the Content-Type, as toncenter: curl -d sends form
   // encoding), then the JSON-RPC charge; see src/intake.

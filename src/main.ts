@@ -32,6 +32,9 @@ async function main(argv: readonly string[]): Promise<void> {
   const local = config.network === 'local' && !config.liteservers ? await startLocalnetSource(config, logger) : undefined;
   if (local) process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
   const running = await startServer(config, logger, local);
+  // From the process start (module loading and the local chain's genesis included) to serving
+  // with a healthy lite server: what /api/v2/healthcheck needs to answer 200.
+  process.stdout.write(`ready in ${process.uptime().toFixed(1)} s: ${running.url}/api/v2/\n`);
   installProcessGuards({ logger, stop: () => running.stop(), graceMs: config.shutdownGrace });
   // SIGHUP re-reads the API keys file without a restart.
   process.on('SIGHUP', () => void running.access.reloadKeys());

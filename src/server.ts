@@ -8,6 +8,8 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
+import type { Localnet } from './localnet';
+import { LocalnetControls } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
@@ -37,6 +39,8 @@ export interface LiteServerSource {
   readonly anchor?: TrustAnchor | null;
   /** Keep the newest proven key block in --config-cache-dir (false: a chain new at every start). */
   readonly saveKeyBlock?: boolean;
+  /** The embedded chain, when it is the source: its controls are served under /localnet/. */
+  readonly localnet?: Localnet;
   stop(): Promise<void>;
 }
 
@@ -81,7 +85,15 @@ export async function startServer(config: AppConfig, logger: Logger, source?: Li
         })
       : undefined;
   await cache?.connect();
-  const services: AppServices = { config, logger, table: createHandlerTable(), lite: pool, access, ...(cache ? { cache } : {}) };
+  const services: AppServices = {
+    config,
+    logger,
+    table: createHandlerTable(),
+    lite: pool,
+    access,
+    ...(cache ? { cache } : {}),
+    ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
+  };
   const app = createApp(services);
   const http: Server = createApiHttpServer(app, logger, API_VERSION);
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.

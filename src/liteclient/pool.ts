@@ -335,6 +335,14 @@ export class LitePool extends EventEmitter implements LiteGateway {
     }
   }
 
+  /**
+   * Re-reads every server's head now (the local chain's controls: after a block is mined or the
+   * chain is restored to a snapshot, the next request must see the new head, also a lower one).
+   */
+  async refreshHeads(deadline: number): Promise<void> {
+    await Promise.all(this.members.map((member) => this.refreshHeadOf(member.index, deadline)));
+  }
+
   openSession(options: LiteSessionOptions, deadline: number): PoolSession {
     return new PoolSession(this, options, deadline);
   }

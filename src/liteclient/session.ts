@@ -32,4 +32,6 @@ export interface LiteGateway {
   broadcastMessage(boc: Buffer, fanout: number, deadline: number): Promise<BroadcastOutcome>;
   /** A JSON-safe picture of every server's state for the health route. */
   status(): readonly ServerStatus[];
+  /** Re-reads every server's head now instead of waiting for the head tracker (local-chain controls). */
+  refreshHeads?(deadline: number): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'crypto';
 import { AdnlServer } from './adnl';
 import { LocalnetLogger, silentLogger } from './adnl/logger';
 import { LocalChain } from './chain/LocalChain';
+import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } from './chain/faucet';
 import { ShardCount } from './chain/ids';
 import { readSnapshotFile, writeSnapshotFileAsync } from './chain/snapshot';
 import { startPeriodicSave } from './periodicSave';
@@ -82,6 +83,8 @@ export interface Localnet {
   /** The global config as JSON text with the exact shard integers. */
   globalConfigJson: string;
   wallets: LocalnetWallets;
+  /** Transfers from the genesis treasury (POST /localnet/fund). */
+  faucet: Faucet;
   /** Writes a snapshot of the whole chain to `file` (what `stateFile` resumes from). */
   save(file: string): Promise<void>;
   /** Closes the server, stops the block timer and, with `stateFile`, saves the chain there. */
@@ -102,11 +105,15 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   let chain: LocalChain;
   let adnlSeed: Buffer;
   let wallets: LocalnetWallets;
+  let treasury: Treasury;
   if (saved) {
     // Resume: same keys, blocks, accounts and wallets; nothing is funded again.
     chain = await LocalChain.restore(saved.chain, chainOptions);
     adnlSeed = saved.adnlSeed;
     wallets = await deriveLocalnetWallets(saved.mnemonic, saved.accounts, chain.globalId);
+    // A chain saved before the faucet existed gets its treasury now, in a new block.
+    treasury = treasuryOf(chain.validator.seed);
+    await ensureTreasury(chain, treasury);
     logger.info({ stateFile: opts.stateFile, height: chain.lastMasterchainBlock().id.seqno }, 'localnet resumed from snapshot');
   } else {
     chain = await LocalChain.create({
@@ -118,7 +125,8 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     adnlSeed = seed ? (seed.length === 32 ? seed : derive(seed, 'adnl')) : randomBytes(32);
     const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
     wallets = await deriveLocalnetWallets(mnemonic, opts.accounts ?? 10, chain.globalId);
-    await fundLocalnetWallets(chain, wallets.wallets);
+    treasury = treasuryOf(chain.validator.seed);
+    await fundLocalnetWallets(chain, wallets.wallets, [treasuryGenesisAccount(treasury)]);
     await chain.seal();
   }
 
@@ -166,6 +174,7 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     globalConfig,
     globalConfigJson: globalConfigText(globalConfig),
     wallets,
+    faucet: new Faucet(chain, treasury),
     save,
     stop: async () => {
       if (stopped) return;

@@ -85,12 +85,16 @@ export async function deriveLocalnetWallets(mnemonic: readonly string[], count: 
   return { mnemonic: words, keyPair, wallets };
 }
 
-/** Deploys the wallets with 1 000 000 TON each; they land in the chain's next block. */
-export async function fundLocalnetWallets(chain: LocalChain, wallets: readonly LocalnetWallet[]): Promise<void> {
+/** Deploys the wallets with 1 000 000 TON each, and `others` with theirs; they land in the chain's next block. */
+export async function fundLocalnetWallets(
+  chain: LocalChain,
+  wallets: readonly LocalnetWallet[],
+  others: readonly GenesisAccount[] = [],
+): Promise<void> {
   const genesis: GenesisAccount[] = wallets.map((w) => ({
     address: w.address,
     init: w.contract.init,
     balance: LOCALNET_WALLET_BALANCE,
   }));
-  await chain.deployGenesis(genesis);
+  await chain.deployGenesis([...genesis, ...others]);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { buildOpenApiDocument } from '../../src/docs/openapi';
+import { LOCALNET_PATHS } from '../../src/docs/localnetPaths';
 import { documentedResults, resultSchemaOf } from '../../src/docs/results';
 import { createHandlerTable } from '../../src/handlers';
 import type { HandlerCategory } from '../../src/handlers/types';
@@ -88,6 +89,17 @@ test('extra non-v2 paths (e.g. /localnet/*) can be added to the document', () =>
   }) as unknown as Doc;
   expect(extended.paths['/localnet/reset']).toBeDefined();
   expect(validateOpenApi(extended).valid).toBe(true);
+});
+
+test("the local chain's controls (/localnet/*) are a valid part of the document", () => {
+  const withControls = buildOpenApiDocument(table, LOCALNET_PATHS) as unknown as Doc;
+  const outcome = validateOpenApi(withControls);
+  expect(outcome.errors).toBeNull();
+  expect(outcome.valid).toBe(true);
+  const routes = Object.keys(withControls.paths).filter((p) => p.startsWith('/localnet/'));
+  expect(routes.sort()).toEqual(
+    ['fund', 'global.config.json', 'mine', 'restore', 'snapshot', 'status', 'time'].map((route) => `/localnet/${route}`),
+  );
 });
 
 test('served at /api/v2/openapi.json, Swagger UI at /api/v2/ from the local package, outside keys and limits', async () => {

@@ -79,7 +79,12 @@ test('--state-file: the chain saved on exit is resumed by the next start (same k
 
   const first = run(args);
   children.push(first);
+  // `ready in N s` is printed once the server is healthy: the healthcheck answers 200 at once.
+  const ready = await waitForOutput(first, /ready in (\d+\.\d) s: (http:\S+)\/api\/v2\//);
+  expect((await fetch(`${ready[2]}/api/v2/healthcheck`)).status).toBe(200);
+  expect(Number(ready[1])).toBeGreaterThan(0);
   const firstUrl = (await waitForOutput(first, /"url":"(http:[^"]+)\/api\/v2\/"/))[1]!;
+  expect(firstUrl).toBe(ready[2]);
   const firstKey = (await waitForOutput(first, /lite server [\d.]+:\d+, key (\S+)/))[1]!;
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const before = (await (await fetch(`${firstUrl}/api/v2/getMasterchainInfo`)).json()) as { result: { last: { seqno: number; root_hash: string }; init: unknown } };

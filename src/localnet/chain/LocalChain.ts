@@ -4,19 +4,22 @@ import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
 import { AccountsDict, emptyAccounts } from './builder';
 import { accountsOfState, ChainSnapshot, RestoredAccount, restoredRounds, savedBlocks } from './chainSnapshot';
+import { ChainClock } from './clock';
 import { LocalConfig, localConfigFromRoot } from './config';
-import { ExternalMessageRejectedError, WaitTimeoutError } from './errors';
+import { ExternalMessageRejectedError } from './errors';
 import { buildGenesis, deployFees, GenesisAccount, genesisMessage, parseInboundExternal, zeroStateOf } from './genesis';
 import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
 import { MasterchainHistory } from './history';
 import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
 import { LibraryIndex, withLibrary } from './libraries';
+import { capturedBlocks, ChainState, storeOfState } from './memorySnapshot';
 import { applyAccountChanges } from './accountChanges';
 import { BlockTimer } from './blockTimer';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
 import { sealBlocks, shardKey } from './sealing';
 import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
 import { BlockStore, StoredBlock, ZeroState } from './store';
+import { waitForSeqno } from './seqnoWaits';
 import { TickTockRunner } from './tickTock';
 import { LocalValidator } from './validator';
 
@@ -25,6 +28,7 @@ export { GLOBAL_BALANCE } from './sealing';
 export type { GetMethodRun } from './getMethods';
 export type { GenesisAccount } from './genesis';
 export type { ChainSnapshot, SavedBlock } from './chainSnapshot';
+export type { ChainState } from './memorySnapshot';
 
 export interface LocalChainOptions {
   /** Seal an (often empty) block this often; 0 disables the timer. Default 1000. */
@@ -52,14 +56,15 @@ const LT_STEP = 1_000_000n;
  * sealing, get-methods, libraries and snapshots live in their own modules.
  */
 export class LocalChain {
-  readonly store = new BlockStore();
+  /** Replaced (never mutated back) when an in-memory snapshot is restored; readers take it per query. */
+  private storeValue = new BlockStore();
   readonly getMethodGasLimit: bigint;
   private readonly events = new EventEmitter();
   /** Accounts per shard chain (`shardKey`): what the next states hold. */
   private accounts = new Map<string, AccountsDict>();
   /** Basechain shards, left to right. */
   readonly shards: readonly bigint[];
-  private readonly history: MasterchainHistory;
+  private history: MasterchainHistory;
   private readonly libraryIndex = new LibraryIndex();
   private pending: ExecutedTransaction[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -81,6 +86,8 @@ export class LocalChain {
     getMethodGasLimit: bigint,
     keepBlocks: number,
     private readonly logger: LocalnetLogger | undefined,
+    /** The chain's time: gen_utime and the emulator's `now` follow it (POST /localnet/time moves it). */
+    readonly clock: ChainClock,
   ) {
     this.lastUtime = lastUtime;
     this.getMethodGasLimit = getMethodGasLimit;
@@ -99,7 +106,8 @@ export class LocalChain {
   /** Builds both zerostates. No block exists until the first `seal()`. */
   static async create(opts: LocalChainOptions = {}): Promise<LocalChain> {
     const validator = new LocalValidator(opts.validatorSeed ?? randomBytes(32));
-    const now = unixNow();
+    const clock = new ChainClock();
+    const now = clock.now();
     const genesis = buildGenesis(validator, now);
     const engine = await SandboxEngine.create(genesis.config.root);
     const chain = new LocalChain(
@@ -113,9 +121,24 @@ export class LocalChain {
       opts.getMethodGasLimit ?? 1_000_000n,
       opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
+      clock,
     );
     await chain.loadZeroStateAccounts();
     return chain;
+  }
+
+  get store(): BlockStore {
+    return this.storeValue;
+  }
+
+  /** Block interval in ms; 0 = blocks only on messages and `seal()` (POST /localnet/mine). */
+  get blockInterval(): number {
+    return this.blockIntervalMs;
+  }
+
+  /** Unix time of the next execution and block: the clock, never behind the last block. */
+  get now(): number {
+    return this.executionTime();
   }
 
   get config(): LocalConfig {
@@ -185,22 +208,9 @@ export class LocalChain {
     return () => this.events.off('block', listener);
   }
 
-  /** Resolves once the masterchain reaches `seqno`; rejects with WaitTimeoutError after `timeoutMs`. */
+  /** Resolves once the masterchain reaches `seqno` or the chain is restored to a snapshot; rejects with WaitTimeoutError after `timeoutMs`. */
   waitForMasterchainSeqno(seqno: number, timeoutMs: number): Promise<void> {
-    if (this.store.height(MASTERCHAIN) >= seqno) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const off = this.onBlock((block) => {
-        if (block.id.seqno >= seqno) {
-          clearTimeout(timer);
-          off();
-          resolve();
-        }
-      });
-      const timer = setTimeout(() => {
-        off();
-        reject(new WaitTimeoutError(seqno));
-      }, timeoutMs);
-    });
+    return waitForSeqno(this.events, this.store.height(MASTERCHAIN), seqno, timeoutMs);
   }
 
   /**
@@ -264,9 +274,9 @@ export class LocalChain {
     return runGetMethodAt(this.engine, this.getMethodGasLimit, this.history.prevBlocksInfo(this.store, args.mcSeqno), args);
   }
 
-  /** Unix time for the next execution: wall clock, never behind the last block. */
+  /** Unix time for the next execution: the chain clock, never behind the last block. */
   private executionTime(): number {
-    return Math.max(this.lastUtime, unixNow());
+    return Math.max(this.lastUtime, this.clock.now());
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -301,7 +311,7 @@ export class LocalChain {
       librariesRoot: this.libraryIndex.stateRoot,
       txs,
       keyBlock,
-      genUtime: Math.max(this.lastUtime, unixNow(), ...txs.map((t) => t.now)),
+      genUtime: Math.max(this.lastUtime, this.clock.now(), ...txs.map((t) => t.now)),
       startLt,
       endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
     });
@@ -363,6 +373,7 @@ export class LocalChain {
       opts.getMethodGasLimit ?? 1_000_000n,
       opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
+      ChainClock.resumingAt(snap.lastUtime),
     );
     for (const { shards, masterchain: mc } of restoredRounds(snap, validator)) {
       for (const top of shards) chain.store.add(top);
@@ -371,20 +382,64 @@ export class LocalChain {
       chain.lastEndLt = mc.endLt;
     }
     dropOutsideWindow(chain.store, chain.history, chain.keepBlocks);
+    await chain.loadHeadAccounts(snap.libs ?? undefined);
+    return chain;
+  }
+
+  /**
+   * An in-memory snapshot (POST /localnet/snapshot): references to the sealed blocks and the
+   * history, so it costs little. Seals first if executed transactions are waiting.
+   */
+  captureState(): Promise<ChainState> {
+    return this.exclusive(async () => {
+      if (this.pending.length > 0) await this.sealLocked();
+      return {
+        ...capturedBlocks(this.store, this.shards),
+        history: this.history.clone(),
+        lastUtime: this.lastUtime,
+        lastEndLt: this.lastEndLt,
+        libs: this.engine.libs,
+        clockOffset: this.clock.offsetSeconds,
+      };
+    });
+  }
+
+  /**
+   * Puts the chain back to a `captureState()` in place, while the lite server goes on serving:
+   * the head goes back to the snapshot's masterchain block, later blocks are forgotten, executed
+   * but unsealed transactions are dropped, and the emulator gets the head states' accounts.
+   */
+  restoreState(state: ChainState): Promise<StoredBlock> {
+    return this.exclusive(async () => {
+      this.storeValue = storeOfState({ masterchain: this.zeroState, basechain: this.store.zeroState(BASECHAIN) }, state);
+      this.history = state.history.clone();
+      this.lastUtime = state.lastUtime;
+      this.lastEndLt = state.lastEndLt;
+      this.pending = [];
+      this.clock.resetOffset(state.clockOffset);
+      await this.engine.reset();
+      await this.loadHeadAccounts(state.libs);
+      const head = this.lastMasterchainBlock();
+      this.events.emit('rewind', head);
+      return head;
+    });
+  }
+
+  /** Loads the head states' accounts into the account sets, the tick-tock runner and the emulator. */
+  private async loadHeadAccounts(libs: Cell | undefined): Promise<void> {
     const restored: RestoredAccount[] = [];
-    const chainsToLoad = [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...chain.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
+    const chainsToLoad = [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...this.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
     for (const { wc, shard } of chainsToLoad) {
-      const state = chain.store.last(wc, shard)?.state ?? chain.store.zeroState(wc).state;
+      const state = this.store.last(wc, shard)?.state ?? this.store.zeroState(wc).state;
       const { dict, accounts } = accountsOfState(wc, state);
-      chain.accounts.set(shardKey(wc, shard), dict);
+      this.accounts.set(shardKey(wc, shard), dict);
       restored.push(...accounts);
     }
-    await chain.tickTock.load(restored);
-    await engine.restore(restored, chain.lastEndLt, snap.libs ?? undefined);
-    chain.libraryIndex.refresh(engine.libs, config.configAddr);
-    const height = chain.store.height(MASTERCHAIN);
-    if (height > 0) engine.prevBlocks = chain.history.prevBlocksInfo(chain.store, height);
-    return chain;
+    await this.tickTock.load(restored);
+    await this.engine.restore(restored, this.lastEndLt, libs);
+    this.libraryIndex.refresh(this.engine.libs, this.configValue.configAddr);
+    const height = this.store.height(MASTERCHAIN);
+    this.engine.prevBlocks = height > 0 ? this.history.prevBlocksInfo(this.store, height) : undefined;
   }
 
   /** Test/bench hook: account leaf count per workchain. */
@@ -393,8 +448,4 @@ export class LocalChain {
     for (const [key, dict] of this.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
     return count;
   }
-}
-
-function unixNow(): number {
-  return Math.floor(Date.now() / 1000);
 }

@@ -33,6 +33,14 @@ export class MasterchainHistory {
     this.zeroId = mcZero.id;
   }
 
+  /** An independent copy (the dictionary is persistent, so this costs nothing): in-memory snapshots keep one. */
+  clone(): MasterchainHistory {
+    const copy = Object.create(MasterchainHistory.prototype) as MasterchainHistory;
+    copy.prevBlocksDict = this.prevBlocksDict;
+    copy.lastKey = this.lastKey;
+    return copy;
+  }
+
   get prevBlocks(): PrevBlocksDict {
     return this.prevBlocksDict;
   }

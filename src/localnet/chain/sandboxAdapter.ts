@@ -121,14 +121,25 @@ export class SandboxEngine {
   /** Contract objects whose account getter reads through the interner (sandbox replaces them on rollback). */
   private readonly internedContracts = new WeakSet<object>();
 
-  private constructor(private readonly bc: Blockchain) {
+  private constructor(
+    private bc: Blockchain,
+    private config: Cell,
+  ) {
+    // Patched once: reset() keeps this executor for the new Blockchain.
     cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
   }
 
   static async create(config: Cell): Promise<SandboxEngine> {
-    const bc = await Blockchain.create({ config, autoDeployLibs: true });
-    bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
-    return new SandboxEngine(bc);
+    return new SandboxEngine(await createBlockchain(config, undefined), config);
+  }
+
+  /**
+   * Forgets every account, library and queued message: a new sandbox Blockchain on the same
+   * config and the same executor (the wasm emulator, the costly part, is kept). Restoring an
+   * in-memory snapshot then loads the accounts back.
+   */
+  async reset(): Promise<void> {
+    this.bc = await createBlockchain(this.config, this.bc.executor);
   }
 
   get executor(): IExecutor {
@@ -141,6 +152,7 @@ export class SandboxEngine {
 
   setConfig(config: Cell): void {
     this.bc.setConfig(config);
+    this.config = config;
   }
 
   /** Global libraries (`Dictionary<hash, Cell>` stored directly), or undefined when none. */
@@ -326,6 +338,12 @@ export class SandboxEngine {
   private internals(): BlockchainInternals {
     return this.bc as unknown as BlockchainInternals;
   }
+}
+
+async function createBlockchain(config: Cell, executor: IExecutor | undefined): Promise<Blockchain> {
+  const bc = await Blockchain.create({ config, autoDeployLibs: true, ...(executor ? { executor } : {}) });
+  bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+  return bc;
 }
 
 function toExecuted(tx: Transaction): ExecutedTransaction {

@@ -25,6 +25,8 @@ export class TickTockRunner {
   /** Takes the special accounts among `accounts` (the masterchain's, at genesis or restore). */
   async load(accounts: readonly RestoredAccount[]): Promise<void> {
     this.accounts = tickTockAccounts(accounts);
+    // A (re)loaded chain starts a fresh block: ticks that ran for a discarded one do not count.
+    this.opened = false;
     for (const account of this.accounts) await this.engine.internAccount(account.address);
   }
 

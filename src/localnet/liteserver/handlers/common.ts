@@ -56,7 +56,3 @@ export function requireMasterchainBlock(
   if (id.workchain !== MASTERCHAIN) throw new LiteServerError(ERR_FATAL, what);
   return requireBlock(chain, id);
 }
-
-export function unixNow(): number {
-  return Math.floor(Date.now() / 1000);
-}

@@ -1,7 +1,7 @@
 import { LiteServerError } from '../../../errors';
 import { LocalChain } from '../../chain/LocalChain';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, LS_CAPABILITIES, LS_VERSION, toTlBlockId, unixNow } from './common';
+import { ERR_FATAL, LS_CAPABILITIES, LS_VERSION, toTlBlockId } from './common';
 
 export function getMasterchainInfoExt(chain: LocalChain): LiteHandler<'liteServer.getMasterchainInfoExt'> {
   return async (query) => {
@@ -16,7 +16,7 @@ export function getMasterchainInfoExt(chain: LocalChain): LiteHandler<'liteServe
       capabilities: LS_CAPABILITIES,
       last: toTlBlockId(last.id),
       lastUtime: last.genUtime,
-      now: unixNow(),
+      now: chain.now,
       stateRootHash: last.state.hash(),
       init: { kind: 'tonNode.zeroStateIdExt', workchain: zero.workchain, rootHash: zero.rootHash, fileHash: zero.fileHash },
     };

@@ -1,6 +1,7 @@
+import { LocalChain } from '../../chain/LocalChain';
 import { LiteHandler } from '../dispatcher';
-import { unixNow } from './common';
 
-export function getTime(): LiteHandler<'liteServer.getTime'> {
-  return async () => ({ kind: 'liteServer.currentTime', now: unixNow() });
+/** The chain's clock (which POST /localnet/time moves), not the wall clock. */
+export function getTime(chain: LocalChain): LiteHandler<'liteServer.getTime'> {
+  return async () => ({ kind: 'liteServer.currentTime', now: chain.now });
 }

@@ -1,6 +1,7 @@
 import { LiteHandler } from '../dispatcher';
-import { LS_CAPABILITIES, LS_VERSION, unixNow } from './common';
+import { LocalChain } from '../../chain/LocalChain';
+import { LS_CAPABILITIES, LS_VERSION } from './common';
 
-export function getVersion(): LiteHandler<'liteServer.getVersion'> {
-  return async () => ({ kind: 'liteServer.version', mode: 0, version: LS_VERSION, capabilities: LS_CAPABILITIES, now: unixNow() });
+export function getVersion(chain: LocalChain): LiteHandler<'liteServer.getVersion'> {
+  return async () => ({ kind: 'liteServer.version', mode: 0, version: LS_VERSION, capabilities: LS_CAPABILITIES, now: chain.now });
 }

@@ -35,8 +35,8 @@ export function createLocalnetHandlers(chain: LocalChain): LiteHandlers {
   return {
     'liteServer.getMasterchainInfo': getMasterchainInfo(chain),
     'liteServer.getMasterchainInfoExt': getMasterchainInfoExt(chain),
-    'liteServer.getTime': getTime(),
-    'liteServer.getVersion': getVersion(),
+    'liteServer.getTime': getTime(chain),
+    'liteServer.getVersion': getVersion(chain),
     'liteServer.getBlock': getBlock(chain),
     'liteServer.getState': getState(chain),
     'liteServer.getBlockHeader': getBlockHeader(chain),
