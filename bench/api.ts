@@ -24,14 +24,14 @@ const SEND_ROUNDS = 80;
 const WARMUP = 30;
 const CONCURRENCY = 4;
 
-interface Figures {
+export interface Figures {
   perSecond: number;
   p50: number;
   p99: number;
 }
 
 /** Runs `rounds` calls of `call(i)` with `concurrency` in flight; latency per call, throughput overall. */
-async function drive(rounds: number, concurrency: number, call: (i: number, lane: number) => Promise<void>): Promise<Figures> {
+export async function drive(rounds: number, concurrency: number, call: (i: number, lane: number) => Promise<void>): Promise<Figures> {
   const samples: number[] = [];
   let next = 0;
   const started = process.hrtime.bigint();
@@ -54,7 +54,7 @@ async function drive(rounds: number, concurrency: number, call: (i: number, lane
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function rpcCall(url: string, method: string, params: Record<string, unknown>): Promise<void> {
+export function rpcCall(url: string, method: string, params: Record<string, unknown>): Promise<void> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -81,7 +81,10 @@ function row(name: string, path: string, figures: Figures): string {
 
 export async function runApiBench(): Promise<void> {
   const walletsNeeded = CONCURRENCY;
-  const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', String(walletsNeeded), '--log-level', 'silent'], {});
+  const { config } = loadConfig(
+    ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', String(walletsNeeded), '--log-level', 'silent'],
+    {},
+  );
   const logger = pino({ level: 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);

@@ -5,6 +5,7 @@
 import { runApiBench } from './api';
 import { runHostileBench } from './hostile';
 import { runLimiterBench } from './limiter';
+import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
 
 const BENCHES: Record<string, () => Promise<void>> = {
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   api: runApiBench,
   hostile: runHostileBench,
   serve: runServeBench,
+  proofs: runProofsBench,
 };
 
 async function main(selected: string[]): Promise<void> {

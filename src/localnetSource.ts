@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
 import { ConfigError } from './config';
-import { parseGlobalConfig } from './liteclient';
+import { parseGlobalConfig, trustAnchorOf } from './liteclient';
 import { startLocalnet, type Localnet } from './localnet';
 import type { LiteServerSource } from './server';
 
@@ -54,7 +54,9 @@ export function describeLocalnet(localnet: Localnet): string {
 export async function startLocalnetSource(config: AppConfig, logger: Logger): Promise<LiteServerSource & { localnet: Localnet }> {
   const localnet = await startConfiguredLocalnet(config, logger);
   const servers = parseGlobalConfig(localnet.globalConfig, 'local chain').map((server) => ({ ...server, archival: true }));
-  return { localnet, servers, stop: () => localnet.stop() };
+  // Proven like any lite server's chain: from the zero state the chain's own global config names.
+  const anchor = trustAnchorOf(localnet.globalConfig, 'local chain', config.trustedBlock);
+  return { localnet, servers, anchor, saveKeyBlock: false, stop: () => localnet.stop() };
 }
 
 export function writeGlobalConfig(localnet: Localnet, file: string): void {

@@ -10,7 +10,7 @@ import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
 import type { Localnet } from './localnet';
 import { LocalnetControls } from './localnet/controls';
-import { createLitePool, remoteLiteServers, type LitePool, type PooledServer } from './liteclient';
+import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
 import { checkLiteServersAtStart } from './startup';
@@ -35,15 +35,15 @@ export interface RunningServer {
 /** Something started before the pool that must be stopped after it (the local chain). */
 export interface LiteServerSource {
   readonly servers: PooledServer[];
+  /** What the servers' masterchain is proven against (the chain's global config `validator` section). */
+  readonly anchor?: TrustAnchor | null;
+  /** Keep the newest proven key block in --config-cache-dir (false: a chain new at every start). */
+  readonly saveKeyBlock?: boolean;
   /** The embedded chain, when it is the source: its controls are served under /localnet/. */
   readonly localnet?: Localnet;
   stop(): Promise<void>;
 }
 
-/**
- * Starts the API: lite servers from `source` (the local chain) or from the config, the pool, the
- * HTTP app. Used by main.ts and by the end-to-end tests, so tests run the very same wiring.
- */
 /**
  * Starts the TVM worker threads and has them load their code and create their emulators (seconds
  * of CPU on other cores). main.ts calls it first, so this runs alongside the local chain's genesis;
@@ -55,16 +55,21 @@ export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void
     .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
 }
 
+/**
+ * Starts the API: lite servers from `source` (the local chain) or from the config, the pool, the
+ * HTTP app. Used by main.ts and by the end-to-end tests, so tests run the very same wiring.
+ */
 export async function startServer(
   config: AppConfig,
   logger: Logger,
   source?: LiteServerSource,
   tvmWarming?: Promise<void>,
 ): Promise<RunningServer> {
-  const servers = source?.servers ?? (await remoteLiteServers(config, logger));
+  const set = source ? { servers: source.servers, anchor: source.anchor ?? null } : await remoteLiteServers(config, logger);
+  const servers = set.servers;
   // API keys and rate limits (src/auth); a keys file that cannot be read stops the start.
   const access = await createAccessControl(config, logger);
-  const pool = createLitePool(servers, config, logger);
+  const pool = createLitePool(set, config, logger, source?.saveKeyBlock ?? true);
   const unobserve = observePool(pool);
   let metrics: MetricsServer | undefined;
   try {

@@ -1,13 +1,15 @@
 import { Account, Address, beginCell, Cell, loadAccount, loadShardAccounts } from '@ton/core';
 import type { AccountStateInput } from '../converters';
 import { loadShardStateHeader } from '../tlb';
+import { checkAccountState } from './accountProof';
 import { bocRoots, optionalBocRoot, parseLiteAnswer, tlBlockId } from './answers';
 import { masterchainBlockAt } from './blockRefs';
 import type { ChainSession, McBlock } from './session';
 
 /**
  * Reading one account the way tonlib's `raw.getAccountState` does: at a masterchain block, with
- * the last transaction id and `sync_utime` taken from the shard-state proof sent along.
+ * the last transaction id and `sync_utime` taken from the shard-state proof sent along, once
+ * checkAccountState has proven that proof and the account cell against the block.
  */
 
 export interface AccountRead extends AccountStateInput {
@@ -43,11 +45,14 @@ function parseAccountCell(cell: Cell): Account | null {
 
 /** The account at masterchain block `block`. */
 export async function accountAt(session: ChainSession, block: McBlock, address: Address): Promise<AccountRead> {
-  const answer = await session.liteQuery({
-    kind: 'liteServer.getAccountState',
-    id: tlBlockId(block),
-    account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
-  });
+  const answer = await session.liteQuery(
+    {
+      kind: 'liteServer.getAccountState',
+      id: tlBlockId(block),
+      account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
+    },
+    (answer) => checkAccountState(block, address, answer),
+  );
   const stateCell = optionalBocRoot(answer.state, 'accountState state');
   const account = stateCell ? parseLiteAnswer('accountState state', () => parseAccountCell(stateCell)) : null;
   const accountCell = account ? stateCell : null;

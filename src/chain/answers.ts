@@ -47,17 +47,25 @@ export function parseLiteAnswer<T>(what: string, parse: () => T): T {
 
 /** The single root of a BoC the lite server sent. */
 export function bocRoot(bytes: Buffer, what: string): Cell {
-  return parseLiteAnswer(what, () => {
-    const roots = Cell.fromBoc(bytes);
-    if (roots.length !== 1) throw new Error(`expected one root, got ${roots.length}`);
-    return roots[0];
-  });
+  const roots = bocRoots(bytes, what);
+  if (roots.length !== 1) throw invalidLiteAnswer(what, `expected one root, got ${roots.length}`);
+  return roots[0];
 }
+
+/**
+ * Parsed BoCs by the answer buffer they came from: an answer's proof check and the read that
+ * uses it then decode (and hash) its cells once. Cells are immutable, so sharing them is safe.
+ */
+const parsedBocs = new WeakMap<Buffer, Cell[]>();
 
 /** Every root of a multi-root BoC the lite server sent (none for empty bytes). */
 export function bocRoots(bytes: Buffer, what: string): Cell[] {
   if (bytes.length === 0) return [];
-  return parseLiteAnswer(what, () => Cell.fromBoc(bytes));
+  const known = parsedBocs.get(bytes);
+  if (known) return known;
+  const roots = parseLiteAnswer(what, () => Cell.fromBoc(bytes));
+  parsedBocs.set(bytes, roots);
+  return roots;
 }
 
 /** A proof BoC that may be absent (empty bytes). */

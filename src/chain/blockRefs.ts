@@ -1,5 +1,7 @@
 import type { BlockIdExt } from '../tl';
 import { invalidLiteAnswer } from './answers';
+import { checkHeaderProof, proofFailure } from './proofs';
+import { provenBlockId } from './shardBlockReach';
 import type { ChainSession, McBlock } from './session';
 
 /** Which block a read is made at: what toncenter resolves before most state queries. */
@@ -23,7 +25,7 @@ function lookupId(ref: ShardRef, seqno: number) {
   return { kind: 'tonNode.blockId', workchain: ref.workchain, shard: ref.shard, seqno } as const;
 }
 
-async function lookup(
+function lookup(
   session: ChainSession,
   ref: ShardRef,
   mode: number,
@@ -31,15 +33,53 @@ async function lookup(
   lt: bigint | null,
   utime: number | null,
 ): Promise<BlockIdExt> {
-  const header = await session.liteQuery({
-    kind: 'liteServer.lookupBlock',
-    mode,
-    id: lookupId(ref, seqno),
-    lt: lt === null ? null : lt.toString(),
-    utime,
-  });
+  return provenBlockId(session, () => lookupOnce(session, ref, mode, seqno, lt, utime));
+}
+
+async function lookupOnce(
+  session: ChainSession,
+  ref: ShardRef,
+  mode: number,
+  seqno: number,
+  lt: bigint | null,
+  utime: number | null,
+): Promise<BlockIdExt> {
+  const header = await session.liteQuery(
+    {
+      kind: 'liteServer.lookupBlock',
+      mode,
+      id: lookupId(ref, seqno),
+      lt: lt === null ? null : lt.toString(),
+      utime,
+    },
+    (answer) => checkLookup(ref, mode, seqno, lt, answer.id, answer.headerProof),
+  );
   if (header.id.workchain !== ref.workchain) throw invalidLiteAnswer('lookupBlock', 'answer is about another workchain');
   return header.id;
+}
+
+/** One shard id inside the other (a lookup by an account's prefix finds the shard holding it). */
+function overlaps(a: string, b: string): boolean {
+  const x = BigInt.asUintN(64, BigInt(a));
+  const y = BigInt.asUintN(64, BigInt(b));
+  const lowX = x & -x;
+  const lowY = y & -y;
+  const wider = lowX > lowY ? lowX : lowY;
+  const mask = ~(wider * 2n - 1n);
+  return (x & mask) === (y & mask);
+}
+
+/**
+ * A lookupBlock answer: its header proof is rooted in the block id it names, and the proven
+ * BlockInfo is what was asked for (that workchain and shard; that seqno, or a block that ends
+ * at or after the lt). The ids of masterchain blocks are tied to the verified head elsewhere.
+ */
+function checkLookup(ref: ShardRef, mode: number, seqno: number, lt: bigint | null, id: BlockIdExt, headerProof: Buffer): void {
+  const what = 'lookupBlock';
+  if (id.workchain !== ref.workchain || !overlaps(id.shard, ref.shard)) proofFailure(`${what}: the block is of another shard`);
+  const { info } = checkHeaderProof(id, headerProof, `${what} header proof`);
+  if (mode === BY_SEQNO && info.seqno !== seqno) proofFailure(`${what}: the proven block has another seqno`);
+  if (mode === BY_LT && lt !== null && info.endLt < lt) proofFailure(`${what}: the proven block ends before the lt`);
 }
 
 /** The block of shard `ref` with this seqno. */
@@ -57,11 +97,12 @@ export function blockByUtime(session: ChainSession, ref: ShardRef, utime: number
   return lookup(session, ref, BY_UTIME, 0, null, utime);
 }
 
-/** The masterchain block with this seqno. */
+/** The masterchain block with this seqno, proven (McBlock: see session.ts). */
 export async function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
   const known = session.knownMasterchainBlock?.(seqno);
   if (known) return known;
-  const block = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  const named = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  const block = session.proveMasterchainBlock ? await session.proveMasterchainBlock(named) : named;
   session.noteMasterchainBlock?.(block);
   return block;
 }
@@ -84,7 +125,7 @@ export interface BlockSelector {
 export async function resolveBlock(session: ChainSession, block: BlockSelector): Promise<BlockIdExt> {
   const shard = BigInt.asIntN(64, block.shard).toString();
   if (block.root_hash && block.file_hash) {
-    return {
+    const given: BlockIdExt = {
       kind: 'tonNode.blockIdExt',
       workchain: block.workchain,
       shard,
@@ -92,6 +133,8 @@ export async function resolveBlock(session: ChainSession, block: BlockSelector):
       rootHash: block.root_hash,
       fileHash: block.file_hash,
     };
+    // The caller's hashes are not a proof: a shard block must be registered in the verified chain.
+    return provenBlockId(session, async () => given);
   }
   return blockBySeqno(session, { workchain: block.workchain, shard }, block.seqno);
 }

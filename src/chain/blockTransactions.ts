@@ -2,7 +2,10 @@ import { loadTransaction, Transaction } from '@ton/core';
 
 import type { ShortTxIdInput } from '../converters/blockTransactions';
 import type { TransactionId3 } from '../tl';
+import { loadTransactionHead } from '../tlb';
 import { bocRoots, invalidLiteAnswer, parseLiteAnswer, sameBlock, tlBlockId } from './answers';
+import { checkBlockTransactionsProof, type ListedTransaction } from './blockTransactionsProof';
+import { proofFailure, proving } from './proofs';
 import type { BlockRef, ChainSession } from './session';
 
 /**
@@ -12,8 +15,8 @@ import type { BlockRef, ChainSession } from './session';
  * or when the lite server says the list is complete.
  */
 
-/** account + lt + hash of each id, and `after` present. */
-export const BLOCK_TRANSACTIONS_MODE = 7 + 128;
+/** account + lt + hash of each id, a proof of them (32), and `after` present (128). */
+export const BLOCK_TRANSACTIONS_MODE = 7 + 32 + 128;
 /** The most a lite server returns per call. */
 export const BLOCK_TRANSACTIONS_CHUNK = 256;
 
@@ -68,6 +71,19 @@ export async function collectBlockTransactions<T>(
   return { transactions: out, incomplete };
 }
 
+export function listedId(id: { account: Buffer | null; lt: string | null; hash: Buffer | null }): ListedTransaction {
+  if (!id.account || id.lt === null || !id.hash) throw new Error('transaction id without account, lt or hash');
+  return { account: id.account, lt: BigInt(id.lt), hash: id.hash };
+}
+
+/** One page's check: about the block asked for, and every transaction listed proven in it. */
+export function checkPage(block: BlockRef, cursor: TransactionId3, id: BlockRef, proof: Buffer, listed: () => ListedTransaction[]): void {
+  if (!sameBlock(id, block)) proofFailure('block transactions: the answer is about another block');
+  const after = { account: cursor.account, lt: BigInt(cursor.lt) };
+  const isStart = after.lt === 0n && after.account.every((byte) => byte === 0);
+  checkBlockTransactionsProof(block, proving('block transactions', listed), isStart ? null : after, proof);
+}
+
 /** Short ids (account, lt, hash) of up to `count` transactions of the block after the cursor. */
 export function listBlockShortTxIds(
   session: ChainSession,
@@ -79,15 +95,18 @@ export function listBlockShortTxIds(
     count,
     after,
     async (chunkSize, cursor) => {
-      const answer = await session.liteQuery({
-        kind: 'liteServer.listBlockTransactions',
-        id: tlBlockId(block),
-        mode: BLOCK_TRANSACTIONS_MODE,
-        count: chunkSize,
-        after: cursor,
-        reverseOrder: null,
-        wantProof: null,
-      });
+      const answer = await session.liteQuery(
+        {
+          kind: 'liteServer.listBlockTransactions',
+          id: tlBlockId(block),
+          mode: BLOCK_TRANSACTIONS_MODE,
+          count: chunkSize,
+          after: cursor,
+          reverseOrder: null,
+          wantProof: true,
+        },
+        (sent) => checkPage(block, cursor, sent.id, sent.proof, () => sent.ids.map(listedId)),
+      );
       if (!sameBlock(answer.id, block)) throw invalidLiteAnswer('listBlockTransactions', 'answer is about another block');
       const items = answer.ids.map((id) => {
         if (!id.account || id.lt === null || !id.hash)
@@ -111,15 +130,24 @@ export function listBlockTransactionsExt(
     count,
     after,
     async (chunkSize, cursor) => {
-      const answer = await session.liteQuery({
-        kind: 'liteServer.listBlockTransactionsExt',
-        id: tlBlockId(block),
-        mode: BLOCK_TRANSACTIONS_MODE,
-        count: chunkSize,
-        after: cursor,
-        reverseOrder: null,
-        wantProof: null,
-      });
+      const answer = await session.liteQuery(
+        {
+          kind: 'liteServer.listBlockTransactionsExt',
+          id: tlBlockId(block),
+          mode: BLOCK_TRANSACTIONS_MODE,
+          count: chunkSize,
+          after: cursor,
+          reverseOrder: null,
+          wantProof: true,
+        },
+        (sent) =>
+          checkPage(block, cursor, sent.id, sent.proof, () =>
+            bocRoots(sent.transactions, 'listBlockTransactionsExt transactions').map((root) => {
+              const head = loadTransactionHead(root.beginParse());
+              return { account: head.accountAddr, lt: head.lt, hash: root.hash() };
+            }),
+          ),
+      );
       if (!sameBlock(answer.id, block)) throw invalidLiteAnswer('listBlockTransactionsExt', 'answer is about another block');
       const roots = bocRoots(answer.transactions, 'listBlockTransactionsExt transactions');
       const items = parseLiteAnswer('listBlockTransactionsExt transactions', () => roots.map((root) => loadTransaction(root.beginParse())));

@@ -16,6 +16,7 @@ import {
   tlBlockId,
 } from './answers';
 import { FULL_SHARD, MASTERCHAIN, masterchainBlock } from './blockRefs';
+import { checkAllShardsProof, checkHeaderProof, proofFailure } from './proofs';
 import type { BlockRef, ChainSession, McBlock } from './session';
 
 /** Reads about blocks themselves: headers, shard lists, signatures, proofs, queue sizes. */
@@ -25,7 +26,10 @@ const HEADER_WITH_PROOF = 1;
 
 /** The header fields of `block`, taken from its proven header. */
 export async function blockHeader(session: ChainSession, block: BlockRef): Promise<BlockHeaderInput> {
-  const header = await session.liteQuery({ kind: 'liteServer.getBlockHeader', id: tlBlockId(block), mode: HEADER_WITH_PROOF });
+  const header = await session.liteQuery({ kind: 'liteServer.getBlockHeader', id: tlBlockId(block), mode: HEADER_WITH_PROOF }, (answer) => {
+    if (!sameBlock(answer.id, block)) proofFailure('block header: the answer is about another block');
+    checkHeaderProof(block, answer.headerProof, 'block header proof');
+  });
   if (!sameBlock(header.id, block)) throw invalidLiteAnswer('blockHeader', 'answer is about another block');
   const root = provenBlockRoot(header.headerProof, block, 'blockHeader header proof');
   const part = parseLiteAnswer('blockHeader header proof', () => loadBlockHeaderPart(root));
@@ -42,7 +46,10 @@ export async function blockHeader(session: ChainSession, block: BlockRef): Promi
 
 /** The top shard blocks listed by masterchain block `block`. */
 export async function shardsAt(session: ChainSession, block: McBlock): Promise<BlockIdExtInput[]> {
-  const answer = await session.liteQuery({ kind: 'liteServer.getAllShardsInfo', id: tlBlockId(block) });
+  const answer = await session.liteQuery({ kind: 'liteServer.getAllShardsInfo', id: tlBlockId(block) }, (sent) => {
+    if (!sameBlock(sent.id, block)) proofFailure('shards: the answer is about another block');
+    checkAllShardsProof(block, sent.proof, sent.data);
+  });
   if (!sameBlock(answer.id, block)) throw invalidLiteAnswer('allShardsInfo', 'answer is about another block');
   const data = bocRoot(answer.data, 'allShardsInfo data');
   return parseLiteAnswer('allShardsInfo data', () => loadShardHashesTopBlocks(data.beginParse()));

@@ -4,6 +4,7 @@ import type { ConfigInfo } from '../tl';
 import { loadStateConfigRoot } from '../tlb';
 import { invalidLiteAnswer, merkleProofContent, parseLiteAnswer, provenBlockRoot, sameBlock, tlBlockId } from './answers';
 import { hashmapLookup } from './hashmap';
+import { proving } from './proofs';
 import type { ChainSession, McBlock } from './session';
 
 /**
@@ -12,6 +13,7 @@ import type { ChainSession, McBlock } from './session';
  * the masterchain block whose state update names the state; the config proof is a Merkle proof of
  * that state, whose McStateExtra holds `config:^(Hashmap 32 ^Cell)`. ton-lite-client's getConfig
  * cannot be used: @ton/core reads that field as a Maybe and fails on real masterchain states.
+ * The same reading is the answer's proof check: a config that is not the block's state's fails it.
  */
 
 /** MERKLE_UPDATE cell data: tag, old_hash, new_hash, old_depth, new_depth. */
@@ -45,13 +47,17 @@ export function configParam(dict: Cell, param: number): Cell | null {
 
 /** The whole config dictionary at `block` (getConfigAll). */
 export async function configAllAt(session: ChainSession, block: McBlock): Promise<Cell> {
-  const answer = await session.liteQuery({ kind: 'liteServer.getConfigAll', mode: 0, id: tlBlockId(block) });
+  const answer = await session.liteQuery({ kind: 'liteServer.getConfigAll', mode: 0, id: tlBlockId(block) }, (sent) =>
+    proving('config proof', () => configDictionary(sent, block)),
+  );
   return configDictionary(answer, block);
 }
 
 /** One config parameter at `block`, proven with the others pruned (getConfigParams). */
 export async function configParamAt(session: ChainSession, block: McBlock, id: number): Promise<Cell | null> {
-  const answer = await session.liteQuery({ kind: 'liteServer.getConfigParams', mode: 0, id: tlBlockId(block), paramList: [id] });
+  const answer = await session.liteQuery({ kind: 'liteServer.getConfigParams', mode: 0, id: tlBlockId(block), paramList: [id] }, (sent) =>
+    proving('config proof', () => configParam(configDictionary(sent, block), id)),
+  );
   return configParam(configDictionary(answer, block), id);
 }
 

@@ -3,6 +3,7 @@ import { transactionMessages } from '../converters';
 import { LiteServerError, NotFoundError } from '../errors';
 import type { BlockIdExt } from '../tl';
 import { tlBlockId } from './answers';
+import { BLOCK_TRANSACTIONS_MODE, checkPage, listedId } from './blockTransactions';
 import { blockByLt as lookupByLt, blockBySeqno, FULL_SHARD, MASTERCHAIN } from './blockRefs';
 import type { BlockRef, ChainSession } from './session';
 import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } from './transactions';
@@ -40,15 +41,19 @@ async function accountTransactionsInBlock(
   const found: TransactionCursor[] = [];
   let after = afterLt;
   for (;;) {
-    const answer = await session.liteQuery({
-      kind: 'liteServer.listBlockTransactions',
-      id: tlBlockId(block),
-      mode: 1 + 2 + 4 + 128,
-      count: LITE_TRANSACTIONS_PER_QUERY,
-      after: { kind: 'liteServer.transactionId3', account: address.hash, lt: after.toString() },
-      reverseOrder: null,
-      wantProof: null,
-    });
+    const cursor = { kind: 'liteServer.transactionId3', account: address.hash, lt: after.toString() } as const;
+    const answer = await session.liteQuery(
+      {
+        kind: 'liteServer.listBlockTransactions',
+        id: tlBlockId(block),
+        mode: BLOCK_TRANSACTIONS_MODE,
+        count: LITE_TRANSACTIONS_PER_QUERY,
+        after: cursor,
+        reverseOrder: null,
+        wantProof: true,
+      },
+      (sent) => checkPage(block, cursor, sent.id, sent.proof, () => sent.ids.map(listedId)),
+    );
     let otherAccount = false;
     for (const id of answer.ids) {
       if (!id.account || !id.account.equals(address.hash) || id.lt === null || !id.hash) {

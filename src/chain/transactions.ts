@@ -3,6 +3,7 @@ import { LiteServerError } from '../errors';
 import { hashToBuffer } from '../converters';
 import { accountAt } from './accounts';
 import { bocRoots, parseLiteAnswer } from './answers';
+import { checkTransactionChain } from './proofs';
 import type { ChainSession, McBlock } from './session';
 
 /**
@@ -37,13 +38,16 @@ export async function fetchTransactions(
   from: TransactionCursor,
   count: number,
 ): Promise<Transaction[]> {
-  const page = await session.liteQuery({
-    kind: 'liteServer.getTransactions',
-    count,
-    account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
-    lt: from.lt.toString(),
-    hash: from.hash,
-  });
+  const page = await session.liteQuery(
+    {
+      kind: 'liteServer.getTransactions',
+      count,
+      account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
+      lt: from.lt.toString(),
+      hash: from.hash,
+    },
+    (answer) => checkTransactionChain(address.hash, from, count, answer.ids.length, answer.transactions),
+  );
   const roots = bocRoots(page.transactions, 'transactionList transactions');
   return parseLiteAnswer('transactionList transactions', () => roots.map((cell) => loadTransaction(cell.beginParse())));
 }

@@ -152,7 +152,7 @@ const SHARED: Record<string, JsonSchema> = {
                 port: int,
                 archival: bool,
                 weight: { type: 'number' },
-                state: { enum: ['starting', 'up', 'down', 'lagging'] },
+                state: { enum: ['starting', 'up', 'down', 'lagging', 'unverified'] },
                 connected: bool,
                 seqno: { type: ['integer', 'null'] },
                 lag: { type: ['integer', 'null'] },
@@ -161,7 +161,7 @@ const SHARED: Record<string, JsonSchema> = {
                 reason: {
                   type: ['string', 'null'],
                   description:
-                    'why it is out of rotation: connection refused, handshake failed: wrong server key?, lagging N blocks behind, timeout...',
+                    'why it is out of rotation: connection refused, handshake failed: wrong server key?, lagging N blocks behind, head not verified: ..., timeout...',
                 },
               },
             },

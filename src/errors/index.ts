@@ -101,6 +101,17 @@ export class LiteServerInvalidAnswerError extends ApiError {
   }
 }
 
+/**
+ * A lite server's answer failed a proof check against a verified block: the server lied or is
+ * broken. Unlike an undecodable answer this condemns the server: the pool takes it out for a
+ * while and retries the query once on another server; the client gets a 502 if that fails too.
+ */
+export class LiteServerProofError extends ApiError {
+  constructor(readonly detail: string) {
+    super(502, `LITE_SERVER_PROOF: ${detail.length > 200 ? `${detail.slice(0, 200)}...` : detail}`);
+  }
+}
+
 /** No lite server is healthy enough to take the query. */
 export class NoHealthyLiteServerError extends ApiError {
   constructor(message = 'no healthy lite server available') {

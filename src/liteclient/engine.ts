@@ -46,7 +46,8 @@ export class ServerEngine extends EventEmitter implements LiteEngine {
     this.reconnectDelay = options.reconnectMinMs;
     // The LiteEngine contract emits 'error'; a listener of our own means it can never crash us.
     this.on('error', () => undefined);
-    this.ensureConnecting();
+    // The outcome is kept (lastConnectError, reconnects); nobody awaits this first attempt.
+    this.ensureConnecting().catch(() => undefined);
   }
 
   isClosed(): boolean {

@@ -4,7 +4,8 @@
  * the healthcheck, the start-up log and the 503 texts show these instead.
  */
 
-export type ServerState = 'starting' | 'up' | 'down' | 'lagging';
+/** `unverified`: answers, but its masterchain head cannot be proven from the trusted block. */
+export type ServerState = 'starting' | 'up' | 'down' | 'lagging' | 'unverified';
 
 /** Raw error text patterns, first match wins (a "not connected: ..." text carries the cause). */
 const REASONS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -43,5 +44,7 @@ export function unhealthyReason(facts: HealthFacts): string | null {
       return facts.lastError ? plainReason(facts.lastError) : 'not probed yet';
     case 'down':
       return facts.lastError ? plainReason(facts.lastError) : 'down';
+    case 'unverified':
+      return `head not verified: ${facts.lastError ?? 'proof pending'}`;
   }
 }

@@ -2,14 +2,15 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
-import type { BlockRef } from '../chain/session';
-import { LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
+import type { AnswerCheck, BlockRef } from '../chain/session';
+import { LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError, type LiteServerEndpoint } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
 import { broadcastToServers, type BroadcastOutcome } from './fanout';
 import { plainReason, unhealthyReason, type ServerState } from './health';
 import { DEFAULT_HEAD_TRACKER_OPTIONS, HeadTracker, type HeadTrackerOptions } from './headTracker';
+import type { HeadVerifier } from './headVerifier';
 import type { LiteGateway, LiteSession, LiteSessionOptions } from './session';
 
 export interface PooledServer extends LiteServerEndpoint {
@@ -28,7 +29,18 @@ export interface PoolOptions {
   maxLagBlocks: number;
   engine: ServerEngineOptions;
   heads?: HeadTrackerOptions;
+  /**
+   * Proves every masterchain block the pool uses from the trust anchor (headVerifier.ts); absent
+   * with `--trust-liteservers` (and in unit tests of scripted servers, which cannot prove).
+   */
+  verifier?: HeadVerifier;
+  /** false (`--trust-liteservers`): answers are used without their proof checks. Default true. */
+  checkProofs?: boolean;
+  /** How long a server whose answer failed a proof check stays out of rotation. Default 60 000. */
+  distrustMs?: number;
 }
+
+const DEFAULT_DISTRUST_MS = 60_000;
 
 export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   healthIntervalMs: 1000,
@@ -71,6 +83,11 @@ export interface ProbeEvent {
 class PoolMember {
   health: ServerHealth = { state: 'starting', seqno: undefined, latencyMs: undefined, lastError: undefined, checkedAt: undefined };
   probing = false;
+  /** Whether its head is trusted (proven, when the pool verifies); set by the pool. */
+  headTrusted: () => boolean = () => true;
+  /** Until when (ms epoch) the server is out of rotation for a failed proof check, and why. */
+  distrustedUntil = 0;
+  distrustReason: string | undefined;
 
   constructor(
     readonly index: number,
@@ -79,7 +96,11 @@ class PoolMember {
   ) {}
 
   get healthy(): boolean {
-    return this.health.state === 'up' && this.engine.isReady();
+    return this.health.state === 'up' && this.engine.isReady() && this.headTrusted() && !this.distrusted;
+  }
+
+  get distrusted(): boolean {
+    return this.distrustedUntil > Date.now();
   }
 }
 
@@ -105,7 +126,29 @@ export class LitePool extends EventEmitter implements LiteGateway {
     this.setMaxListeners(0);
     if (servers.length === 0) throw new Error('the lite-server pool needs at least one server');
     this.members = servers.map((server, index) => new PoolMember(index, server, new ServerEngine(server, options.engine)));
-    this.heads = new HeadTracker(this.members, options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS);
+    this.heads = new HeadTracker(this.members, options.heads ?? DEFAULT_HEAD_TRACKER_OPTIONS, options.verifier ?? null, options.engine.queryTimeoutMs);
+    for (const member of this.members) member.headTrusted = () => this.heads.trusted(member.index);
+    // A head is the server's once proven (at once without a verifier): lag and health follow it.
+    this.heads.on('head', (index: number, info: MasterchainInfo) => {
+      const member = this.members[index];
+      if (!member) return;
+      member.health.seqno = info.last.seqno;
+      this.updateLag();
+      this.emit('health');
+    });
+    this.heads.on('proof', (index: number, reason: string | null) => {
+      const member = this.members[index];
+      if (!member) return;
+      const { host, port } = member.server;
+      if (reason) this.logger.warn({ server: index, host, port, reason }, 'lite server head not verified: not used');
+      else this.logger.info({ server: index, host, port }, 'lite server head verified again');
+      this.emit('health');
+    });
+  }
+
+  /** Whether masterchain blocks are proven (off with `--trust-liteservers`). */
+  get verifier(): HeadVerifier | undefined {
+    return this.options.verifier;
   }
 
   /** Starts health probing; resolves after the first round of probes. */
@@ -152,13 +195,14 @@ export class LitePool extends EventEmitter implements LiteGateway {
         { timeout: this.options.healthTimeoutMs },
       );
       this.heads.observe(member.index, info);
-      member.health.seqno = info.last.seqno;
+      // Without a verifier the head is taken at once; with one, when proven (the 'head' event).
+      member.health.seqno = this.heads.headOf(member.index)?.last.seqno;
       member.health.latencyMs = performance.now() - started;
       member.health.lastError = undefined;
       member.health.checkedAt = Date.now();
       this.emit('probe', { server: member.index, ok: true, latencyMs: member.health.latencyMs } satisfies ProbeEvent);
       // Lag is decided once every probe of the round is in (updateLag).
-      if (member.health.state === 'starting' || member.health.state === 'down') this.setState(member, 'up');
+      if ((member.health.state === 'starting' || member.health.state === 'down') && !member.distrusted) this.setState(member, 'up');
     } catch (err) {
       member.health.lastError = err instanceof Error ? err.message : String(err);
       member.health.checkedAt = Date.now();
@@ -174,6 +218,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
     if (best === undefined) return;
     for (const member of this.members) {
       if (member.health.state === 'down' || member.health.state === 'starting' || member.health.seqno === undefined) continue;
+      if (member.distrusted) continue;
       const lag = best - member.health.seqno;
       this.setState(member, lag > this.options.maxLagBlocks ? 'lagging' : 'up');
     }
@@ -237,12 +282,22 @@ export class LitePool extends EventEmitter implements LiteGateway {
     const kind = options.archival === true ? 'archival ' : options.archival === false ? 'non-archival ' : '';
     const states = this.members.map((member) => {
       const reason = this.reasonOf(member);
-      return `#${member.index} ${member.health.state}${reason ? ` (${reason})` : ''}`;
+      return `#${member.index} ${this.stateOf(member)}${reason ? ` (${reason})` : ''}`;
     });
     return `no healthy ${kind}lite server: ${states.join(', ')}`;
   }
 
+  /** The state shown: a server that answers but whose head is not proven is `unverified`. */
+  private stateOf(member: PoolMember): ServerState {
+    if (member.health.state === 'up' && !member.headTrusted()) return 'unverified';
+    return member.health.state;
+  }
+
   private reasonOf(member: PoolMember): string | null {
+    if (member.distrusted) return `bad proof: ${member.distrustReason ?? 'unknown'}`;
+    if (this.stateOf(member) === 'unverified') {
+      return unhealthyReason({ state: 'unverified', lag: null, lastError: this.heads.proofFailure(member.index) });
+    }
     const best = this.bestSeqno();
     const lag = best !== undefined && member.health.seqno !== undefined ? best - member.health.seqno : null;
     // Probed up but the connection just dropped: out of rotation until it reconnects, say why.
@@ -273,6 +328,8 @@ export class LitePool extends EventEmitter implements LiteGateway {
       const timeout = Math.max(1, Math.min(this.options.healthTimeoutMs, deadline - Date.now()));
       const info = await member.engine.query(MASTERCHAIN_INFO, { kind: 'liteServer.getMasterchainInfo' }, { timeout });
       this.heads.observe(member.index, info);
+      // Proven before the answer, so the client's next read is at that head (the proof is one query).
+      await this.heads.settled(member.index);
     } catch {
       // The message was accepted; the answer stands.
     }
@@ -288,6 +345,27 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   openSession(options: LiteSessionOptions, deadline: number): PoolSession {
     return new PoolSession(this, options, deadline);
+  }
+
+  /** Whether sessions run the proof checks of answers (off with `--trust-liteservers`). */
+  get checksProofs(): boolean {
+    return this.options.checkProofs ?? true;
+  }
+
+  /**
+   * A server's answer failed a proof check: out of rotation for `distrustMs` whatever its probes
+   * say (a liar answers probes fine). Its connection is kept: nothing is wrong with the transport.
+   */
+  reportProofFailure(member: PoolMember, error: LiteServerProofError): void {
+    member.distrustedUntil = Date.now() + (this.options.distrustMs ?? DEFAULT_DISTRUST_MS);
+    member.distrustReason = error.detail;
+    member.health.lastError = error.message;
+    this.logger.warn(
+      { server: member.index, host: member.server.host, port: member.server.port, reason: error.detail },
+      'lite server failed a proof check',
+    );
+    this.setState(member, 'down');
+    this.emit('queryFailure', member.index);
   }
 
   /** Called by sessions; not part of the gateway interface. */
@@ -314,7 +392,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
       port: member.server.port,
       archival: member.server.archival,
       weight: member.server.weight,
-      state: member.health.state,
+      state: this.stateOf(member),
       connected: member.engine.isReady(),
       seqno: member.health.seqno ?? null,
       lag: best !== undefined && member.health.seqno !== undefined ? best - member.health.seqno : null,
@@ -348,6 +426,7 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
 const BLOCK_NOT_FOUND = 651;
 const MASTERCHAIN_INFO = liteClientFunction('liteServer.getMasterchainInfo');
+const GET_BLOCK_PROOF = liteClientFunction('liteServer.getBlockProof');
 
 /**
  * One HTTP request's view of the pool: sticky to the first server it picks, bounded by the
@@ -372,6 +451,18 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
 
   get usedServers(): readonly number[] {
     return this.used;
+  }
+
+  get checksAnswers(): boolean {
+    return this.pool.checksProofs;
+  }
+
+  distrust(error: LiteServerProofError): boolean {
+    const member = this.member;
+    if (!member) return false;
+    this.pool.reportProofFailure(member, error);
+    this.member = undefined;
+    return this.remaining() > 0 && this.pool.pick({ archival: this.options.archival }) !== undefined;
   }
 
   isClosed(): boolean {
@@ -451,11 +542,30 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
     }
   }
 
-  /** One lite function through this session (sticky server, deadline, one transport retry). */
-  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>): Promise<LiteAnswerMap[K]> {
-    const answer = await this.query(liteClientFunction(query.kind as K), query);
-    if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
-    return answer;
+  /**
+   * One lite function through this session (sticky server, deadline, one transport retry). An
+   * answer failing `check` takes its server out of rotation and is asked once of another server.
+   */
+  async liteQuery<K extends LiteQueryKind>(query: LiteQueryOf<K>, check?: AnswerCheck<K>): Promise<LiteAnswerMap[K]> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.query(liteClientFunction(query.kind as K), query);
+      const member = this.member;
+      if (check && member && this.pool.checksProofs) {
+        try {
+          check(answer);
+        } catch (err) {
+          if (!(err instanceof LiteServerProofError)) throw err;
+          this.pool.reportProofFailure(member, err);
+          this.member = undefined;
+          // One retry, and only on a server that is there now: waiting for one would turn the
+          // proof failure into a timeout.
+          if (attempt >= 1 || this.remaining() <= 0 || !this.pool.pick({ archival: this.options.archival })) throw err;
+          continue;
+        }
+      }
+      if (query.kind === 'liteServer.sendMessage') await this.refreshHead();
+      return answer;
+    }
   }
 
   /**
@@ -466,7 +576,10 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
   private async refreshHead(): Promise<void> {
     try {
       const info = await this.query(MASTERCHAIN_INFO, { kind: 'liteServer.getMasterchainInfo' });
-      if (this.member) this.pool.heads.observe(this.member.index, info);
+      if (this.member) {
+        this.pool.heads.observe(this.member.index, info);
+        await this.pool.heads.settled(this.member.index);
+      }
     } catch {
       // The message was accepted; a failed refresh only leaves the head to the tracker.
     }
@@ -482,10 +595,65 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
       const tracked = this.pool.heads.headOf(this.member.index);
       if (tracked) return tracked;
       const info = await this.liteQuery({ kind: 'liteServer.getMasterchainInfo' });
-      if (this.member) this.pool.heads.observe(this.member.index, info);
-      return info;
+      if (!this.member) return info;
+      const index = this.member.index;
+      this.pool.heads.observe(index, info);
+      if (!this.pool.verifier) return info;
+      // A head is used only once proven (without a verifier, observe took it as it is).
+      await this.pool.heads.settled(index);
+      const proven = this.pool.heads.headOf(index);
+      if (!proven) throw new LiteServerProofError(this.pool.heads.proofFailure(index) ?? 'the server head is not proven');
+      return proven;
     })();
     return this.resolvedHead;
+  }
+
+  /**
+   * Proves a masterchain block this request looked up (src/chain/blockRefs.ts) before any read
+   * uses it: known to the verifier, or a getBlockProof from the request's proven head (backward)
+   * or from the newest proven key block (a block newer than the head). A proof that fails takes
+   * the server out of rotation; the caller asks again once, on another server.
+   */
+  async proveMasterchainBlock(block: BlockRef): Promise<BlockRef> {
+    const verifier = this.pool.verifier;
+    if (!verifier) return block;
+    const head = (await this.head()).last;
+    const prove = async (target: BlockRef) => {
+      try {
+        await verifier.prove((query) => this.query(GET_BLOCK_PROOF, query), target.seqno < head.seqno ? head : verifier.keyBlock, target);
+      } catch (err) {
+        // The server named the block itself: not proving it is as bad as a wrong proof.
+        if (err instanceof LiteServerError) throw new LiteServerProofError(`cannot prove masterchain block ${target.seqno}: ${err.liteMessage}`);
+        throw err;
+      }
+    };
+    const member = this.member;
+    try {
+      await prove(block);
+      return block;
+    } catch (err) {
+      if (!(err instanceof LiteServerProofError) || !member) throw err;
+      this.pool.reportProofFailure(member, err);
+      if (this.member === member) this.member = undefined;
+      // One retry, and only on a server that is there now (waiting would turn this into a timeout).
+      if (this.remaining() <= 0 || !this.pool.pick({ archival: this.options.archival })) throw err;
+    }
+    const { id } = await this.liteQuery({
+      kind: 'liteServer.lookupBlock',
+      mode: 1,
+      id: { kind: 'tonNode.blockId', workchain: block.workchain, shard: block.shard, seqno: block.seqno },
+      lt: null,
+      utime: null,
+    });
+    const second = this.member;
+    try {
+      if (id.seqno !== block.seqno || id.workchain !== block.workchain) throw new LiteServerProofError('lookupBlock answered another block');
+      await prove(id);
+      return id;
+    } catch (err) {
+      if (err instanceof LiteServerProofError && second) this.pool.reportProofFailure(second, err);
+      throw err;
+    }
   }
 
   knownMasterchainBlock(seqno: number): BlockRef | undefined {

@@ -66,20 +66,23 @@ export function parseGlobalConfig(json: unknown, origin: string): PooledServer[]
   });
 }
 
-export function loadGlobalConfigFile(file: string): PooledServer[] {
+/** The JSON of a global config file. */
+export function readGlobalConfigJson(file: string): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     throw new LiteServerConfigError(`cannot read ${file}: ${(err as Error).message}`);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new LiteServerConfigError(`${file} is not JSON: ${(err as Error).message}`);
   }
-  return parseGlobalConfig(json, file);
+}
+
+export function loadGlobalConfigFile(file: string): PooledServer[] {
+  return parseGlobalConfig(readGlobalConfigJson(file), file);
 }
 
 export interface DownloadOptions {
@@ -98,20 +101,32 @@ export async function loadNetworkConfig(
   options: DownloadOptions,
   onWarning: (message: string) => void = () => undefined,
 ): Promise<PooledServer[]> {
+  return (await loadNetworkGlobalConfig(network, options, onWarning)).servers;
+}
+
+/** loadNetworkConfig with the config's JSON too (its `validator` section is the trust anchor). */
+export async function loadNetworkGlobalConfig(
+  network: keyof typeof OFFICIAL_CONFIG_URLS,
+  options: DownloadOptions,
+  onWarning: (message: string) => void = () => undefined,
+): Promise<{ servers: PooledServer[]; json: unknown }> {
   const url = options.url ?? OFFICIAL_CONFIG_URLS[network];
   const cacheFile = path.join(options.cacheDir, `${network}-global.config.json`);
   let text: string;
   let servers: PooledServer[];
+  let json: unknown;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     text = await response.text();
-    servers = parseGlobalConfig(JSON.parse(text), url);
+    json = JSON.parse(text);
+    servers = parseGlobalConfig(json, url);
   } catch (err) {
     const reason = err instanceof Error ? (err.cause instanceof Error ? `${err.message}: ${err.cause.message}` : err.message) : String(err);
     if (fs.existsSync(cacheFile)) {
       onWarning(`cannot download the ${network} global config from ${url} (${reason}); using the cached copy ${cacheFile}`);
-      return loadGlobalConfigFile(cacheFile);
+      const cached = readGlobalConfigJson(cacheFile);
+      return { servers: parseGlobalConfig(cached, cacheFile), json: cached };
     }
     throw new LiteServerConfigError(
       `cannot download the ${network} global config from ${url} (${reason}) and there is no cached copy at ${cacheFile}; ` +
@@ -127,5 +142,5 @@ export async function loadNetworkConfig(
       `downloaded the ${network} global config but cannot cache it at ${cacheFile} (${(err as Error).message}); starting without a cached copy`,
     );
   }
-  return servers;
+  return { servers, json };
 }

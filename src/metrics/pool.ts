@@ -2,7 +2,7 @@ import type { LitePool, ServerStatus } from '../liteclient';
 import type { ProbeEvent } from '../liteclient/pool';
 import { liteServerErrors, liteServerLag, liteServerProbeDuration, liteServerSeqno, liteServerState, liteServerUp } from './registry';
 
-const STATES: readonly ServerStatus['state'][] = ['starting', 'up', 'down', 'lagging'];
+const STATES: readonly ServerStatus['state'][] = ['starting', 'up', 'down', 'lagging', 'unverified'];
 
 /** The pools whose state the gauges show (one in a server process; tests may run a few in turn). */
 const observed = new Set<LitePool>();

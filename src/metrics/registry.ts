@@ -47,7 +47,7 @@ export const liteServerUp = new Gauge({
 
 export const liteServerState = new Gauge({
   name: 'ton_bridge_liteserver_state',
-  help: '1 for the current state of each lite server (starting, up, down, lagging), 0 for the others',
+  help: '1 for the current state of each lite server (starting, up, down, lagging, unverified), 0 for the others',
   labelNames: ['server', 'address', 'state'] as const,
   registers: [metricsRegistry],
 });

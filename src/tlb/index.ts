@@ -6,3 +6,4 @@ export * from './block';
 export * from './shardState';
 export * from './validators';
 export * from './msgDescr';
+export * from './shardAccount';

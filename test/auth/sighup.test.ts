@@ -71,6 +71,7 @@ describe('SIGHUP to a running server', () => {
         String(port),
         '--network',
         'testnet',
+        '--trust-liteservers',
         '--liteservers',
         liteservers,
         '--keys-file',

@@ -194,7 +194,7 @@ describe('single flight over a scripted lite server', () => {
     await lite.start();
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thb-sf-')), 'global.config.json');
     fs.writeFileSync(file, JSON.stringify(lite.globalConfig()));
-    const { config } = loadConfig(['--liteservers', file, '--port', '0', '--metrics-port', '0', '--health-interval', '200', '--keyless-rps', '0'], {});
+    const { config } = loadConfig(['--trust-liteservers', '--liteservers', file, '--port', '0', '--metrics-port', '0', '--health-interval', '200', '--keyless-rps', '0'], {});
     running = await startServer(config, logger);
   });
 

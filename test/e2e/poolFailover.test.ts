@@ -67,7 +67,7 @@ describe('pool over three lite servers of the local chain', () => {
       { host: b.host, port: b.port, publicKey: second.publicKey, archival: true, weight: 1 },
       { host: c.host, port: c.port, publicKey: third.publicKey, archival: true, weight: 1 },
     ];
-    running = await startServer(config, logger, { servers: endpoints, stop: () => source.stop() });
+    running = await startServer(config, logger, { servers: endpoints, anchor: source.anchor, stop: () => source.stop() });
     await until(() => running.pool.status().filter((s) => s.state === 'up').length === 2, 5000);
   }, 60000);
 

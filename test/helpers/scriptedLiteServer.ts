@@ -8,7 +8,8 @@ import type { PooledServer } from '../../src/liteclient/pool';
 /**
  * A real ADNL/TCP lite server (the project's own server and dispatcher) whose answers a test
  * scripts: its masterchain seqno, whether it answers at all, and which seqnos it still has.
- * Used to drive the pool through failures a healthy local chain never shows.
+ * Used to drive the pool through failures a healthy local chain never shows. Its blocks are made
+ * up and carry no proofs, so a server over it needs `--trust-liteservers`.
  */
 export class ScriptedLiteServer {
   seqno = 100;

@@ -23,7 +23,7 @@ beforeAll(async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thb-hostile-lite-')), 'global.config.json');
   const configs = servers.map((server) => (server.globalConfig() as { liteservers: unknown[] }).liteservers[0]);
   fs.writeFileSync(file, JSON.stringify({ '@type': 'config.global', liteservers: configs }));
-  const { config } = loadConfig(['--liteservers', file, '--port', '0', '--metrics-port', '0', '--health-interval', '200', '--keyless-rps', '0'], {});
+  const { config } = loadConfig(['--trust-liteservers', '--liteservers', file, '--port', '0', '--metrics-port', '0', '--health-interval', '200', '--keyless-rps', '0'], {});
   running = await startServer(config, pino({ level: 'silent' }));
 }, 60_000);
 

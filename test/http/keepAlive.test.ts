@@ -8,7 +8,7 @@ import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
 test('an idle keep-alive connection is closed after --keep-alive-timeout', async () => {
   const lite = new ScriptedLiteServer('k');
   await lite.start();
-  const flags = ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--keep-alive-timeout', '700'];
+  const flags = ['--trust-liteservers', '--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--keep-alive-timeout', '700'];
   const running = await startServer(loadConfig(flags, {}).config, pino({ level: 'silent' }), {
     servers: [lite.endpoint()],
     stop: () => lite.stop(),

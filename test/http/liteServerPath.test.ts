@@ -23,7 +23,7 @@ describe('the API over a lite server given by --liteservers', () => {
   beforeAll(async () => {
     lite = new ScriptedLiteServer('g');
     await lite.start();
-    const { config } = loadConfig(['--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--health-interval', '200', '--keyless-rps', '0'], {});
+    const { config } = loadConfig(['--trust-liteservers', '--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--health-interval', '200', '--keyless-rps', '0'], {});
     running = await startServer(config, logger);
   });
 
@@ -79,7 +79,7 @@ describe('the API over a lite server given by --liteservers', () => {
       // A second instance with a short deadline and no health probe during the test, so the query
       // itself meets the mute server.
       const { config } = loadConfig(
-        ['--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--request-timeout', '800', '--health-interval', '60000', '--keyless-rps', '0'],
+        ['--trust-liteservers', '--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--request-timeout', '800', '--health-interval', '60000', '--keyless-rps', '0'],
         {},
       );
       lite.silent = false;
@@ -106,7 +106,7 @@ describe('process lifecycle', () => {
   test('SIGTERM lets a request in flight finish, then the process exits 0', async () => {
     const lite = new ScriptedLiteServer('s');
     await lite.start();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--keyless-rps', '0'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--trust-liteservers', '--liteservers', writeGlobalConfig(lite), '--port', '0', '--metrics-port', '0', '--keyless-rps', '0'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

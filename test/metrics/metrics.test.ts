@@ -60,6 +60,7 @@ describe('the metrics server over a pool of two lite servers', () => {
     );
     const metricsPort = await freePort();
     const flags = [
+      '--trust-liteservers',
       '--liteservers',
       config,
       '--port',

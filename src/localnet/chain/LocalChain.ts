@@ -256,7 +256,17 @@ export class LocalChain {
 
   /** Seals one basechain block and one masterchain block with everything executed since the last seal. */
   seal(): Promise<StoredBlock> {
-    return this.exclusive(() => this.sealLocked());
+    return this.exclusive(() => this.sealLocked(false));
+  }
+
+  /**
+   * Seals the next masterchain block as a key block: it publishes the configuration and starts a
+   * new proof epoch (getBlockProof chains step through it). TON makes one when the configuration or
+   * the validator set changes; neither changes on this chain by itself, so this is how a key block
+   * after genesis is made (tests of proof walks, a config editor).
+   */
+  sealKeyBlock(): Promise<StoredBlock> {
+    return this.exclusive(() => this.sealLocked(true));
   }
 
   /** Runs a get-method against the account as of `args.state` (a ShardStateUnsplit of a sealed block). */
@@ -281,7 +291,7 @@ export class LocalChain {
     this.pending.push(...(await this.tickTock.open()));
   }
 
-  private async sealLocked(): Promise<StoredBlock> {
+  private async sealLocked(keyBlock = false): Promise<StoredBlock> {
     this.engine.now = this.executionTime();
     this.pending.push(...(await this.tickTock.close()));
     const txs = this.pending;
@@ -300,6 +310,7 @@ export class LocalChain {
       accounts: this.accounts,
       librariesRoot: this.libraryIndex.stateRoot,
       txs,
+      keyBlock,
       genUtime: Math.max(this.lastUtime, this.clock.now(), ...txs.map((t) => t.now)),
       startLt,
       endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,

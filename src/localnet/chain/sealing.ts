@@ -56,6 +56,8 @@ export interface SealInput {
   accounts: ReadonlyMap<string, AccountsDict>;
   librariesRoot: Cell | null;
   txs: readonly ExecutedTransaction[];
+  /** Make the masterchain block a key block (the first block always is one). */
+  keyBlock?: boolean;
   genUtime: number;
   startLt: bigint;
   endLt: bigint;
@@ -74,7 +76,7 @@ export function sealBlocks(input: SealInput): SealedBlocks {
   const mcZero = store.zeroState(MASTERCHAIN);
   const shardZero = store.zeroState(BASECHAIN);
   const mcSeqno = (prevMc?.id.seqno ?? 0) + 1;
-  const keyBlock = mcSeqno === 1;
+  const keyBlock = mcSeqno === 1 || input.keyBlock === true;
   const lastKeyBlock = history.lastKeyBlock;
   const prevMcRef = prevMc ? extBlkRef(prevMc.id, prevMc.endLt) : extBlkRef(mcZero.id, 0n);
   const common = {
