@@ -2,21 +2,20 @@ import { Address, Cell } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
-import { AccountsDict, emptyAccounts } from './builder';
-import { accountsOfState, ChainSnapshot, RestoredAccount, restoredRounds, savedBlocks } from './chainSnapshot';
+import { addRestoredRounds, ChainSnapshot, snapshotOf } from './chainSnapshot';
 import { ChainClock } from './clock';
 import { LocalConfig, localConfigFromRoot } from './config';
 import { ExternalMessageRejectedError } from './errors';
 import { buildGenesis, deployFees, GenesisAccount, genesisMessage, parseInboundExternal, zeroStateOf } from './genesis';
 import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
-import { MasterchainHistory } from './history';
-import { accountPrefix, BASECHAIN, basechainShards, FULL_SHARD, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
-import { LibraryIndex, withLibrary } from './libraries';
-import { capturedBlocks, ChainState, storeOfState } from './memorySnapshot';
+import { accountPrefix, BASECHAIN, basechainShards, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
+import { withLibrary } from './libraries';
+import { captureState, ChainState, restoreState } from './memorySnapshot';
+import { LiveChain, loadHeadAccounts, loadZeroStateAccounts, newLiveChain } from './liveChain';
 import { applyAccountChanges } from './accountChanges';
 import { BlockTimer } from './blockTimer';
-import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
-import { sealBlocks, shardKey } from './sealing';
+import { SandboxEngine } from './sandboxAdapter';
+import { sealBlocks } from './sealing';
 import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 import { waitForSeqno } from './seqnoWaits';
@@ -52,24 +51,18 @@ const LT_STEP = 1_000_000n;
  * an immutable block store that the lite-server handlers read. One masterchain and one
  * basechain shard (0x8000000000000000); every seal produces one block of each.
  *
- * This class owns the mutable state and the order of work (one operation at a time); genesis,
- * sealing, get-methods, libraries and snapshots live in their own modules.
+ * This class owns the order of work (one operation at a time); its mutable state is one
+ * LiveChain object (liveChain.ts), which genesis, sealing, get-methods, libraries and the
+ * snapshots (memorySnapshot.ts, chainSnapshot.ts) read and replace from their own modules.
  */
 export class LocalChain {
-  /** Replaced (never mutated back) when an in-memory snapshot is restored; readers take it per query. */
-  private storeValue = new BlockStore();
   readonly getMethodGasLimit: bigint;
   private readonly events = new EventEmitter();
-  /** Accounts per shard chain (`shardKey`): what the next states hold. */
-  private accounts = new Map<string, AccountsDict>();
   /** Basechain shards, left to right. */
   readonly shards: readonly bigint[];
-  private history: MasterchainHistory;
-  private readonly libraryIndex = new LibraryIndex();
-  private pending: ExecutedTransaction[] = [];
+  /** The mutable state (blocks, history, accounts, pending work); snapshots capture and replace it. */
+  private readonly live: LiveChain;
   private queue: Promise<unknown> = Promise.resolve();
-  private lastUtime: number;
-  private lastEndLt = 0n;
   private readonly tickTock: TickTockRunner;
   private readonly timer: BlockTimer;
   private stopped = false;
@@ -89,18 +82,13 @@ export class LocalChain {
     /** The chain's time: gen_utime and the emulator's `now` follow it (POST /localnet/time moves it). */
     readonly clock: ChainClock,
   ) {
-    this.lastUtime = lastUtime;
     this.getMethodGasLimit = getMethodGasLimit;
     this.keepBlocks = keepBlocks;
     this.events.setMaxListeners(0);
-    this.store.setZeroState(zeroStates.basechain);
-    this.store.setZeroState(zeroStates.masterchain);
-    this.history = new MasterchainHistory(zeroStates.masterchain);
     this.shards = shards;
     this.tickTock = new TickTockRunner(engine);
     this.timer = new BlockTimer(this.blockIntervalMs, () => this.seal(), this.logger);
-    for (const shard of shards) this.accounts.set(shardKey(BASECHAIN, shard), emptyAccounts());
-    this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), emptyAccounts());
+    this.live = newLiveChain({ engine, tickTock: this.tickTock, config: configValue, shards, clock, zeroStates, lastUtime });
   }
 
   /** Builds both zerostates. No block exists until the first `seal()`. */
@@ -123,12 +111,12 @@ export class LocalChain {
       opts.logger,
       clock,
     );
-    await chain.loadZeroStateAccounts();
+    await loadZeroStateAccounts(chain.live);
     return chain;
   }
 
   get store(): BlockStore {
-    return this.storeValue;
+    return this.live.store;
   }
 
   /** Block interval in ms; 0 = blocks only on messages and `seal()` (POST /localnet/mine). */
@@ -188,7 +176,7 @@ export class LocalChain {
 
   /** Public libraries known to the latest masterchain state, by hex hash. */
   get libraries(): ReadonlyMap<string, Cell> {
-    return this.libraryIndex.byHash;
+    return this.live.libraryIndex.byHash;
   }
 
   /** Starts the block timer (no-op when blockIntervalMs is 0). */
@@ -220,13 +208,13 @@ export class LocalChain {
   async deployGenesis(entries: readonly GenesisAccount[]): Promise<void> {
     await this.exclusive(async () => {
       this.engine.now = this.executionTime();
-      const pristine = this.store.height(MASTERCHAIN) === 0 && this.pending.length === 0;
+      const pristine = this.store.height(MASTERCHAIN) === 0 && this.live.pending.length === 0;
       const feeOf = await deployFees(this.engine, entries, pristine);
       for (const entry of entries) {
         const fee = feeOf(entry);
         await this.openBlock();
         const txs = await this.engine.sendInternal(genesisMessage(entry, entry.balance + fee));
-        this.pending.push(...txs);
+        this.live.pending.push(...txs);
       }
     });
   }
@@ -242,7 +230,7 @@ export class LocalChain {
       this.engine.now = this.executionTime();
       const result = await this.engine.sendExternal(cell);
       if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
-      this.pending.push(...result.transactions);
+      this.live.pending.push(...result.transactions);
       return this.sealLocked();
     });
   }
@@ -271,12 +259,12 @@ export class LocalChain {
 
   /** Runs a get-method against the account as of `args.state` (a ShardStateUnsplit of a sealed block). */
   runGetMethod(args: GetMethodArgs): Promise<GetMethodRun> {
-    return runGetMethodAt(this.engine, this.getMethodGasLimit, this.history.prevBlocksInfo(this.store, args.mcSeqno), args);
+    return runGetMethodAt(this.engine, this.getMethodGasLimit, this.live.history.prevBlocksInfo(this.store, args.mcSeqno), args);
   }
 
   /** Unix time for the next execution: the chain clock, never behind the last block. */
   private executionTime(): number {
-    return Math.max(this.lastUtime, this.clock.now());
+    return Math.max(this.live.lastUtime, this.clock.now());
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -288,52 +276,44 @@ export class LocalChain {
   /** Starts filling a block: its tick transactions precede everything else in it. */
   private async openBlock(): Promise<void> {
     this.engine.now = this.executionTime();
-    this.pending.push(...(await this.tickTock.open()));
+    this.live.pending.push(...(await this.tickTock.open()));
   }
 
   private async sealLocked(keyBlock = false): Promise<StoredBlock> {
     this.engine.now = this.executionTime();
-    this.pending.push(...(await this.tickTock.close()));
-    const txs = this.pending;
-    this.pending = [];
-    await applyAccountChanges(this.engine, this.shards, this.accounts, txs);
-    this.libraryIndex.refresh(this.engine.libs, this.configValue.configAddr);
+    this.live.pending.push(...(await this.tickTock.close()));
+    const txs = this.live.pending;
+    this.live.pending = [];
+    await applyAccountChanges(this.engine, this.shards, this.live.accounts, txs);
+    this.live.libraryIndex.refresh(this.engine.libs, this.configValue.configAddr);
 
-    const startLt = this.lastEndLt;
+    const startLt = this.live.lastEndLt;
     const engineLt = this.engine.lt;
     const sealed = sealBlocks({
       store: this.store,
       validator: this.validator,
       config: this.configValue,
-      history: this.history,
+      history: this.live.history,
       shards: this.shards,
-      accounts: this.accounts,
-      librariesRoot: this.libraryIndex.stateRoot,
+      accounts: this.live.accounts,
+      librariesRoot: this.live.libraryIndex.stateRoot,
       txs,
       keyBlock,
-      genUtime: Math.max(this.lastUtime, this.clock.now(), ...txs.map((t) => t.now)),
+      genUtime: Math.max(this.live.lastUtime, this.clock.now(), ...txs.map((t) => t.now)),
       startLt,
       endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
     });
     const mc = sealed.masterchain;
     for (const block of sealed.shards) this.store.add(block);
     this.store.add(mc);
-    this.history.record(mc.id, mc.endLt, mc.keyBlock);
-    dropOutsideWindow(this.store, this.history, this.keepBlocks);
-    this.lastUtime = mc.genUtime;
-    this.lastEndLt = mc.endLt;
+    this.live.history.record(mc.id, mc.endLt, mc.keyBlock);
+    dropOutsideWindow(this.store, this.live.history, this.keepBlocks);
+    this.live.lastUtime = mc.genUtime;
+    this.live.lastEndLt = mc.endLt;
     this.engine.advanceLtTo(mc.endLt);
-    this.engine.prevBlocks = this.history.prevBlocksInfo(this.store, mc.id.seqno);
+    this.engine.prevBlocks = this.live.history.prevBlocksInfo(this.store, mc.id.seqno);
     this.events.emit('block', mc);
     return mc;
-  }
-
-  /** Loads the masterchain zerostate's accounts (the system contracts) into the emulator. */
-  private async loadZeroStateAccounts(): Promise<void> {
-    const { dict, accounts } = accountsOfState(MASTERCHAIN, this.store.zeroState(MASTERCHAIN).state);
-    this.accounts.set(shardKey(MASTERCHAIN, FULL_SHARD), dict);
-    await this.engine.loadAccounts(accounts);
-    await this.tickTock.load(accounts);
   }
 
   /**
@@ -342,15 +322,8 @@ export class LocalChain {
    */
   snapshot(): Promise<ChainSnapshot> {
     return this.exclusive(async () => {
-      if (this.pending.length > 0) await this.sealLocked();
-      return {
-        validatorSeed: this.validator.seed,
-        config: this.configValue.root,
-        zeroStates: { masterchain: this.store.zeroState(MASTERCHAIN).state, basechain: this.store.zeroState(BASECHAIN).state },
-        ...savedBlocks(this.store, this.shards),
-        libs: this.engine.libs ?? null,
-        lastUtime: this.lastUtime,
-      };
+      if (this.live.pending.length > 0) await this.sealLocked();
+      return snapshotOf(this.live, this.validator.seed);
     });
   }
 
@@ -375,14 +348,9 @@ export class LocalChain {
       opts.logger,
       ChainClock.resumingAt(snap.lastUtime),
     );
-    for (const { shards, masterchain: mc } of restoredRounds(snap, validator)) {
-      for (const top of shards) chain.store.add(top);
-      chain.store.add(mc);
-      chain.history.record(mc.id, mc.endLt, mc.keyBlock);
-      chain.lastEndLt = mc.endLt;
-    }
-    dropOutsideWindow(chain.store, chain.history, chain.keepBlocks);
-    await chain.loadHeadAccounts(snap.libs ?? undefined);
+    addRestoredRounds(chain.live, snap, validator);
+    dropOutsideWindow(chain.store, chain.live.history, chain.keepBlocks);
+    await loadHeadAccounts(chain.live, snap.libs ?? undefined);
     return chain;
   }
 
@@ -392,60 +360,28 @@ export class LocalChain {
    */
   captureState(): Promise<ChainState> {
     return this.exclusive(async () => {
-      if (this.pending.length > 0) await this.sealLocked();
-      return {
-        ...capturedBlocks(this.store, this.shards),
-        history: this.history.clone(),
-        lastUtime: this.lastUtime,
-        lastEndLt: this.lastEndLt,
-        libs: this.engine.libs,
-        clockOffset: this.clock.offsetSeconds,
-      };
+      if (this.live.pending.length > 0) await this.sealLocked();
+      return captureState(this.live);
     });
   }
 
   /**
-   * Puts the chain back to a `captureState()` in place, while the lite server goes on serving:
-   * the head goes back to the snapshot's masterchain block, later blocks are forgotten, executed
-   * but unsealed transactions are dropped, and the emulator gets the head states' accounts.
+   * Puts the chain back to a `captureState()` in place, while the lite server goes on serving
+   * (see restoreState in memorySnapshot.ts); waiters learn of it through the 'rewind' event.
    */
   restoreState(state: ChainState): Promise<StoredBlock> {
     return this.exclusive(async () => {
-      this.storeValue = storeOfState({ masterchain: this.zeroState, basechain: this.store.zeroState(BASECHAIN) }, state);
-      this.history = state.history.clone();
-      this.lastUtime = state.lastUtime;
-      this.lastEndLt = state.lastEndLt;
-      this.pending = [];
-      this.clock.resetOffset(state.clockOffset);
-      await this.engine.reset();
-      await this.loadHeadAccounts(state.libs);
+      await restoreState(this.live, state);
       const head = this.lastMasterchainBlock();
       this.events.emit('rewind', head);
       return head;
     });
   }
 
-  /** Loads the head states' accounts into the account sets, the tick-tock runner and the emulator. */
-  private async loadHeadAccounts(libs: Cell | undefined): Promise<void> {
-    const restored: RestoredAccount[] = [];
-    const chainsToLoad = [{ wc: MASTERCHAIN, shard: FULL_SHARD }, ...this.shards.map((shard) => ({ wc: BASECHAIN, shard }))];
-    for (const { wc, shard } of chainsToLoad) {
-      const state = this.store.last(wc, shard)?.state ?? this.store.zeroState(wc).state;
-      const { dict, accounts } = accountsOfState(wc, state);
-      this.accounts.set(shardKey(wc, shard), dict);
-      restored.push(...accounts);
-    }
-    await this.tickTock.load(restored);
-    await this.engine.restore(restored, this.lastEndLt, libs);
-    this.libraryIndex.refresh(this.engine.libs, this.configValue.configAddr);
-    const height = this.store.height(MASTERCHAIN);
-    this.engine.prevBlocks = height > 0 ? this.history.prevBlocksInfo(this.store, height) : undefined;
-  }
-
   /** Test/bench hook: account leaf count per workchain. */
   accountCount(workchain: number): number {
     let count = 0;
-    for (const [key, dict] of this.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
+    for (const [key, dict] of this.live.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
     return count;
   }
 }

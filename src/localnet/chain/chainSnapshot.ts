@@ -6,6 +6,7 @@ import { accountsOf } from './proofs';
 import { AccountsDict, emptyAccounts } from './builder';
 import { BASECHAIN, BlockId, FULL_SHARD, MASTERCHAIN, shardOfIdent } from './ids';
 import { BlockStore, StoredBlock, StoredTransaction } from './store';
+import type { LiveChain } from './liveChain';
 import { LocalValidator } from './validator';
 
 /** What `LocalChain.snapshot()` returns and `LocalChain.restore()` takes. */
@@ -121,4 +122,26 @@ export function restoredRounds(snap: ChainSnapshot, validator: LocalValidator): 
     masterchain.shardTops = shards.map((b) => b.id);
     return { shards, masterchain };
   });
+}
+
+/** What `LocalChain.snapshot()` returns, of the live state (the caller seals pending transactions first). */
+export function snapshotOf(live: LiveChain, validatorSeed: Buffer): ChainSnapshot {
+  return {
+    validatorSeed,
+    config: live.config.root,
+    zeroStates: { masterchain: live.store.zeroState(MASTERCHAIN).state, basechain: live.store.zeroState(BASECHAIN).state },
+    ...savedBlocks(live.store, live.shards),
+    libs: live.engine.libs ?? null,
+    lastUtime: live.lastUtime,
+  };
+}
+
+/** Adds a snapshot's blocks, round by round, to a new chain's store and history. */
+export function addRestoredRounds(live: LiveChain, snap: ChainSnapshot, validator: LocalValidator): void {
+  for (const { shards, masterchain: mc } of restoredRounds(snap, validator)) {
+    for (const top of shards) live.store.add(top);
+    live.store.add(mc);
+    live.history.record(mc.id, mc.endLt, mc.keyBlock);
+    live.lastEndLt = mc.endLt;
+  }
 }

@@ -9,6 +9,7 @@
 import { Cell } from '@ton/core';
 import { MasterchainHistory } from './history';
 import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from './ids';
+import { loadHeadAccounts, LiveChain } from './liveChain';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 
 export interface ChainState {
@@ -45,4 +46,32 @@ export function storeOfState(zeroStates: { masterchain: ZeroState; basechain: Ze
     store.add(mc);
   });
   return store;
+}
+
+/** The chain's state now, as references (the caller seals pending transactions first). */
+export function captureState(live: LiveChain): ChainState {
+  return {
+    ...capturedBlocks(live.store, live.shards),
+    history: live.history.clone(),
+    lastUtime: live.lastUtime,
+    lastEndLt: live.lastEndLt,
+    libs: live.engine.libs,
+    clockOffset: live.clock.offsetSeconds,
+  };
+}
+
+/**
+ * Puts the chain back to `state` in place: the head goes back to the snapshot's masterchain
+ * block, later blocks are forgotten, executed but unsealed transactions are dropped, the clock's
+ * offset is the snapshot's, and the emulator gets the head states' accounts.
+ */
+export async function restoreState(live: LiveChain, state: ChainState): Promise<void> {
+  live.store = storeOfState({ masterchain: live.store.zeroState(MASTERCHAIN), basechain: live.store.zeroState(BASECHAIN) }, state);
+  live.history = state.history.clone();
+  live.lastUtime = state.lastUtime;
+  live.lastEndLt = state.lastEndLt;
+  live.pending = [];
+  live.clock.resetOffset(state.clockOffset);
+  await live.engine.reset();
+  await loadHeadAccounts(live, state.libs);
 }
