@@ -1,6 +1,6 @@
 import { BitBuilder, BitString, Cell } from '@ton/core';
 // The leaf module, not the cells index: the index's BoC file imports this one.
-import { crc32cBytes } from '../localnet/cells/crc32c';
+import { CRC32C_START, crc32cFinish, crc32cUpdate } from '../localnet/cells/crc32c';
 
 /**
  * Bag-of-cells serialisation that reproduces tonlib's `std_boc_serialize(cell, WithCRC32C)` byte for
@@ -40,18 +40,69 @@ interface ImportedCell {
   newIndex: number;
 }
 
+/**
+ * Work done in small steps: the generator yields every few thousand cells, so a caller can run it
+ * to its end at once (`finishNow`) or give the event loop a turn between slices (`finishInSlices`).
+ * Both give the same result.
+ */
+export type SteppedWork<T> = Generator<void, T, void>;
+
+/** Cells handled between two yields of a SteppedWork. */
+const CELLS_PER_STEP = 1024;
+/** Bytes checksummed between two yields. */
+const CRC_BYTES_PER_STEP = 1 << 20;
+
+export function finishNow<T>(work: SteppedWork<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Runs `work` on the event loop in slices of about `sliceMs`, letting timers and I/O run between
+ * slices: a snapshot of a big chain is encoded while the server goes on answering.
+ */
+export async function finishInSlices<T>(work: SteppedWork<T>, sliceMs = 10): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** Operations of the revisit machine (tonlib's recursive revisit, run on an explicit stack). */
+const PREVISIT = 0;
+const VISIT = 1;
+const PREVISIT_DONE = 2;
+const VISIT_DONE = 3;
+
 class BagOfCells {
   private readonly cells: ImportedCell[] = [];
   private readonly indexByNode = new Map<BocNode, number>();
   private readonly allocated: ImportedCell[] = [];
   private internalRefs = 0;
   private dataBytes = 0;
+  /** Cells handled since the last yield. */
+  private work = 0;
 
   constructor(private readonly roots: readonly BocNode[]) {}
 
-  serialize(withCrc32c: boolean): Buffer {
-    const rootIndices = this.roots.map((root) => this.importCell(root));
-    this.reorder(rootIndices);
+  /** True every CELLS_PER_STEP calls: the caller yields then. */
+  private stepDone(): boolean {
+    if (++this.work < CELLS_PER_STEP) return false;
+    this.work = 0;
+    return true;
+  }
+
+  *serialize(withCrc32c: boolean): SteppedWork<Buffer> {
+    const rootIndices: number[] = [];
+    for (const root of this.roots) rootIndices.push(yield* this.importCell(root));
+    yield* this.reorder(rootIndices);
     const cellCount = this.allocated.length;
 
     let refSize = 0;
@@ -90,34 +141,58 @@ class BagOfCells {
       node.data.copy(out, pos);
       pos += node.data.length;
       for (const ref of info.refs) writeUint(cellCount - 1 - ref, refSize);
+      if (this.stepDone()) yield;
     }
     if (withCrc32c) {
       // The one table-driven CRC32C of the project (the local chain checksums multi-MB BoCs with it).
-      crc32cBytes(out.subarray(0, pos)).copy(out, pos);
+      let crc = CRC32C_START;
+      for (let from = 0; from < pos; from += CRC_BYTES_PER_STEP) {
+        crc = crc32cUpdate(crc, out.subarray(from, Math.min(pos, from + CRC_BYTES_PER_STEP)));
+        yield;
+      }
+      out.writeUInt32LE(crc32cFinish(crc), pos);
       pos += 4;
     }
     return out;
   }
 
-  private importCell(node: BocNode): number {
-    const known = this.indexByNode.get(node);
+  /**
+   * Imports `root` and its subtree depth-first, children before parents in reference order,
+   * duplicates merged by node (tonlib's recursive import, on an explicit stack so it can pause).
+   */
+  private *importCell(root: BocNode): SteppedWork<number> {
+    const known = this.indexByNode.get(root);
     if (known !== undefined) return known;
-    const refs: number[] = [];
-    let childWeight = 1;
-    for (const child of node.refs) {
-      const childIndex = this.importCell(child);
-      refs.push(childIndex);
-      childWeight += this.cells[childIndex].weight;
+    const stack: { node: BocNode; next: number; refs: number[]; weight: number }[] = [{ node: root, next: 0, refs: [], weight: 1 }];
+    for (;;) {
+      const frame = stack[stack.length - 1];
+      if (frame.next < frame.node.refs.length) {
+        const child = frame.node.refs[frame.next++];
+        const childIndex = this.indexByNode.get(child);
+        if (childIndex === undefined) {
+          stack.push({ node: child, next: 0, refs: [], weight: 1 });
+        } else {
+          frame.refs.push(childIndex);
+          frame.weight += this.cells[childIndex].weight;
+          this.internalRefs++;
+        }
+        continue;
+      }
+      stack.pop();
+      const index = this.cells.length;
+      this.cells.push({ node: frame.node, refs: frame.refs, weight: Math.min(0xff, frame.weight), newIndex: -1 });
+      this.indexByNode.set(frame.node, index);
+      this.dataBytes += 2 + frame.node.data.length;
+      const parent = stack[stack.length - 1];
+      if (!parent) return index;
+      parent.refs.push(index);
+      parent.weight += this.cells[index].weight;
       this.internalRefs++;
+      if (this.stepDone()) yield;
     }
-    const index = this.cells.length;
-    this.cells.push({ node, refs, weight: Math.min(0xff, childWeight), newIndex: -1 });
-    this.indexByNode.set(node, index);
-    this.dataBytes += 2 + node.data.length;
-    return index;
   }
 
-  private reorder(rootIndices: number[]): void {
+  private *reorder(rootIndices: number[]): SteppedWork<void> {
     const cells = this.cells;
     for (let i = cells.length - 1; i >= 0; i--) {
       const info = cells[i];
@@ -142,41 +217,60 @@ class BagOfCells {
           if (child.weight > limit) child.weight = limit;
         }
       }
+      if (this.stepDone()) yield;
     }
     for (const info of cells) {
       let sum = 1;
       for (const ref of info.refs) sum += cells[ref].weight;
       info.weight = sum <= info.weight ? sum : 0;
+      if (this.stepDone()) yield;
     }
     for (const root of rootIndices) {
-      this.revisit(root, 0);
-      this.revisit(root, 1);
+      yield* this.revisit(root, PREVISIT);
+      yield* this.revisit(root, VISIT);
     }
-    for (const root of rootIndices) this.revisit(root, 2);
+    for (const root of rootIndices) this.allocate(root);
   }
 
-  /** force 0 = previsit, 1 = visit (children allocated), 2 = allocate. */
-  private revisit(index: number, force: 0 | 1 | 2): number {
+  /**
+   * tonlib's revisit: a previsit marks a subtree (-2), entering the special (weight 0) cells; a
+   * visit previsits a special cell, visits its children, then allocates them in reverse order and
+   * marks the cell visited (-3). Run on a stack of (cell, operation) pairs, popped in the order the
+   * recursive calls would run.
+   */
+  private *revisit(start: number, operation: typeof PREVISIT | typeof VISIT): SteppedWork<void> {
+    const stack: number[] = [start, operation];
+    while (stack.length > 0) {
+      const op = stack.pop()!;
+      const index = stack.pop()!;
+      const info = this.cells[index];
+      const refs = info.refs;
+      if (op === PREVISIT) {
+        if (info.newIndex !== -1) continue;
+        stack.push(index, PREVISIT_DONE);
+        // Pushed first, run last: the recursion walks the children from the last one.
+        for (let j = 0; j < refs.length; j++) stack.push(refs[j], this.cells[refs[j]].weight === 0 ? VISIT : PREVISIT);
+      } else if (op === VISIT) {
+        if (info.newIndex >= 0 || info.newIndex === -3) continue;
+        stack.push(index, VISIT_DONE);
+        for (let j = 0; j < refs.length; j++) stack.push(refs[j], VISIT);
+        if (info.weight === 0) stack.push(index, PREVISIT);
+      } else if (op === PREVISIT_DONE) {
+        info.newIndex = -2;
+      } else {
+        for (let j = refs.length - 1; j >= 0; j--) refs[j] = this.allocate(refs[j]);
+        info.newIndex = -3;
+      }
+      if (this.stepDone()) yield;
+    }
+  }
+
+  private allocate(index: number): number {
     const info = this.cells[index];
     if (info.newIndex >= 0) return info.newIndex;
-    if (force === 0) {
-      if (info.newIndex !== -1) return info.newIndex;
-      for (let j = info.refs.length - 1; j >= 0; j--) {
-        const child = info.refs[j];
-        this.revisit(child, this.cells[child].weight === 0 ? 1 : 0);
-      }
-      return (info.newIndex = -2);
-    }
-    if (force === 2) {
-      info.newIndex = this.allocated.length;
-      this.allocated.push(info);
-      return info.newIndex;
-    }
-    if (info.newIndex === -3) return info.newIndex;
-    if (info.weight === 0) this.revisit(index, 0);
-    for (let j = info.refs.length - 1; j >= 0; j--) this.revisit(info.refs[j], 1);
-    for (let j = info.refs.length - 1; j >= 0; j--) info.refs[j] = this.revisit(info.refs[j], 2);
-    return (info.newIndex = -3);
+    info.newIndex = this.allocated.length;
+    this.allocated.push(info);
+    return info.newIndex;
   }
 }
 
@@ -238,6 +332,11 @@ export interface BocOptions {
  * blocks and snapshots (src/localnet/cells/boc.ts builds its proof nodes for it).
  */
 export function writeBagOfCells(roots: readonly BocNode[], options: BocOptions = {}): Buffer {
+  return finishNow(bagOfCellsSteps(roots, options));
+}
+
+/** The same BoC as `writeBagOfCells`, as work that pauses every few thousand cells (see finishInSlices). */
+export function bagOfCellsSteps(roots: readonly BocNode[], options: BocOptions = {}): SteppedWork<Buffer> {
   if (roots.length === 0) throw new Error('a bag of cells needs at least one root');
   return new BagOfCells(roots).serialize(options.crc32c ?? true);
 }

@@ -9,10 +9,20 @@ const TABLE = (() => {
   return table;
 })();
 
-export function crc32cValue(data: Uint8Array): number {
-  let crc = -1;
+/** A running checksum: start with CRC32C_START, feed the bytes in parts, then crc32cFinish. */
+export const CRC32C_START = -1;
+
+export function crc32cUpdate(crc: number, data: Uint8Array): number {
   for (let i = 0; i < data.length; i++) crc = TABLE[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  return crc;
+}
+
+export function crc32cFinish(crc: number): number {
   return (crc ^ -1) >>> 0;
+}
+
+export function crc32cValue(data: Uint8Array): number {
+  return crc32cFinish(crc32cUpdate(CRC32C_START, data));
 }
 
 /** The 4 little-endian bytes a BoC ends with. */
