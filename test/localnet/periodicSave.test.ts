@@ -3,6 +3,7 @@
  * a whole loadable snapshot; a writer killed in the middle of a save leaves the previous file as
  * it was (the bytes go to a temporary file that is renamed over it only once flushed).
  */
+import { Address, beginCell, toNano } from '@ton/core';
 import { spawn } from 'child_process';
 import fs from 'fs';
 import os from 'os';
@@ -11,7 +12,8 @@ import { startLocalnet } from '../../src/localnet';
 import { BocNodeCache } from '../../src/localnet/cells';
 import { decodeSnapshot, encodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/chain/snapshot';
 import { LocalChain } from '../../src/localnet/chain/LocalChain';
-import { MASTERCHAIN } from '../../src/localnet/chain/ids';
+import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/chain/ids';
+import { MAX_STALL_MS, withStallProbe } from '../hostile/support';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -84,6 +86,55 @@ describe('periodic atomic saves of the local chain', () => {
       await net.stop();
     }
   });
+
+  it('a periodic save of a chain of thousands of accounts never stalls the event loop; the file resumes to the same state', async () => {
+    const accounts = 3000;
+    const file = path.join(dir, 'big.lnet');
+    const net = await startLocalnet({ accounts: 1, blockIntervalMs: 0, keepBlocks: 16 });
+    try {
+      const entries = Array.from({ length: accounts }, (_, i) => {
+        const init = { code: beginCell().storeUint(0, 8).endCell(), data: beginCell().storeUint(i, 32).endCell() };
+        const address = new Address(0, beginCell().storeRef(init.code).storeRef(init.data).endCell().hash());
+        return { address, init, balance: toNano('1') };
+      });
+      for (let i = 0; i < entries.length; i += 1000) await net.chain.deployGenesis(entries.slice(i, i + 1000));
+      await net.chain.seal();
+      const deployed = net.chain.accountCount(BASECHAIN);
+      expect(deployed).toBeGreaterThanOrEqual(accounts);
+
+      // The chain is big enough to matter: encoding it at once (what the save did before) stalls.
+      const snap = await net.chain.snapshot();
+      const { stallMs: wholeStallMs } = await withStallProbe(async () => {
+        encodeSnapshot({ chain: snap, adnlSeed: Buffer.alloc(32, 1), mnemonic: [], accounts: 1 });
+      });
+      expect(wholeStallMs).toBeGreaterThan(MAX_STALL_MS);
+
+      // net.save is what the --save-interval timer runs: its first save encodes every cell.
+      const { stallMs } = await withStallProbe(() => net.save(file));
+      expect(stallMs).toBeLessThan(MAX_STALL_MS);
+      // A later save (new blocks, most nodes kept) does not stall either.
+      for (let i = 0; i < 3; i++) await net.chain.seal();
+      const { stallMs: laterStallMs } = await withStallProbe(() => net.save(file));
+      expect(laterStallMs).toBeLessThan(MAX_STALL_MS);
+
+      const saved = readSnapshotFile(file)!;
+      const head = net.chain.lastMasterchainBlock();
+      expect(saved.chain.masterchain.at(-1)!.root.hash().equals(head.root.hash())).toBe(true);
+      const resumed = await LocalChain.restore(saved.chain, { blockIntervalMs: 0, keepBlocks: 16 });
+      try {
+        expect(resumed.lastMasterchainBlock().root.hash().equals(head.root.hash())).toBe(true);
+        for (const shard of net.chain.shards) {
+          expect(resumed.store.last(BASECHAIN, shard)!.state.hash().equals(net.chain.store.last(BASECHAIN, shard)!.state.hash())).toBe(true);
+        }
+        expect(resumed.accountCount(BASECHAIN)).toBe(deployed);
+        expect(resumed.accountCount(MASTERCHAIN)).toBe(net.chain.accountCount(MASTERCHAIN));
+      } finally {
+        await resumed.stop();
+      }
+    } finally {
+      await net.stop();
+    }
+  }, 180_000);
 
   it('a writer killed in the middle of a save leaves the previous file intact', async () => {
     const before = fs.readFileSync(stateFile);

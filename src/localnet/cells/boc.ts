@@ -1,5 +1,14 @@
 import { Cell, CellType } from '@ton/core';
-import { paddedCellData, serializeBocRoots, writeBagOfCells, type BocNode as WrittenNode } from '../../converters/boc';
+import {
+  bagOfCellsSteps,
+  finishInSlices,
+  finishNow,
+  paddedCellData,
+  serializeBocRoots,
+  writeBagOfCells,
+  type BocNode as WrittenNode,
+  type SteppedWork,
+} from '../../converters/boc';
 import { KeepSet } from './merkle';
 
 /**
@@ -35,16 +44,59 @@ export class BocNodeCache {
   private readonly byCell = new WeakMap<Cell, BocNode>();
 
   serialize(roots: readonly Cell[], opts: { crc32?: boolean } = {}): Buffer {
+    return finishNow(this.serializeSteps(roots, opts));
+  }
+
+  /**
+   * The same bytes, built in slices of about `sliceMs` with the event loop free between them: the
+   * first save of a big chain builds hundreds of thousands of nodes (a second or more at once).
+   */
+  serializeInSlices(roots: readonly Cell[], sliceMs: number, opts: { crc32?: boolean } = {}): Promise<Buffer> {
+    return finishInSlices(this.serializeSteps(roots, opts), sliceMs);
+  }
+
+  private *serializeSteps(roots: readonly Cell[], opts: { crc32?: boolean }): SteppedWork<Buffer> {
     if (roots.length === 0) throw new Error('serializeBoc: at least one root is required');
+    const nodes = yield* this.nodesOf(roots);
+    return yield* bagOfCellsSteps(nodes, { crc32c: opts.crc32 ?? true });
+  }
+
+  /** The roots' nodes, children built before parents (an explicit stack, so it can pause). */
+  private *nodesOf(roots: readonly Cell[]): SteppedWork<BocNode[]> {
     const fresh = new Map<string, BocNode>();
-    const nodeOf = (cell: Cell): BocNode => {
-      const cached = this.byCell.get(cell);
-      if (cached) return cached;
-      const node = cellNode(cell, fresh, nodeOf);
-      this.byCell.set(cell, node);
-      return node;
-    };
-    return writeBagOfCells(roots.map(nodeOf), { crc32c: opts.crc32 ?? true });
+    const out: BocNode[] = [];
+    let built = 0;
+    for (const root of roots) {
+      const stack: Cell[] = [root];
+      while (stack.length > 0) {
+        const cell = stack[stack.length - 1];
+        if (this.byCell.has(cell)) {
+          stack.pop();
+          continue;
+        }
+        const key = 'v' + cell.hash().toString('latin1');
+        const known = fresh.get(key);
+        if (known) {
+          this.byCell.set(cell, known);
+          stack.pop();
+          continue;
+        }
+        let missing = false;
+        for (let j = cell.refs.length - 1; j >= 0; j--) {
+          if (!this.byCell.has(cell.refs[j])) {
+            stack.push(cell.refs[j]);
+            missing = true;
+          }
+        }
+        if (missing) continue;
+        stack.pop();
+        const node = cellNode(cell, fresh, (ref) => this.byCell.get(ref)!);
+        this.byCell.set(cell, node);
+        if (++built % 1024 === 0) yield;
+      }
+      out.push(this.byCell.get(root)!);
+    }
+    return out;
   }
 }
 

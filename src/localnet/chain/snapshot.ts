@@ -39,6 +39,21 @@ interface Header {
 
 /** `cache`: nodes kept from the previous saves of the same chain, so a save encodes what is new. */
 export function encodeSnapshot(snap: LocalnetSnapshot, cache?: BocNodeCache): Buffer {
+  const { head, roots } = snapshotParts(snap);
+  return Buffer.concat([head, cache ? cache.serialize(roots) : serializeBoc(roots)]);
+}
+
+/**
+ * The same bytes, encoded in slices of about `sliceMs` with the event loop free between them (a
+ * periodic save of a chain of thousands of accounts would otherwise stall the API for a second).
+ */
+export async function encodeSnapshotInSlices(snap: LocalnetSnapshot, sliceMs: number, cache = new BocNodeCache()): Promise<Buffer> {
+  const { head, roots } = snapshotParts(snap);
+  return Buffer.concat([head, await cache.serializeInSlices(roots, sliceMs)]);
+}
+
+/** The file's magic, header length and JSON header, and the roots of its BoC in file order. */
+function snapshotParts(snap: LocalnetSnapshot): { head: Buffer; roots: Cell[] } {
   const c = snap.chain;
   const header: Header = {
     version: VERSION,
@@ -61,7 +76,7 @@ export function encodeSnapshot(snap: LocalnetSnapshot, cache?: BocNodeCache): Bu
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length, 0);
-  return Buffer.concat([MAGIC, length, json, cache ? cache.serialize(roots) : serializeBoc(roots)]);
+  return { head: Buffer.concat([MAGIC, length, json]), roots };
 }
 
 export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
@@ -104,9 +119,13 @@ export function writeSnapshotFile(file: string, snap: LocalnetSnapshot): void {
   writeFileAtomicSync(file, encodeSnapshot(snap));
 }
 
+/** A slice of the encoding of a periodic save: the longest the event loop waits for it (about). */
+export const SAVE_SLICE_MS = 5;
+
 /**
- * The same, with the disk work off the event loop; only the encoding (one BoC of every kept
- * block and state) runs on it. Returns the timings, which the caller logs.
+ * The same without stalling the event loop: the encoding (one BoC of every kept block and state)
+ * runs on it in slices of SAVE_SLICE_MS, the disk work off it. Returns the timings, which the
+ * caller logs (encodeMs is wall time, slices and the waits between them).
  */
 export async function writeSnapshotFileAsync(
   file: string,
@@ -114,7 +133,7 @@ export async function writeSnapshotFileAsync(
   cache?: BocNodeCache,
 ): Promise<{ bytes: number; encodeMs: number; writeMs: number }> {
   const started = performance.now();
-  const data = encodeSnapshot(snap, cache);
+  const data = await encodeSnapshotInSlices(snap, SAVE_SLICE_MS, cache);
   const encoded = performance.now();
   await writeFileAtomic(file, data);
   return { bytes: data.length, encodeMs: encoded - started, writeMs: performance.now() - encoded };
@@ -136,7 +155,7 @@ export async function writeFileAtomic(file: string, data: Buffer): Promise<void>
     await handle.close();
   }
   await fs.promises.rename(tmp, file);
-  syncDirectory(dir);
+  await syncDirectoryAsync(dir);
 }
 
 export function writeFileAtomicSync(file: string, data: Buffer): void {
@@ -173,6 +192,19 @@ function syncDirectory(dir: string): void {
     // Directories cannot be opened or synced there; the rename is still atomic.
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** The same off the event loop: a flush can wait on the disk for tens of milliseconds. */
+async function syncDirectoryAsync(dir: string): Promise<void> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // As above: not possible on every platform; the rename is still atomic.
+  } finally {
+    await handle?.close();
   }
 }
 
