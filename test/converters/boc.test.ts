@@ -1,5 +1,15 @@
 import { beginCell, Cell, crc32c } from '@ton/core';
-import { bocBase64, optionalBocBase64, paddedCellData, serializeBoc, serializeBocRoots } from '../../src/converters/boc';
+import {
+  bagOfCellsSteps,
+  bocBase64,
+  CellNodes,
+  finishInSlices,
+  optionalBocBase64,
+  paddedCellData,
+  serializeBoc,
+  serializeBocRoots,
+} from '../../src/converters/boc';
+import { BocNodeCache } from '../../src/localnet/cells';
 import { describeWithFixtures, loadFixtures } from '../helpers/fixtures';
 
 function allStrings(value: unknown, path: string, out: { path: string; text: string }[]): void {
@@ -114,5 +124,50 @@ describe('BoC serialisation', () => {
     expect(optionalBocBase64(null)).toBe('');
     expect(optionalBocBase64(undefined)).toBe('');
     expect(optionalBocBase64(leaf)).toBe(bocBase64(leaf));
+  });
+});
+
+describe('the BoC writer in slices', () => {
+  // A DAG of a few thousand cells with many shared subtrees (so heavy cells become "special" and
+  // the revisit order matters), and three roots.
+  function sharedDag(cellCount: number): Cell[] {
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const pool: Cell[] = [];
+    for (let i = 0; i < cellCount; i++) {
+      const b = beginCell().storeUint(i, 32).storeUint(random(2), 1 + random(8));
+      const refs = pool.length > 0 ? random(5) : 0;
+      for (let r = 0; r < refs; r++) b.storeRef(pool[pool.length - 1 - random(Math.min(pool.length, 20))]);
+      pool.push(b.endCell());
+    }
+    return [pool[pool.length - 1], pool[random(pool.length)], pool[random(pool.length)]];
+  }
+
+  it('writes the same bytes as at once, whatever the slice, and they parse back to the roots', async () => {
+    const roots = sharedDag(5000);
+    const atOnce = serializeBocRoots(roots);
+    const nodes = new CellNodes();
+    const sliced = await finishInSlices(bagOfCellsSteps(roots.map((root) => nodes.of(root))), 0);
+    expect(sliced.equals(atOnce)).toBe(true);
+    expect(Cell.fromBoc(atOnce).map((c) => c.hash().toString('hex'))).toEqual(roots.map((c) => c.hash().toString('hex')));
+    const cached = new BocNodeCache();
+    expect((await cached.serializeInSlices(roots, 1)).equals(atOnce)).toBe(true);
+    // A second call reuses the nodes and still writes the same bytes.
+    expect(cached.serialize(roots).equals(atOnce)).toBe(true);
+  });
+
+  it('gives the event loop a turn between slices', async () => {
+    const roots = sharedDag(20000);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    try {
+      await new BocNodeCache().serializeInSlices(roots, 1);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
   });
 });
