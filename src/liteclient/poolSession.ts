@@ -6,7 +6,8 @@ import { LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealth
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError } from './connection';
 // Type-only: pool.ts builds sessions (openSession), so a value import would be a cycle.
-import type { LitePool, PoolMember } from './pool';
+import type { LitePool } from './pool';
+import type { PoolMember } from './serverRoster';
 import type { LiteSession, LiteSessionOptions } from './session';
 
 const BLOCK_NOT_FOUND = 651;
