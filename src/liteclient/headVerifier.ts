@@ -28,6 +28,7 @@ function tlId(id: BlockRef): BlockIdExt {
 
 export class HeadVerifier {
   private keyBlockValue: BlockIdExt;
+  private readonly anchorStart: BlockIdExt;
   private readonly proven = new Map<number, BlockIdExt>();
   /** Head walks under way, by head: another server reporting the same head waits for it. */
   private readonly walks = new Map<string, Promise<void>>();
@@ -38,6 +39,7 @@ export class HeadVerifier {
     private readonly logger: Logger,
   ) {
     this.keyBlockValue = anchor.start;
+    this.anchorStart = anchor.start;
     this.remember(anchor.start);
     const saved = store?.load() ?? null;
     // Our own cache of a block we proved earlier is as trusted as the anchor it was proven from.
@@ -99,6 +101,21 @@ export class HeadVerifier {
       cur = tlId(chain.to);
     }
     throw new LiteServerProofError(`proof of block ${target.seqno} takes more than ${MAX_ROUNDS} answers`);
+  }
+
+  /**
+   * The embedded chain was put back to block `seqno` by its operator (POST /localnet/restore): the
+   * blocks proven above it are gone from that chain and their seqnos will name new blocks. Only
+   * the embedded chain's own controls call this; a real network never rewinds, and a server that
+   * claims it did is refused by the proofs.
+   */
+  rewind(seqno: number): void {
+    for (const known of [...this.proven.keys()]) if (known > seqno) this.proven.delete(known);
+    if (this.keyBlockValue.seqno > seqno) {
+      // Walks start again from the anchor (the newest key block below may not be remembered).
+      this.keyBlockValue = this.anchorStart;
+      this.remember(this.anchorStart);
+    }
   }
 
   private remember(block: BlockIdExt): void {

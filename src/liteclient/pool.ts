@@ -206,6 +206,10 @@ export class LitePool extends EventEmitter implements LiteGateway {
     await Promise.all(this.members.map((member) => this.refreshHeadOf(member.index, deadline)));
   }
 
+  chainRewound(seqno: number): void {
+    this.options.verifier?.rewind(seqno);
+  }
+
   openSession(options: LiteSessionOptions, deadline: number): PoolSession {
     return new PoolSession(this, options, deadline);
   }

@@ -34,4 +34,6 @@ export interface LiteGateway {
   status(): readonly ServerStatus[];
   /** Re-reads every server's head now instead of waiting for the head tracker (local-chain controls). */
   refreshHeads?(deadline: number): Promise<void>;
+  /** The embedded chain went back to masterchain block `seqno` (a restored snapshot): forget what was proven above it. */
+  chainRewound?(seqno: number): void;
 }

@@ -108,6 +108,7 @@ const snapshot: Route = (controls, req) => {
 const restore: Route = async (controls, req, services) => {
   const id = field(bodyOf(req, ['id']), 'id', parseSnapshotId);
   const result = await controls.restore(id);
+  services.lite?.chainRewound?.(result.seqno);
   await syncHeads(services);
   return result;
 };
