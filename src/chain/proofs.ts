@@ -3,7 +3,7 @@ import { loadBlockHeaderPart, shardIdentToShardId, type BlockHeaderPart } from '
 import { loadShardDescrHead, type ShardDescrHead } from '../converters/shardHashes';
 import { LiteServerProofError } from '../errors';
 import { dictLookupPath } from '../localnet/cells';
-import { expectTag, loadHashmapE, loadShardStateHeader, loadTransactionHead, type ShardStateHeader } from '../tlb';
+import { loadMcBlockExtraHead, loadMcStateExtraCells, loadShardStateHeader, loadTransactionHead, type ShardStateHeader } from '../tlb';
 import { bocRoots, sameBlock } from './answers';
 import type { BlockRef, McBlock } from './session';
 
@@ -94,14 +94,10 @@ export function shardDescrInState(
   what: string,
 ): { shard: bigint; descr: ShardDescrHead } | null {
   return proving(what, () => {
-    const s = mcState.beginParse(true);
-    loadShardStateHeader(s);
-    s.loadRef();
-    const custom = s.loadMaybeRef();
-    if (!custom || custom.isExotic) throw new Error('the masterchain state proof lacks McStateExtra');
-    const extra = custom.beginParse();
-    expectTag(extra, 0xcc26, 16, 'McStateExtra');
-    const value = provenDictValue(loadHashmapE(extra).root, 32, BigInt.asUintN(32, BigInt(workchain)), what);
+    // A pruned McStateExtra fails to parse here (an exotic cell), which is a proof failure too.
+    const extra = loadMcStateExtraCells(mcState.beginParse(true));
+    if (!extra) throw new Error('the masterchain state has no McStateExtra');
+    const value = provenDictValue(extra.shardHashes, 32, BigInt.asUintN(32, BigInt(workchain)), what);
     if (!value) return null;
     return shardLeaf(value.loadRef(), accountPrefix);
   });
@@ -195,6 +191,17 @@ export function checkHeaderProof(id: BlockRef, headerProof: Buffer, what: string
 }
 
 /**
+ * The `shard_hashes` of a proven masterchain block's root (Block -> extra -> McBlockExtra), which
+ * its proof must keep.
+ */
+export function provenShardHashes(root: Cell): Cell | null {
+  const extra = root.refs[3];
+  const mcExtra = extra && !extra.isExotic ? extra.refs[3] : undefined;
+  if (!mcExtra || mcExtra.isExotic) throw new Error('the proof prunes McBlockExtra');
+  return loadMcBlockExtraHead(mcExtra.beginParse()).shardHashes.root;
+}
+
+/**
  * A getAllShardsInfo answer: `data` (a cell holding ShardHashes as a HashmapE) is the
  * shard_hashes of masterchain block `mc`'s McBlockExtra, as its Merkle proof shows.
  */
@@ -203,13 +210,7 @@ export function checkAllShardsProof(mc: McBlock, proof: Buffer, data: Buffer): v
   const [content] = merkleProofContents(proof, 1, what);
   const root = provenBlock(content, mc, what);
   proving(what, () => {
-    const extra = root.refs[3];
-    const mcExtra = extra && !extra.isExotic ? extra.refs[3] : undefined;
-    if (!mcExtra || mcExtra.isExotic) throw new Error('the proof prunes McBlockExtra');
-    const s = mcExtra.beginParse();
-    expectTag(s, 0xcca5, 16, 'McBlockExtra');
-    s.loadBit();
-    const proven = s.loadMaybeRef();
+    const proven = provenShardHashes(root);
     const sent = bocRoots(data, what);
     if (sent.length !== 1) throw new Error('data is not one cell');
     const sentRoot = sent[0].beginParse().loadMaybeRef();

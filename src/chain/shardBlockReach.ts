@@ -1,10 +1,10 @@
 import { loadBlockHeaderPart } from '../converters/blockInfo';
-import { expectTag, type ExtBlkRef } from '../tlb';
+import type { ExtBlkRef } from '../tlb';
 import { LiteServerProofError } from '../errors';
 import type { BlockIdExt, ShardBlockProof } from '../tl';
 import { sameBlock, tlBlockId } from './answers';
 import { masterchainBlock, MASTERCHAIN } from './blockRefs';
-import { merkleProofContents, proofFailure, provenBlock, provenDictValue, proving, shardLeaf } from './proofs';
+import { merkleProofContents, proofFailure, provenBlock, provenDictValue, provenShardHashes, proving, shardLeaf } from './proofs';
 import type { BlockRef, ChainSession } from './session';
 
 /**
@@ -34,13 +34,7 @@ export function checkShardBlockLinks(block: BlockRef, answer: ShardBlockProof): 
     if (link.id.workchain !== block.workchain) proofFailure(`${what}: a link to another workchain`);
     proving(what, () => {
       if (index === 0) {
-        const extra = root.refs[3];
-        const mcExtra = extra && !extra.isExotic ? extra.refs[3] : undefined;
-        if (!mcExtra || mcExtra.isExotic) throw new Error('the proof prunes McBlockExtra');
-        const s = mcExtra.beginParse();
-        expectTag(s, 0xcca5, 16, 'McBlockExtra');
-        s.loadBit();
-        const shardHashes = s.loadMaybeRef();
+        const shardHashes = provenShardHashes(root);
         const tree = provenDictValue(shardHashes, 32, BigInt.asUintN(32, BigInt(link.id.workchain)), what);
         if (!tree) throw new Error('the masterchain block lists no shard of the workchain');
         const leaf = shardLeaf(tree.loadRef(), BigInt.asUintN(64, BigInt(link.id.shard)));

@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import { HeadVerifier } from './headVerifier';
-import { LitePool, type PoolOptions, type PooledServer } from './pool';
+import { LitePool, type PoolOptions } from './pool';
+import type { PooledServer } from './serverRoster';
 import { LiteServerConfigError, loadNetworkGlobalConfig, parseGlobalConfig, readGlobalConfigJson } from './sources';
 import { KeyBlockStore, trustAnchorOf, type TrustAnchor } from './trust';
 
 export { LitePool } from './pool';
-export type { PooledServer, ServerStatus } from './pool';
+export type { PooledServer, ServerStatus } from './serverRoster';
 export { parseGlobalConfig, loadGlobalConfigFile, loadNetworkConfig, LiteServerConfigError } from './sources';
 export { trustAnchorOf, type TrustAnchor } from './trust';
 

@@ -1,5 +1,5 @@
 import type { BroadcastOutcome } from './fanout';
-import type { ServerStatus } from './pool';
+import type { ServerStatus } from './serverRoster';
 import type { ChainSession } from '../chain/session';
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PooledServer } from './pool';
+import type { PooledServer } from './serverRoster';
 
 /**
  * Where the pool's lite servers come from: a global config JSON (the official format, with two

@@ -160,10 +160,18 @@ export function storeMcBlockExtra(src: McBlockExtra) {
   };
 }
 
-export function loadMcBlockExtra(s: Slice): McBlockExtra {
+/**
+ * The head of McBlockExtra (tag, key_block, shard_hashes): all a Merkle proof of a masterchain
+ * block keeps when it proves the shard list (the references after it may be pruned).
+ */
+export function loadMcBlockExtraHead(s: Slice): Pick<McBlockExtra, 'keyBlock' | 'shardHashes'> {
   expectTag(s, 0xcca5, 16, 'McBlockExtra');
   const keyBlock = s.loadBit();
-  const shardHashes = loadHashmapE(s);
+  return { keyBlock, shardHashes: loadHashmapE(s) };
+}
+
+export function loadMcBlockExtra(s: Slice): McBlockExtra {
+  const { keyBlock, shardHashes } = loadMcBlockExtraHead(s);
   const shardFees = loadHashmapAugE(s, loadShardFeeCreated);
   const r = s.loadRef().beginParse();
   const prevBlkSignatures = loadHashmapE(r);

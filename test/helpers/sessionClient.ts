@@ -1,5 +1,5 @@
 import { LiteClient } from 'ton-lite-client';
-import type { PoolSession } from '../../src/liteclient/pool';
+import type { PoolSession } from '../../src/liteclient/poolSession';
 
 /**
  * An unmodified ton-lite-client `LiteClient` over one pool session, as a reference client for

@@ -1,95 +1,13 @@
-import { Cell, TupleItem } from '@ton/core';
-import { ApiError, ValidationError } from '../errors';
-import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES } from '../tvm/bounds';
-import { quoteInput } from '../params/quote';
-import { bocBase64, paddedCellData } from './boc';
-import { isV3StackEntry, v3EntryToLegacy } from './v3StackInput';
-
 /**
- * Get-method stacks in both toncenter dialects.
- *
- * Legacy (runGetMethod): `[type, value]` pairs. Input accepts num/number/int/integer (JSON integer or
- * decimal / 0x / -0x string), tvm.Cell / tvm.Slice (base64 BoC), cell / slice ({bytes}), tuple /
- * tvm.Tuple and list / tvm.List ({elements: typed entries}). Output renders numbers as hex, cells AND
- * slices as `["cell", {bytes, object}]`, TVM null as an empty list, list-shaped tuples as lists.
- *
- * Typed (runGetMethodStd, and the elements of legacy tuples/lists): tonlib's `tvm.stackEntry*`.
+ * Input stacks (runGetMethod's `[type, value]` pairs, runGetMethodStd's typed entries) read into
+ * @ton/core tuple items, bounded while the JSON is read.
  */
-
-export interface LegacyCellObjectJson {
-  data: { b64: string; len: number };
-  refs: LegacyCellObjectJson[];
-  special: boolean;
-}
-
-export interface LegacyCellEntryJson {
-  bytes: string;
-  object: LegacyCellObjectJson;
-}
-
-export interface TvmNumberDecimalJson {
-  '@type': 'tvm.numberDecimal';
-  number: string;
-}
-export interface TvmCellJson {
-  '@type': 'tvm.cell';
-  bytes: string;
-}
-export interface TvmSliceJson {
-  '@type': 'tvm.slice';
-  bytes: string;
-}
-export interface TvmTupleJson {
-  '@type': 'tvm.tuple';
-  elements: TvmStackEntryJson[];
-}
-export interface TvmListJson {
-  '@type': 'tvm.list';
-  elements: TvmStackEntryJson[];
-}
-
-export interface TvmStackEntryNumberJson {
-  '@type': 'tvm.stackEntryNumber';
-  number: TvmNumberDecimalJson;
-}
-export interface TvmStackEntryCellJson {
-  '@type': 'tvm.stackEntryCell';
-  cell: TvmCellJson;
-}
-export interface TvmStackEntrySliceJson {
-  '@type': 'tvm.stackEntrySlice';
-  slice: TvmSliceJson;
-}
-export interface TvmStackEntryTupleJson {
-  '@type': 'tvm.stackEntryTuple';
-  tuple: TvmTupleJson;
-}
-export interface TvmStackEntryListJson {
-  '@type': 'tvm.stackEntryList';
-  list: TvmListJson;
-}
-export interface TvmStackEntryUnsupportedJson {
-  '@type': 'tvm.stackEntryUnsupported';
-}
-
-export type TvmStackEntryJson =
-  | TvmStackEntryNumberJson
-  | TvmStackEntryCellJson
-  | TvmStackEntrySliceJson
-  | TvmStackEntryTupleJson
-  | TvmStackEntryListJson
-  | TvmStackEntryUnsupportedJson;
-
-export type LegacyStackEntryJson =
-  ['num', string] | ['cell', LegacyCellEntryJson] | ['tuple', TvmTupleJson] | ['list', TvmListJson] | ['unsupported', ''];
-
-/** Default nesting limit (tonlib's max_stack_entry_depth default). */
-export const DEFAULT_MAX_STACK_DEPTH = 256;
-
-export interface StackOptions {
-  /** Maximum tuple/list nesting; an entry nested this deep fails with 533. */
-  maxDepth?: number;
-}
+import { Cell, TupleItem } from '@ton/core';
+import { ApiError, ValidationError } from '../../errors';
+import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES } from '../../tvm/bounds';
+import { quoteInput } from '../../params/quote';
+import { isV3StackEntry, v3EntryToLegacy } from '../v3StackInput';
+import { DEFAULT_MAX_STACK_DEPTH, StackOptions } from './types';
 
 /**
  * What an input stack may still use. Entries (at every level) and the cells of its BoCs are
@@ -111,30 +29,6 @@ function spendEntry(budget: InputBudget): void {
       `failed to validate request: stack has more than ${MAX_STACK_ENTRIES} entries (tuple and list elements included)`,
     );
   }
-}
-
-/**
- * Bounds on a rendered result: the legacy `object` form repeats a shared cell once per path to
- * it (a 200-byte cell can stand for 2^24 paths), so its nodes are counted and capped.
- */
-export const MAX_RENDERED_CELL_NODES = 16_384;
-
-interface RenderBudget {
-  cellNodes: number;
-}
-
-export interface LegacyRenderOptions extends StackOptions {
-  /**
-   * How the `object.data.b64` of a cell with a partial last byte is completed: `completion-tag`
-   * keeps the cell's stored completion bit (what the current C++ toncenter prints, runGetMethod-04),
-   * `zero` pads with zero bits (the Python toncenter, runGetMethod-01/-02). Default `completion-tag`.
-   */
-  cellDataPadding?: 'completion-tag' | 'zero';
-}
-
-/** A result nested too deep: toncenter's 533 (the contract's doing, not the caller's). */
-function depthError(maxDepth: number): ApiError {
-  return new ApiError(533, `Result stack depth >= ${maxDepth}`);
 }
 
 /**
@@ -161,11 +55,6 @@ export function parseTvmInteger(text: string): bigint | null {
   const magnitude = match[2] !== undefined ? BigInt(`0x${match[2]}`) : BigInt(match[3]);
   const value = match[1] === '-' ? -magnitude : magnitude;
   return value < INT257_MIN || value > INT257_MAX ? null : value;
-}
-
-/** Number as the legacy output prints it: lowercase hex, `0x0`, `-0x…`. */
-export function toLegacyHex(value: bigint): string {
-  return value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`;
 }
 
 function decodeBoc(text: string, budget: InputBudget): Cell {
@@ -318,133 +207,4 @@ export function parseTypedStack(stack: unknown, options: StackOptions = {}): Tup
   if (stack.length > MAX_STACK_ENTRIES) spendEntry({ entries: -1, cells: 0, maxDepth });
   const budget = newInputBudget(maxDepth);
   return stack.map((entry) => parseTypedEntry(entry, 0, budget));
-}
-
-/** tonlib's list test: null, or a 2-tuple whose second element is a list. */
-function listElements(item: TupleItem): TupleItem[] | null {
-  const elements: TupleItem[] = [];
-  let node = item;
-  for (;;) {
-    if (node.type === 'null') return elements;
-    if (node.type !== 'tuple' || node.items.length !== 2) return null;
-    elements.push(node.items[0]);
-    node = node.items[1];
-  }
-}
-
-function integerText(item: TupleItem): string {
-  return item.type === 'int' ? item.value.toString(10) : 'NaN';
-}
-
-function renderTypedEntry(item: TupleItem, depth: number, maxDepth: number): TvmStackEntryJson {
-  if (depth >= maxDepth) throw depthError(maxDepth);
-  switch (item.type) {
-    case 'int':
-    case 'nan':
-      return {
-        '@type': 'tvm.stackEntryNumber',
-        number: { '@type': 'tvm.numberDecimal', number: integerText(item) },
-      };
-    case 'cell':
-      return { '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: bocBase64(item.cell) } };
-    case 'slice':
-      return { '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: bocBase64(item.cell) } };
-    case 'null':
-    case 'tuple': {
-      const list = listElements(item);
-      if (list) {
-        return {
-          '@type': 'tvm.stackEntryList',
-          list: { '@type': 'tvm.list', elements: list.map((element) => renderTypedEntry(element, depth + 1, maxDepth)) },
-        };
-      }
-      const items = item.type === 'tuple' ? item.items : [];
-      return {
-        '@type': 'tvm.stackEntryTuple',
-        tuple: { '@type': 'tvm.tuple', elements: items.map((element) => renderTypedEntry(element, depth + 1, maxDepth)) },
-      };
-    }
-    case 'builder':
-      return { '@type': 'tvm.stackEntryUnsupported' };
-  }
-}
-
-/** runGetMethodStd's output stack. */
-export function renderTypedStack(items: TupleItem[], options: StackOptions = {}): TvmStackEntryJson[] {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
-  return items.map((item) => renderTypedEntry(item, 0, maxDepth));
-}
-
-function cellNodeOf(cell: Cell, padding: 'completion-tag' | 'zero'): LegacyCellObjectJson {
-  return {
-    data: { b64: paddedCellData(cell.bits, padding === 'completion-tag').toString('base64'), len: cell.bits.length },
-    refs: [],
-    special: cell.isExotic,
-  };
-}
-
-/**
- * The legacy `object` tree of a cell: one node per path, as toncenter prints it, built with an
- * explicit work list (no recursion) and at most `budget.cellNodes` nodes (422 beyond).
- */
-export function renderCellObject(
-  cell: Cell,
-  padding: 'completion-tag' | 'zero' = 'completion-tag',
-  budget: RenderBudget = { cellNodes: MAX_RENDERED_CELL_NODES },
-): LegacyCellObjectJson {
-  const spendNode = () => {
-    if (--budget.cellNodes < 0) {
-      throw new ApiError(
-        422,
-        `result cell is too large for the legacy object form (more than ${MAX_RENDERED_CELL_NODES} cells counted per path); use runGetMethodStd`,
-      );
-    }
-  };
-  spendNode();
-  const root = cellNodeOf(cell, padding);
-  const pending: [Cell, LegacyCellObjectJson][] = [[cell, root]];
-  while (pending.length > 0) {
-    const [source, node] = pending.pop()!;
-    for (const ref of source.refs) {
-      spendNode();
-      const child = cellNodeOf(ref, padding);
-      node.refs.push(child);
-      pending.push([ref, child]);
-    }
-  }
-  return root;
-}
-
-function renderLegacyEntry(
-  item: TupleItem,
-  maxDepth: number,
-  padding: 'completion-tag' | 'zero',
-  budget: RenderBudget,
-): LegacyStackEntryJson {
-  switch (item.type) {
-    case 'int':
-      return ['num', toLegacyHex(item.value)];
-    case 'nan':
-      return ['num', 'NaN'];
-    case 'cell':
-    case 'slice':
-      return ['cell', { bytes: bocBase64(item.cell), object: renderCellObject(item.cell, padding, budget) }];
-    case 'null':
-    case 'tuple': {
-      const typed = renderTypedEntry(item, 0, maxDepth);
-      if (typed['@type'] === 'tvm.stackEntryList') return ['list', typed.list];
-      if (typed['@type'] === 'tvm.stackEntryTuple') return ['tuple', typed.tuple];
-      return ['unsupported', ''];
-    }
-    case 'builder':
-      return ['unsupported', ''];
-  }
-}
-
-/** runGetMethod's output stack (first element = bottom of the stack, as the items are given). */
-export function renderLegacyStack(items: TupleItem[], options: LegacyRenderOptions = {}): LegacyStackEntryJson[] {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_STACK_DEPTH;
-  const padding = options.cellDataPadding ?? 'completion-tag';
-  const budget: RenderBudget = { cellNodes: MAX_RENDERED_CELL_NODES };
-  return items.map((item) => renderLegacyEntry(item, maxDepth, padding, budget));
 }
