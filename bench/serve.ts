@@ -149,7 +149,7 @@ export async function runServeBench(): Promise<void> {
     const wallet = wallets.wallets[0]!.address;
 
     const apiPort = await freePort();
-    const api = start(['src/main.ts', '--liteservers', configFile, '--port', String(apiPort), '--keyless-rps', '0', '--log-level', 'info']);
+    const api = start(['src/main.ts', '--liteservers', configFile, '--port', String(apiPort), '--metrics-port', '0', '--keyless-rps', '0', '--log-level', 'info']);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     await waitFor(() => answers(`${apiUrl}/api/v2/getMasterchainInfo`), 'the API');
 
@@ -209,6 +209,8 @@ export async function runServeBench(): Promise<void> {
       configFile,
       '--port',
       String(uncachedPort),
+      '--metrics-port',
+      '0',
       '--keyless-rps',
       '0',
       '--log-level',
