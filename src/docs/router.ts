@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import type { HandlerTable } from '../handlers';
 import { buildOpenApiDocument, type ExtraPaths } from './openapi';
 
@@ -46,7 +45,9 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
  */
 export function createDocsRouter(table: HandlerTable, extraPaths: ExtraPaths = {}): Router {
   const document = JSON.stringify(buildOpenApiDocument(table, extraPaths));
-  const uiRoot = getAbsoluteFSPath();
+  // The package's folder, found without loading its index, which evaluates the 1.4 MB UI bundle
+  // in Node (~0.2 s of every start) only to export its path.
+  const uiRoot = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const router = Router({ strict: true });
   router.get('/', (req: Request, res: Response) => {
     // The page's relative links need the trailing slash: /api/v2 -> /api/v2/.
