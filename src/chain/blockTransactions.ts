@@ -77,11 +77,18 @@ export function listedId(id: { account: Buffer | null; lt: string | null; hash: 
 }
 
 /** One page's check: about the block asked for, and every transaction listed proven in it. */
-export function checkPage(block: BlockRef, cursor: TransactionId3, id: BlockRef, proof: Buffer, listed: () => ListedTransaction[]): void {
+export function checkPage(
+  block: BlockRef,
+  cursor: TransactionId3,
+  id: BlockRef,
+  proof: Buffer,
+  incomplete: boolean,
+  listed: () => ListedTransaction[],
+): void {
   if (!sameBlock(id, block)) proofFailure('block transactions: the answer is about another block');
   const after = { account: cursor.account, lt: BigInt(cursor.lt) };
   const isStart = after.lt === 0n && after.account.every((byte) => byte === 0);
-  checkBlockTransactionsProof(block, proving('block transactions', listed), isStart ? null : after, proof);
+  checkBlockTransactionsProof(block, proving('block transactions', listed), isStart ? null : after, incomplete, proof);
 }
 
 /** Short ids (account, lt, hash) of up to `count` transactions of the block after the cursor. */
@@ -105,7 +112,7 @@ export function listBlockShortTxIds(
           reverseOrder: null,
           wantProof: true,
         },
-        (sent) => checkPage(block, cursor, sent.id, sent.proof, () => sent.ids.map(listedId)),
+        (sent) => checkPage(block, cursor, sent.id, sent.proof, sent.incomplete, () => sent.ids.map(listedId)),
       );
       if (!sameBlock(answer.id, block)) throw invalidLiteAnswer('listBlockTransactions', 'answer is about another block');
       const items = answer.ids.map((id) => {
@@ -141,7 +148,7 @@ export function listBlockTransactionsExt(
           wantProof: true,
         },
         (sent) =>
-          checkPage(block, cursor, sent.id, sent.proof, () =>
+          checkPage(block, cursor, sent.id, sent.proof, sent.incomplete, () =>
             bocRoots(sent.transactions, 'listBlockTransactionsExt transactions').map((root) => {
               const head = loadTransactionHead(root.beginParse());
               return { account: head.accountAddr, lt: head.lt, hash: root.hash() };

@@ -52,7 +52,7 @@ async function accountTransactionsInBlock(
         reverseOrder: null,
         wantProof: true,
       },
-      (sent) => checkPage(block, cursor, sent.id, sent.proof, () => sent.ids.map(listedId)),
+      (sent) => checkPage(block, cursor, sent.id, sent.proof, sent.incomplete, () => sent.ids.map(listedId)),
     );
     let otherAccount = false;
     for (const id of answer.ids) {

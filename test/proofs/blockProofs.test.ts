@@ -71,3 +71,18 @@ describeForgery({
     });
   },
 });
+
+describeForgery({
+  name: 'a block transaction list that leaves one out and says it is complete',
+  prepare: async (stack) => {
+    await makeHistory(stack.localnet, 1);
+    transferSeqno = (await stack.liar.upstreamQuery({ kind: 'liteServer.getMasterchainInfo' })).last.seqno;
+  },
+  path: () => `getBlockTransactions?${MC}&seqno=${transferSeqno}`,
+  apply: (stack) =>
+    stack.liar.tamper('liteServer.listBlockTransactions', (answer) => {
+      // Tick, the block's own transactions, tock: drop the middle one, keep the honest proof.
+      if (answer.ids.length < 2 || answer.incomplete) throw new Error('the block has too few transactions to leave one out');
+      return { ...answer, ids: answer.ids.filter((_, i) => i !== 1) };
+    }),
+});

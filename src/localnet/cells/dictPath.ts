@@ -68,3 +68,38 @@ export function forEachDictLeaf(root: Cell | Slice | null, keyLength: number, le
   };
   walk(root instanceof Cell ? root.beginParse() : root, keyLength, 0n);
 }
+
+/**
+ * The entries of a `Hashmap n X` / `HashmapAug n X Y` with keys above `after` (every key when
+ * null), in ascending order, lazily: a consumer that stops early never makes the walk go further.
+ * For Merkle proofs: subtrees wholly at or below `after` are skipped unread (a proof may prune
+ * them), while a subtree the walk has to enter and finds pruned throws, because the proof does
+ * not show what it holds. `root` is the root edge cell, or a slice at an inline root edge.
+ */
+export function* dictEntriesAfter(
+  root: Cell | Slice | null,
+  keyLength: number,
+  after: bigint | null,
+): Generator<{ key: bigint; value: Slice }, void, undefined> {
+  if (!root) return;
+  const above = (prefix: bigint, rest: number): boolean => after === null || ((prefix + 1n) << BigInt(rest)) - 1n > after;
+  function* visit(slice: Slice, remaining: number, prefix: bigint): Generator<{ key: bigint; value: Slice }, void, undefined> {
+    const label = loadLabel(slice, remaining);
+    const key = (prefix << BigInt(label.length)) | label.value;
+    const rest = remaining - label.length;
+    if (!above(key, rest)) return;
+    if (rest === 0) {
+      yield { key, value: slice };
+      return;
+    }
+    const children = [slice.loadRef(), slice.loadRef()];
+    for (const [bit, child] of children.entries()) {
+      const childPrefix = (key << 1n) | BigInt(bit);
+      if (!above(childPrefix, rest - 1)) continue;
+      if (child.isExotic) throw new Error('the proof prunes a part of the dictionary the walk needs');
+      yield* visit(child.beginParse(), rest - 1, childPrefix);
+    }
+  }
+  if (root instanceof Cell && root.isExotic) throw new Error('the proof prunes a part of the dictionary the walk needs');
+  yield* visit(root instanceof Cell ? root.beginParse() : root, keyLength, 0n);
+}

@@ -5,7 +5,7 @@ export { storeLabel, loadLabel, keyBit, keyBits, lengthFieldBits } from './label
 export type { Label } from './labels';
 export { PersistentDict } from './persistentDict';
 export type { Augmentation, DictSpec } from './persistentDict';
-export { dictLookupPath, dictLookupPathInline, forEachDictLeaf } from './dictPath';
+export { dictEntriesAfter, dictLookupPath, dictLookupPathInline, forEachDictLeaf } from './dictPath';
 export type { DictPath } from './dictPath';
 export { prunedBranch, pruneTree, merkleProof, merkleUpdateStub, merkleProofContent, collectSubtree } from './merkle';
 export type { KeepSet } from './merkle';

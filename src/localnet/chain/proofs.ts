@@ -219,9 +219,16 @@ export function transactionProof(root: Cell, address: Buffer, lt: bigint): Proof
 }
 
 /** Block proof revealing the account_blocks paths of several transactions. */
-export function blockTransactionsProof(root: Cell, txs: readonly { address: Buffer; lt: bigint }[]): ProofSpec {
+export function blockTransactionsProof(
+  root: Cell,
+  txs: readonly { address: Buffer; lt: bigint }[],
+  after: { account: Buffer; lt: string } | null = null,
+): ProofSpec {
   const open = new Set<Cell>();
-  for (const tx of txs) {
+  // The walk starts at the cursor: like TON's lite server, prove the path to it too, so a checker
+  // sees that nothing lies between the cursor and the first transaction listed.
+  const walked = after ? [{ address: after.account, lt: BigInt(after.lt) }, ...txs] : txs;
+  for (const tx of walked) {
     const { open: cells, leaf } = accountBlockPath(root, tx.address);
     for (const c of cells) open.add(c);
     if (leaf) for (const c of dictLookupPathInline(leaf, 64, tx.lt).cells) open.add(c);

@@ -53,9 +53,12 @@ export function pageBlockTransactions(
   return { transactions: out, incomplete: !eof };
 }
 
+/** The block's transactions by account, in the order of its account_blocks dictionary (account, then lt). */
 function groupByAccount(txs: readonly StoredTransaction[]): { account: Buffer; txs: StoredTransaction[] }[] {
   const groups: { account: Buffer; txs: StoredTransaction[] }[] = [];
-  for (const tx of txs) {
+  // Stored in execution order; the lite server walks the dictionary, i.e. by address and lt.
+  const ordered = [...txs].sort((a, b) => a.address.compare(b.address) || (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+  for (const tx of ordered) {
     const last = groups[groups.length - 1];
     if (last && last.account.equals(tx.address)) last.txs.push(tx);
     else groups.push({ account: tx.address, txs: [tx] });

@@ -25,7 +25,7 @@ export function listBlockTransactions(chain: LocalChain): LiteHandler<'liteServe
         hash: mode & 4 ? tx.hash : null,
         metadata: null,
       })),
-      proof: mode & 32 ? serializeProofs([blockTransactionsProof(block.root, page.transactions)]) : Buffer.alloc(0),
+      proof: mode & 32 ? serializeProofs([blockTransactionsProof(block.root, page.transactions, query.mode & 128 ? query.after : null)]) : Buffer.alloc(0),
     };
   };
 }

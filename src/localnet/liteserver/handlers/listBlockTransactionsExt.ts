@@ -17,7 +17,7 @@ export function listBlockTransactionsExt(chain: LocalChain): LiteHandler<'liteSe
       reqCount: query.count,
       incomplete: page.incomplete,
       transactions: page.transactions.length > 0 ? serializeBoc(page.transactions.map((t) => t.cell)) : Buffer.alloc(0),
-      proof: mode & 32 ? serializeProofs([blockTransactionsProof(block.root, page.transactions)]) : Buffer.alloc(0),
+      proof: mode & 32 ? serializeProofs([blockTransactionsProof(block.root, page.transactions, query.mode & 128 ? query.after : null)]) : Buffer.alloc(0),
     };
   };
 }
