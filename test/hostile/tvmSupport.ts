@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mainThreadCpuMs } from './support';
 import { beginCell, Cell, StateInit } from '@ton/core';
 import type { LocalStack } from '../helpers/localStack';
 
@@ -73,18 +73,6 @@ export async function getJson(stack: LocalStack, method: string, query: Record<s
   return { status: res.status, body, ms: performance.now() - started };
 }
 
-/** CPU time of this process's main thread (Linux: /proc/self/task/<pid>/stat), ms; null elsewhere. */
-function mainThreadCpuMs(): number | null {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    // Fields after the parenthesised name: state is field 3, utime 14, stime 15 (clock ticks).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface StallReport {
   /** Longest gap between two ticks of a 5 ms timer, wall clock (includes the OS preempting us). */
