@@ -19,7 +19,7 @@ import { ExternalMessageRejectedError } from '../../src/localnet/chain/errors';
 import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../src/localnet/chain/ids';
 import { accountLeaf, GLOBAL_BALANCE, LocalChain } from '../../src/localnet/chain/LocalChain';
 import { StoredBlock } from '../../src/localnet/chain/store';
-import { blockSignaturePayload } from '../../src/localnet/chain/validator';
+import { signedBlockIdBytes } from '../../src/chain/validatorSignatures';
 import { loadMerkleUpdateHeader, loadMcStateExtra, loadShardStateUnsplit, loadValidatorDescr, loadValidatorSet } from '../../src/tlb';
 import {
   DEFAULT_LOCALNET_MNEMONIC,
@@ -254,14 +254,14 @@ describe('LocalChain', () => {
     expect(config.get(32)).toBeUndefined();
     for (const b of chain.store.blocks(MASTERCHAIN)) {
       expect(b.signature).not.toBeNull();
-      const ok = nacl.sign.detached.verify(blockSignaturePayload(b.id.rootHash, b.id.fileHash), b.signature!, descr.publicKey);
+      const ok = nacl.sign.detached.verify(signedBlockIdBytes(b.id.rootHash, b.id.fileHash), b.signature!, descr.publicKey);
       expect(ok).toBe(true);
       const info = strictLoad<GenBlock>('loadBlock', b.root).info;
       expect(info.gen_validator_list_hash_short >>> 0).toBe(chain.validator.validatorSetHash(0));
     }
     expect(
       nacl.sign.detached.verify(
-        blockSignaturePayload(Buffer.alloc(32), Buffer.alloc(32)),
+        signedBlockIdBytes(Buffer.alloc(32), Buffer.alloc(32)),
         chain.lastMasterchainBlock().signature!,
         descr.publicKey,
       ),

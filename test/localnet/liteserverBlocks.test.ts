@@ -7,7 +7,7 @@ import { createHash } from 'crypto';
 import { Functions } from 'ton-lite-client/dist/schema';
 import nacl from 'tweetnacl';
 import { dictLookupPath } from '../../src/localnet/cells';
-import { blockSignaturePayload } from '../../src/localnet/chain/validator';
+import { signedBlockIdBytes } from '../../src/chain/validatorSignatures';
 import { shardContains, shardToLong } from '../../src/localnet/chain/ids';
 import { shardTreePath } from '../../src/localnet/chain/proofs';
 import { LiteClientFunctions } from '../../src/tl';
@@ -291,7 +291,7 @@ describe('local lite server: blocks, config, proofs', () => {
       const key = loadValidatorDescr(dictLookupPath(vset.list.root, 16, 0n).value!).publicKey;
       expect(step.signatures.signatures).toHaveLength(1);
       const sig = step.signatures.signatures[0];
-      expect(nacl.sign.detached.verify(blockSignaturePayload(step.to.rootHash, step.to.fileHash), sig.signature, key)).toBe(true);
+      expect(nacl.sign.detached.verify(signedBlockIdBytes(step.to.rootHash, step.to.fileHash), sig.signature, key)).toBe(true);
       const dest = virtualRoot(Cell.fromBoc(step.destProof)[0]);
       expect(dest.hash(0).equals(step.to.rootHash)).toBe(true);
       expect(loadBlockInfo(dest.refs[0].beginParse()).genValidatorListHashShort | 0).toBe(step.signatures.validatorSetHash);

@@ -1,16 +1,9 @@
-import { crc32cValue } from '../cells';
-import { createHash, createPrivateKey, KeyObject, sign } from 'crypto';
+import { createPrivateKey, KeyObject, sign } from 'crypto';
+import { nodeIdShort, signedBlockIdBytes, validatorSetHash } from '../../chain/validatorSignatures';
 import nacl from 'tweetnacl';
 
 /** PKCS#8 DER prefix of an ed25519 private key; the 32-byte seed follows it. */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-
-/** TL constructor of `ton.blockId root_cell_hash:int256 file_hash:int256`: what validators sign. */
-const TON_BLOCK_ID_MAGIC = 0xc50b6e70;
-/** TL constructor of `pub.ed25519 key:int256`: short node ids hash it with the key. */
-const PUB_ED25519_MAGIC = 0x4813b4c6;
-/** `compute_validator_set_hash` starts with this magic (inherited from test0.validatorSet). */
-const VALIDATOR_SET_HASH_MAGIC = -1877581587;
 
 /** The chain's only validator: holds the key that signs every masterchain block. */
 export class LocalValidator {
@@ -29,33 +22,18 @@ export class LocalValidator {
 
   /** `node_id_short = sha256(LE32(pub.ed25519) ‖ pubkey)`. */
   get nodeIdShort(): Buffer {
-    const magic = Buffer.alloc(4);
-    magic.writeUInt32LE(PUB_ED25519_MAGIC, 0);
-    return createHash('sha256').update(magic).update(this.publicKey).digest();
+    return nodeIdShort(this.publicKey);
   }
 
   /** ed25519 signature over `LE32(0xc50b6e70) ‖ root_hash ‖ file_hash`. */
   signBlock(rootHash: Buffer, fileHash: Buffer): Buffer {
-    return sign(null, blockSignaturePayload(rootHash, fileHash), this.privateKey);
+    return sign(null, signedBlockIdBytes(rootHash, fileHash), this.privateKey);
   }
 
   /** TON's `compute_validator_set_hash` over the one-validator set at catchain seqno `ccSeqno`. */
   validatorSetHash(ccSeqno: number): number {
-    const buf = Buffer.alloc(12 + 72);
-    buf.writeInt32LE(VALIDATOR_SET_HASH_MAGIC, 0);
-    buf.writeInt32LE(ccSeqno, 4);
-    buf.writeUInt32LE(1, 8);
-    this.publicKey.copy(buf, 12);
-    buf.writeBigInt64LE(this.weight, 44);
-    // adnl_addr: zero for `validator#53` descriptors.
-    return crc32cValue(buf);
+    // adnl_addr: zero for `validator#53` descriptors. The same function checks proofs in src/chain.
+    const self = { publicKey: this.publicKey, weight: this.weight, adnlAddr: Buffer.alloc(32), nodeIdShort: this.nodeIdShort };
+    return validatorSetHash(ccSeqno, [self]);
   }
-}
-
-export function blockSignaturePayload(rootHash: Buffer, fileHash: Buffer): Buffer {
-  const payload = Buffer.alloc(68);
-  payload.writeUInt32LE(TON_BLOCK_ID_MAGIC, 0);
-  rootHash.copy(payload, 4);
-  fileHash.copy(payload, 36);
-  return payload;
 }
