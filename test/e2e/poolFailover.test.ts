@@ -7,6 +7,7 @@ import { AdnlServer } from '../../src/localnet/adnl/server';
 import { createLiteDispatcher, type LiteHandlers } from '../../src/localnet/liteserver/dispatcher';
 import { createLocalnetHandlers } from '../../src/localnet/liteserver/handlers';
 import { startServer, type RunningServer } from '../../src/server';
+import { until } from '../helpers/waiting';
 
 /**
  * Issue 4's failover scenario on the real local chain: three lite servers (listeners) over one
@@ -17,14 +18,6 @@ import { startServer, type RunningServer } from '../../src/server';
 const logger = pino({ level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await sleep(25);
-  }
-  return Date.now() - started;
-}
 
 /** One more lite server of the same chain, optionally reporting a head `lag` blocks old. */
 function listener(localnet: Localnet, seed: number, lag = 0, port = 0): AdnlServer {

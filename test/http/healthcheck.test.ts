@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import type { PooledServer } from '../../src/liteclient';
@@ -8,6 +7,7 @@ import { createLogger } from '../../src/logging';
 import { startServer, type RunningServer } from '../../src/server';
 import { StartupError } from '../../src/startup';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
+import { freePort, until } from '../helpers/waiting';
 
 /** The healthcheck tells the truth, with reasons in plain words; a start with no usable server fails clearly. */
 
@@ -18,21 +18,7 @@ interface HealthBody {
   result: { status: string; healthy_liteservers: number; liteservers: Array<{ index: number; state: string; reason: string | null }> };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function capturedLogger(): { logger: ReturnType<typeof createLogger>; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];

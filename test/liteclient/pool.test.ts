@@ -3,6 +3,7 @@ import { LiteServerError, LiteServerTimeoutError, NoHealthyLiteServerError } fro
 import { LitePool, type PoolOptions } from '../../src/liteclient/pool';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
 import { withLiteClient } from '../helpers/sessionClient';
+import { until } from '../helpers/waiting';
 
 const logger = pino({ level: 'silent' });
 
@@ -15,14 +16,6 @@ const FAST: PoolOptions = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-  return Date.now() - started;
-}
 
 describe('lite-server pool', () => {
   const servers: ScriptedLiteServer[] = [];

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import pino from 'pino';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
@@ -7,27 +6,14 @@ import { startServer, type RunningServer } from '../../src/server';
 import { buildAuthApp, tempDir, writeFile } from '../auth/helpers';
 import { parsePrometheus, valueOf, type Sample } from '../helpers/prometheus';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
+import { freePort, until } from '../helpers/waiting';
 
 /** Prometheus metrics: after a known sequence of requests the scraped counters equal it. */
 
 const logger = pino({ level: 'silent' });
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the metrics server over a pool of two lite servers', () => {
   let first: ScriptedLiteServer;

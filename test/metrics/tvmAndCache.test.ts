@@ -5,6 +5,7 @@ import { ResponseCache, type CachedAnswer } from '../../src/cache/responseCache'
 import { metricsRegistry } from '../../src/metrics/registry';
 import { TvmPool } from '../../src/tvm';
 import { ECHO_CODE, GAS_LOOP_CODE } from '../hostile/tvmSupport';
+import { until } from '../helpers/waiting';
 
 /**
  * The TVM worker pool and response cache metrics, read from the registry the metrics server
@@ -31,13 +32,6 @@ async function valueOf(name: string, labels: Record<string, string> = {}): Promi
   return found?.value ?? 0;
 }
 
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function getMethodTask(code: Cell, items: TupleItem[], methodId = 0) {
   return {

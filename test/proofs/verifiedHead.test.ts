@@ -19,18 +19,12 @@ import { startLocalnet, type Localnet } from '../../src/localnet';
 import type { BlockLink } from '../../src/tl';
 import { startServer } from '../../src/server';
 import { TamperingLiteServer } from '../helpers/tamperingLiteServer';
+import { until } from '../helpers/waiting';
 
 const logger = pino({ level: 'silent' });
 const PKCS8 = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`not in time: ${what}`);
-    await sleep(25);
-  }
-}
 
 describe('verified masterchain head', () => {
   const seedA = Buffer.alloc(32, 0x21);
