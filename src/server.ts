@@ -16,6 +16,7 @@ import { startMetricsServer, type MetricsServer } from './metrics/server';
 import { checkLiteServersAtStart } from './startup';
 import type { AppServices } from './services';
 import { closeTvm, configureTvm } from './tvm';
+import { useNativeCellHashing } from './converters/cellHashing';
 
 /** Longest the start waits for the TVM workers to be ready, ms. */
 const TVM_WARM_WAIT_MS = 5000;
@@ -50,6 +51,8 @@ export interface LiteServerSource {
  * startServer calls it when nobody did.
  */
 export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
+  // main.ts calls this first: the local chain's genesis then hashes its cells natively too.
+  useNativeCellHashing();
   return configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
     .warm()
     .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
@@ -65,6 +68,8 @@ export async function startServer(
   source?: LiteServerSource,
   tvmWarming?: Promise<void>,
 ): Promise<RunningServer> {
+  // Proof checking is mostly cell hashing (see src/converters/cellHashing.ts).
+  useNativeCellHashing();
   const set = source ? { servers: source.servers, anchor: source.anchor ?? null } : await remoteLiteServers(config, logger);
   const servers = set.servers;
   // API keys and rate limits (src/auth); a keys file that cannot be read stops the start.

@@ -3,6 +3,7 @@ import { Address, Cell } from '@ton/core';
 import { Executor } from '@ton/sandbox';
 import { libraryReferences } from '../chain/libraryRefs';
 import { parseExternalMessage, queryMessage } from '../chain/messages';
+import { useNativeCellHashing } from '../converters/cellHashing';
 import { cellStats } from '../converters/fees';
 import { toExtMessageInfo } from '../converters/extMessage';
 import { renderLegacyStack, renderTypedStack } from '../converters/stack';
@@ -17,6 +18,10 @@ import type { ExternalMessageTask, GetMethodAnswer, GetMethodTask, QueryMessageT
  * task: the next task gets a fresh instance. A task that runs past its deadline is aborted by
  * the pool, which terminates this whole thread.
  */
+
+// Message tasks decode and build BoCs, and get-method answers are parsed here: cell hashing is
+// most of that work (src/converters/cellHashing.ts).
+useNativeCellHashing();
 
 // Created when the thread starts, so the first task does not pay for the wasm instantiation.
 let emulator: Promise<Executor> | undefined = Executor.create();

@@ -1,0 +1,37 @@
+import crypto from 'node:crypto';
+
+/**
+ * @ton/core computes the SHA-256 of every cell it builds or decodes (Cell's constructor hashes
+ * each level) with @ton/crypto's `sha256_sync`, which is pure JavaScript (jssha) fed through hex
+ * strings: ~34 µs per cell here, against < 1 µs for Node's OpenSSL digest. Decoding a lite
+ * server's proofs is mostly that hashing (an uncached account read: ~2 ms of the event loop's time
+ * per request, measured with --cpu-prof). `useNativeCellHashing()` points `sha256_sync` at Node's
+ * digest, so every cell hash in the process (the proofs, the TVM threads' BoCs, the local chain's
+ * blocks) costs the native price. The digest is the same function, so every hash is unchanged.
+ *
+ * It replaces the export of @ton/crypto's own sha256 module, which its index re-exports through a
+ * getter that @ton/core reads at each call. test/unit/cellHashing.test.ts checks that the switch
+ * took effect, so a release of @ton/crypto that moves the function fails a test, not silently.
+ */
+
+type Sha256Sync = (source: Buffer | string) => Buffer;
+
+/** Node >= 20.12 has the one-shot `crypto.hash` (half the cost of a Hash object per call). */
+const oneShot = typeof crypto.hash === 'function';
+
+export function nativeSha256(source: Buffer | string): Buffer {
+  const data = typeof source === 'string' ? Buffer.from(source, 'utf-8') : source;
+  return oneShot ? crypto.hash('sha256', data, 'buffer') : crypto.createHash('sha256').update(data).digest();
+}
+
+interface Sha256Module {
+  sha256_sync: Sha256Sync;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself is what is patched
+const sha256Module = require('@ton/crypto/dist/primitives/sha256') as Sha256Module;
+
+/** Makes @ton/core hash cells with Node's SHA-256 in this thread (idempotent). */
+export function useNativeCellHashing(): void {
+  sha256Module.sha256_sync = nativeSha256;
+}
