@@ -1,5 +1,7 @@
 import { Cell, CellType } from '@ton/core';
 import { ApiError } from '../errors';
+import { CellInterner } from '../localnet/cells';
+import { scanBoc } from '../tvm/bounds';
 import type { BlockIdExt, BlockLink } from '../tl';
 import type { BlockRef, ChainSession } from './session';
 
@@ -58,12 +60,35 @@ export function bocRoot(bytes: Buffer, what: string): Cell {
  */
 const parsedBocs = new WeakMap<Buffer, Cell[]>();
 
+/**
+ * Answers repeat cells across requests: every account read of a shard at one block carries the
+ * same shard-block proof and the same top of the state proof, and a client polling an account
+ * gets its cells again. Building a cell is what costs (@ton/core hashes it at every level); the
+ * interner gives a cell whose descriptor, data and children equal an earlier one's that earlier
+ * Cell, so each distinct cell is built once (a repeated account proof decodes ~5x faster). The
+ * hashes are those of the bytes received: a changed byte is a different cell with its own hash,
+ * so proofs are checked exactly as before. A BoC of more cells than INTERNED_BOC_MAX_CELLS (a
+ * large contract's state) goes to @ton/core and is not remembered, so one big answer never
+ * flushes the small hot ones; the interner forgets everything at INTERNED_CELLS (~8 MB).
+ */
+const INTERNED_BOC_MAX_CELLS = 512;
+const INTERNED_CELLS = 4096;
+const interner = new CellInterner(INTERNED_CELLS);
+
+function decodeBoc(bytes: Buffer): Cell[] {
+  // The interner trusts the layout: only BoCs whose structure the scan accepts go there;
+  // @ton/core's decoder says what is wrong with the others.
+  const shape = scanBoc(bytes, INTERNED_BOC_MAX_CELLS);
+  if (!shape || shape.cells > INTERNED_BOC_MAX_CELLS) return Cell.fromBoc(bytes);
+  return interner.parse(bytes);
+}
+
 /** Every root of a multi-root BoC the lite server sent (none for empty bytes). */
 export function bocRoots(bytes: Buffer, what: string): Cell[] {
   if (bytes.length === 0) return [];
   const known = parsedBocs.get(bytes);
   if (known) return known;
-  const roots = parseLiteAnswer(what, () => Cell.fromBoc(bytes));
+  const roots = parseLiteAnswer(what, () => decodeBoc(bytes));
   parsedBocs.set(bytes, roots);
   return roots;
 }

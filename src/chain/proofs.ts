@@ -6,6 +6,7 @@ import { dictLookupPath } from '../localnet/cells';
 import { loadMcBlockExtraHead, loadMcStateExtraCells, loadShardStateHeader, loadTransactionHead, type ShardStateHeader } from '../tlb';
 import { bocRoots, sameBlock } from './answers';
 import type { BlockRef, McBlock } from './session';
+import { provenMasterchainState } from './shardProofCache';
 
 /**
  * The proof primitives every answer check is built from, as tonlib's block/check-proof.cpp does
@@ -128,8 +129,11 @@ export function shardLeaf(tree: Cell, accountPrefix: bigint): { shard: bigint; d
  */
 export function checkShardProof(mc: McBlock, shardBlock: BlockRef, workchain: number, accountPrefix: bigint, shardProof: Buffer): boolean {
   const what = 'shard proof';
-  const [blockContent, stateContent] = merkleProofContents(shardProof, 2, what);
-  const { state } = provenState(blockContent, stateContent, mc, what);
+  // The same bytes for every account of the shard at `mc`: proven once (src/chain/shardProofCache.ts).
+  const state = provenMasterchainState(mc, shardProof, () => {
+    const [blockContent, stateContent] = merkleProofContents(shardProof, 2, what);
+    return provenState(blockContent, stateContent, mc, what).state;
+  });
   const found = shardDescrInState(state, workchain, U64(accountPrefix), what);
   if (!found) return false;
   const { shard, descr } = found;
