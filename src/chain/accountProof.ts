@@ -13,14 +13,21 @@ import type { McBlock } from './session';
  *   `block` itself);
  * - `proof` proves shardblk's state and, in it, the account's ShardAccount (or its absence);
  * - the account cell sent is the one that ShardAccount references.
- * Returns the proven ShardAccount, null for an account the state does not hold.
+ * Returns the proven ShardAccount (null for an account the state does not hold) with the state's
+ * gen_utime, so the read takes both from here instead of parsing the proof again; null when the
+ * masterchain proves the account's workchain has no shards.
  */
 
 const MASTERCHAIN = -1;
 /** `account_none$0`: the Account of an account that does not exist. */
 const ACCOUNT_NONE_HASH = beginCell().storeBit(0).endCell().hash();
 
-export function checkAccountState(block: McBlock, address: Address, answer: AccountState): ShardAccountRef | null {
+export interface ProvenAccountState {
+  readonly shardAccount: ShardAccountRef | null;
+  readonly genUtime: number;
+}
+
+export function checkAccountState(block: McBlock, address: Address, answer: AccountState): ProvenAccountState | null {
   if (!sameBlock(answer.id, block)) proofFailure('account state: the answer is about another masterchain block');
   const accountPrefix = address.hash.readBigUInt64BE(0);
   if (address.workChain === MASTERCHAIN) {
@@ -58,5 +65,5 @@ export function checkAccountState(block: McBlock, address: Address, answer: Acco
   const expected = shardAccount?.account.hash(0) ?? ACCOUNT_NONE_HASH;
   const sentHash = sent ? sent.hash() : ACCOUNT_NONE_HASH;
   if (!sentHash.equals(expected)) proofFailure('account state: the account cell is not the one the proven state holds');
-  return shardAccount;
+  return { shardAccount, genUtime: header.genUtime };
 }

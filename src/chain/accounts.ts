@@ -1,7 +1,7 @@
 import { Account, Address, beginCell, Cell, loadAccount, loadShardAccounts } from '@ton/core';
 import type { AccountStateInput } from '../converters';
 import { loadShardStateHeader } from '../tlb';
-import { checkAccountState } from './accountProof';
+import { checkAccountState, type ProvenAccountState } from './accountProof';
 import { bocRoots, optionalBocRoot, parseLiteAnswer, tlBlockId } from './answers';
 import { masterchainBlockAt } from './blockRefs';
 import type { ChainSession, McBlock } from './session';
@@ -21,7 +21,7 @@ export interface AccountRead extends AccountStateInput {
 
 interface ShardStateView {
   genUtime: number;
-  lastTransaction: { lt: bigint; hash: bigint } | null;
+  lastTransaction: { lt: bigint; hash: bigint | Buffer } | null;
 }
 
 /**
@@ -38,36 +38,58 @@ function readShardStateProof(proofRoot: Cell, accountId: Buffer): ShardStateView
   return { genUtime, lastTransaction: { lt: shardAccount.lastTransactionLt, hash: shardAccount.lastTransactionHash } };
 }
 
+/** gen_utime and the last transaction read from the proof without checking it (--trust-liteservers). */
+function unprovenView(proof: Buffer, address: Address): ShardStateView {
+  const proofRoots = bocRoots(proof, 'accountState proof');
+  return proofRoots.length >= 2
+    ? parseLiteAnswer('accountState proof', () => readShardStateProof(proofRoots[1], address.hash))
+    : { genUtime: 0, lastTransaction: null };
+}
+
 function parseAccountCell(cell: Cell): Account | null {
   const slice = cell.beginParse();
   return slice.loadBit() ? loadAccount(slice) : null;
 }
 
+/** What the proof check found, when it ran and read the shard state (it did the same lookup). */
+function provenView(proven: ProvenAccountState | null | undefined): ShardStateView | undefined {
+  if (!proven) return undefined;
+  const entry = proven.shardAccount;
+  return {
+    genUtime: proven.genUtime,
+    lastTransaction: entry ? { lt: entry.lastTransLt, hash: entry.lastTransHash } : null,
+  };
+}
+
+function isZeroHash(hash: bigint | Buffer): boolean {
+  return typeof hash === 'bigint' ? hash === 0n : hash.every((byte) => byte === 0);
+}
+
 /** The account at masterchain block `block`. */
 export async function accountAt(session: ChainSession, block: McBlock, address: Address): Promise<AccountRead> {
+  // Set by the check of the answer returned (absent with --trust-liteservers).
+  let proven: ProvenAccountState | null | undefined;
   const answer = await session.liteQuery(
     {
       kind: 'liteServer.getAccountState',
       id: tlBlockId(block),
       account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
     },
-    (answer) => checkAccountState(block, address, answer),
+    (answer) => {
+      proven = checkAccountState(block, address, answer);
+    },
   );
   const stateCell = optionalBocRoot(answer.state, 'accountState state');
   const account = stateCell ? parseLiteAnswer('accountState state', () => parseAccountCell(stateCell)) : null;
   const accountCell = account ? stateCell : null;
-  const proofRoots = bocRoots(answer.proof, 'accountState proof');
-  const view =
-    proofRoots.length >= 2
-      ? parseLiteAnswer('accountState proof', () => readShardStateProof(proofRoots[1], address.hash))
-      : { genUtime: 0, lastTransaction: null };
+  const view = provenView(proven) ?? unprovenView(answer.proof, address);
   const last = view.lastTransaction;
   return {
     address,
     account,
     accountCell,
     // A ShardAccount with lt 0 and a zero hash is tonlib's "no transaction yet".
-    lastTransaction: account && last && (last.lt !== 0n || last.hash !== 0n) ? last : null,
+    lastTransaction: account && last && (last.lt !== 0n || !isZeroHash(last.hash)) ? last : null,
     block: answer.id,
     syncUtime: view.genUtime,
   };
