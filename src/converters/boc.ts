@@ -355,9 +355,21 @@ export function serializeBocRoots(roots: readonly Cell[], options: BocOptions = 
   );
 }
 
+/**
+ * Texts already made, by cell: a cell and its BoC never change, and the cells of lite-server
+ * answers are interned (src/chain/answers.ts), so a read of an account seen before (or of another
+ * with the same code, such as every wallet of one version) prints its code and data without
+ * serialising them again. An entry lives as long as its cell.
+ */
+const base64ByCell = new WeakMap<Cell, string>();
+
 /** Base64 BoC as toncenter prints it in `data`, `code`, `body`, `bytes`… */
 export function bocBase64(root: Cell): string {
-  return serializeBoc(root).toString('base64');
+  const known = base64ByCell.get(root);
+  if (known !== undefined) return known;
+  const text = serializeBoc(root).toString('base64');
+  base64ByCell.set(root, text);
+  return text;
 }
 
 /** Base64 BoC, or `""` for an absent cell (tonlib's rendering of an empty `bytes` field). */
