@@ -1,5 +1,7 @@
 import { Cell, loadCommonMessageInfoRelaxed, Slice } from '@ton/core';
-import { configParse18, configParseMsgPrices, MsgPrices, StoragePrices } from '@ton/ton';
+// The config parser module alone: @ton/ton's index also loads its HTTP clients and contracts
+// (axios, zod...), ~14 MB of memory in the server and in every TVM thread for nothing.
+import { configParse18, configParseMsgPrices, type MsgPrices, type StoragePrices } from '@ton/ton/dist/config/ConfigParser';
 
 /**
  * estimateFee: `query.fees` and the fee arithmetic tonlib's `query.estimateFees` applies to an
