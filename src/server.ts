@@ -46,16 +46,21 @@ export interface LiteServerSource {
 }
 
 /**
- * Starts the TVM worker threads and has them load their code and create their emulators (seconds
- * of CPU on other cores). main.ts calls it first, so this runs alongside the local chain's genesis;
- * startServer calls it when nobody did.
+ * Sets up the TVM worker pool. With `--tvm-idle-timeout 0` its threads start now and load their
+ * code and create their emulators (seconds of CPU on other cores): main.ts calls this first, so
+ * that runs alongside the local chain's genesis; startServer calls it when nobody did. Otherwise
+ * threads start when the first task needs one, and nothing runs here.
  */
 export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
   // main.ts calls this first: the local chain's genesis then hashes its cells natively too.
   useNativeCellHashing();
-  return configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
-    .warm()
-    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
+  const pool = configureTvm({
+    workers: config.tvmWorkers,
+    idleTimeoutMs: config.tvmIdleTimeout,
+    getMethodGas: BigInt(config.getMethodGas),
+  });
+  if (pool.idleTimeoutMs > 0) return Promise.resolve();
+  return pool.warm().catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
 }
 
 /**

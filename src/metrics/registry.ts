@@ -104,7 +104,13 @@ export const tvmRunDuration = new Histogram({
 
 export const tvmWorkerReplacements = new Counter({
   name: 'ton_bridge_tvm_worker_replacements_total',
-  help: 'TVM worker threads that ended while the pool was running (a task aborted at its deadline, a crash) and were replaced',
+  help: 'TVM worker threads that ended under a task (aborted at its deadline, a crash); the next task starts another',
+  registers: [metricsRegistry],
+});
+
+export const tvmThreads = new Gauge({
+  name: 'ton_bridge_tvm_threads',
+  help: 'TVM worker threads alive (started when a task needs one, ended after --tvm-idle-timeout without a task)',
   registers: [metricsRegistry],
 });
 

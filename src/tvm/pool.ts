@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError } from '../errors';
-import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmWorkerReplacements } from '../metrics/registry';
+import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
 import type {
   ExternalMessageAnswer,
   GetMethodAnswer,
@@ -15,11 +15,15 @@ import type {
 } from './messages';
 
 /**
- * The TVM runs in a fixed pool of worker threads (piscina), never on the event loop. Threads
- * start with the pool, each creates its emulator once and keeps it. A task is bounded by the
- * request deadline: when it passes, the task is aborted, which terminates that thread, and
- * piscina starts a fresh one. A task whose emulator trapped gets its own error; the worker
- * dropped that emulator instance, so later tasks never see its state.
+ * The TVM runs in a pool of worker threads (piscina), never on the event loop. A thread holds an
+ * emulator (a wasm instance) and its code, ~45 MB, so by default threads start when a task needs
+ * one (up to `workers`) and end after `idleTimeoutMs` without a task: a server that serves no
+ * get-methods carries none. The price is the first task after a quiet spell, which waits for a
+ * thread to start and create its emulator (~0.2 s from compiled code). With `idleTimeoutMs` 0 every
+ * thread starts with the pool and lives as long as it (`warm()` readies them at start).
+ * A task is bounded by the request deadline: when it passes, the task is aborted, which
+ * terminates that thread (the next task starts another). A task whose emulator trapped gets its
+ * own error; the worker dropped that emulator instance, so later tasks never see its state.
  */
 
 /** A message built in a worker, with what estimateFee needs of it, so the event loop never decodes it. */
@@ -33,14 +37,30 @@ export interface BuiltMessage {
 }
 
 export interface TvmPoolOptions {
-  /** Worker threads (default: the number of cores). */
+  /** Most worker threads at once (default: the number of cores). */
   readonly workers?: number;
+  /**
+   * A thread without a task for this long ends, ms (default 60 s); 0: all threads start with the
+   * pool and never end by themselves.
+   */
+  readonly idleTimeoutMs?: number;
   /** Gas limit of get-methods (toncenter: 4 000 000). */
   readonly getMethodGas?: bigint;
 }
 
 /** toncenter's C++ server gives get-methods 4 000 000 gas (its patch of tonlib). */
 export const DEFAULT_GET_METHOD_GAS = 4_000_000n;
+/**
+ * How long an idle thread lives: a minute covers a client's bursts of get-methods (the thread
+ * stays, each call ~ms) while a server that stopped running them gives the memory back soon.
+ */
+export const DEFAULT_TVM_IDLE_TIMEOUT_MS = 60_000;
+/**
+ * V8 young generation of a worker thread, MB. The default (32 MB, both semi-spaces) is sized for
+ * allocation-heavy JavaScript; a worker's JavaScript only moves BoCs and renders result stacks,
+ * its real work is in wasm memory, so a small one costs nothing measurable and saves ~25 MB a thread.
+ */
+const WORKER_YOUNG_GENERATION_MB = 4;
 /** Tasks waiting per worker before new ones are refused with a 503. */
 const QUEUED_TASKS_PER_WORKER = 16;
 /** Longest a stop waits for the threads to end (they are terminated with the process anyway). */
@@ -55,33 +75,43 @@ function shortText(text: string): string {
 export class TvmPool {
   readonly workers: number;
   readonly getMethodGas: bigint;
+  /** 0: threads live as long as the pool. */
+  readonly idleTimeoutMs: number;
   private readonly piscina: Piscina<TvmTask, TvmAnswer>;
-  private closing = false;
+  /** True only while a deadline aborts a task: a thread piscina ends meanwhile ended under it. */
+  private aborting = false;
 
   constructor(options: TvmPoolOptions = {}) {
     this.workers = Math.max(1, options.workers ?? availableParallelism());
     this.getMethodGas = options.getMethodGas ?? DEFAULT_GET_METHOD_GAS;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_TVM_IDLE_TIMEOUT_MS;
+    const onDemand = this.idleTimeoutMs > 0;
     this.piscina = new Piscina<TvmTask, TvmAnswer>({
       filename: path.join(__dirname, 'workerEntry.js'),
-      minThreads: this.workers,
+      minThreads: onDemand ? 0 : this.workers,
       maxThreads: this.workers,
-      idleTimeout: Number.POSITIVE_INFINITY,
+      idleTimeout: onDemand ? this.idleTimeoutMs : Number.POSITIVE_INFINITY,
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
-    // piscina keeps minThreads alive: a thread that ends while the pool runs is replaced.
+    this.piscina.on('workerCreate', () => tvmThreads.set(this.piscina.threads.length));
+    // Threads also end when idle (or at close); only the ones a deadline or a crash took count.
     this.piscina.on('workerDestroy', () => {
-      if (!this.closing) tvmWorkerReplacements.inc();
+      if (this.aborting) tvmWorkerReplacements.inc();
+      // piscina drops the thread from its list right after this event.
+      queueMicrotask(() => tvmThreads.set(this.piscina.threads.length));
     });
   }
 
-  /** Threads alive now (a replaced thread is counted once its successor started). */
+  /** Threads alive now. */
   get threads(): number {
     return this.piscina.threads.length;
   }
 
   /**
-   * Resolves once the threads have loaded their code and created their emulators (a few hundred
-   * ms each, seconds under tsx), so the first requests do not spend their deadline on that.
+   * Starts every thread and resolves once each has loaded its code and created its emulator (a
+   * few hundred ms each, seconds under tsx), so the first requests do not spend their deadline
+   * on that. Idle threads still end after `idleTimeoutMs`.
    */
   async warm(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -134,9 +164,20 @@ export class TvmPool {
     }
     const stopTimer = tvmRunDuration.startTimer({ kind: task.kind });
     let outcome = 'ok';
+    const abort = new AbortController();
+    // piscina terminates the thread of a running task synchronously inside abort().
+    const timer = setTimeout(() => {
+      this.aborting = true;
+      try {
+        abort.abort();
+      } finally {
+        this.aborting = false;
+      }
+    }, remaining);
+    timer.unref();
     try {
       let answer: TvmAnswer;
-      const running = this.piscina.run(task, { signal: AbortSignal.timeout(remaining) });
+      const running = this.piscina.run(task, { signal: abort.signal });
       tvmQueueLength.set(this.piscina.queueSize);
       try {
         answer = await running;
@@ -149,7 +190,9 @@ export class TvmPool {
           outcome = 'busy';
           throw new ApiError(503, 'all TVM workers are busy; try again later');
         }
+        // The thread died under the task (a crash); the next task gets a new one.
         outcome = 'failed';
+        tvmWorkerReplacements.inc();
         throw new ApiError(500, 'TVM worker failed; it was replaced');
       }
       if (answer.kind === 'trapped') {
@@ -162,6 +205,7 @@ export class TvmPool {
       }
       return answer;
     } finally {
+      clearTimeout(timer);
       stopTimer();
       tvmRuns.inc({ kind: task.kind, outcome });
       tvmQueueLength.set(this.piscina.queueSize);
@@ -169,7 +213,6 @@ export class TvmPool {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
     const waited = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
     await Promise.race([this.piscina.close({ force: true }).catch(() => undefined), waited]);
   }

@@ -1,6 +1,8 @@
 import { threadId } from 'node:worker_threads';
 import { Address, Cell } from '@ton/core';
-import { Executor } from '@ton/sandbox';
+// The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
+// dependencies (~13 MB per thread that a worker never uses).
+import { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { libraryReferences } from '../chain/libraryRefs';
 import { parseExternalMessage, queryMessage } from '../chain/messages';
 import { useNativeCellHashing } from '../converters/cellHashing';

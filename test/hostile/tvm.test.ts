@@ -201,7 +201,7 @@ describe('hostile input to the TVM-backed methods', () => {
     await expectCanary();
   }, 60000);
 
-  test('a task past its deadline is aborted (504) and its worker replaced', async () => {
+  test('a task past its deadline is aborted (504), its thread ends and the next task gets another', async () => {
     const pool = tvmPool();
     const started = Date.now();
     await expect(pool.getMethod({ ...rawStackTask([], GAS_LOOP_CODE), methodId: 1 }, Date.now() + 300)).rejects.toMatchObject({
@@ -211,7 +211,9 @@ describe('hostile input to the TVM-backed methods', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     const { value } = await runLegacy(echo, [['num', 9]]);
     expect(value.status).toBe(200);
-    expect(pool.threads).toBe(2);
+    // Threads start on demand, up to --tvm-workers.
+    expect(pool.threads).toBeGreaterThanOrEqual(1);
+    expect(pool.threads).toBeLessThanOrEqual(2);
     await expectCanary();
   }, 60000);
 
