@@ -9,8 +9,11 @@
  * Also: uncached getAddressInformation (an API with --cache-size 0) against the same read made
  * with LiteClient directly (getMasterchainInfo + getAccountState, as in bench/api.ts), and the API's
  * RSS while 1 000 keep-alive clients read cached answers for 30 s.
+ *
+ * The chain and the APIs run what production runs: the compiled output of `npm run build`
+ * (dist/main.js, built at the start of the bench), not the TypeScript sources under tsx.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -40,10 +43,28 @@ function freePort(): Promise<number> {
   });
 }
 
+/** A TypeScript script of the bench itself (the reference servers), under tsx. */
 function start(args: string[]): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(child);
   return child;
+}
+
+/** The server as production runs it: the compiled dist/main.js. */
+function startBuilt(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'main.js'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+function build(): void {
+  const started = Date.now();
+  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0) throw new Error(`npm run build failed (status ${result.status})`);
+  console.log(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 60000): Promise<void> {
@@ -102,6 +123,18 @@ function rssOf(pid: number): number {
   return kb / 1024;
 }
 
+/** TVM worker threads alive in the API (its ton_bridge_tvm_threads gauge). */
+async function tvmThreadsOf(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+  return Number(/^ton_bridge_tvm_threads (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
 async function bytesOf(url: string, target: Target): Promise<Buffer> {
   const res = await fetch(url + target.path, {
     method: target.method,
@@ -142,15 +175,30 @@ export async function runServeBench(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thb-serve-'));
   const configFile = path.join(dir, 'local.config.json');
   try {
-    start(['src/main.ts', 'localnet', '--config-out', configFile, '--accounts', '2', '--log-level', 'warn']);
+    build();
+    startBuilt(['localnet', '--config-out', configFile, '--accounts', '2', '--log-level', 'warn']);
     await waitFor(() => fs.existsSync(configFile) && fs.statSync(configFile).size > 0, 'the local chain');
     const [lite] = parseGlobalConfig(JSON.parse(fs.readFileSync(configFile, 'utf8')), 'local chain');
     const wallets = await deriveLocalnetWallets(DEFAULT_LOCALNET_MNEMONIC, 1, -239);
     const wallet = wallets.wallets[0]!.address;
 
     const apiPort = await freePort();
-    const api = start(['src/main.ts', '--liteservers', configFile, '--port', String(apiPort), '--metrics-port', '0', '--keyless-rps', '0', '--log-level', 'info']);
+    let metricsPort = await freePort();
+    while (metricsPort === apiPort) metricsPort = await freePort();
+    const api = startBuilt([
+      '--liteservers',
+      configFile,
+      '--port',
+      String(apiPort),
+      '--metrics-port',
+      String(metricsPort),
+      '--keyless-rps',
+      '0',
+      '--log-level',
+      'info',
+    ]);
     const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const metricsUrl = `http://127.0.0.1:${metricsPort}`;
     await waitFor(() => answers(`${apiUrl}/api/v2/getMasterchainInfo`), 'the API');
 
     const targets: Target[] = [
@@ -163,15 +211,24 @@ export async function runServeBench(): Promise<void> {
         body: JSON.stringify({ address: wallet.toString(), method: 'seqno', stack: [] }),
       },
     ];
-    console.log(
-      `serve: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}`,
-    );
+    console.log(`serve: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load ${loadAverage()}`);
     console.log(`autocannon ${CONNECTIONS} connections x ${SECONDS} s; chain, API and reference servers each in their own process`);
     console.log(`${'what'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
+
+    /** 1 000 keep-alive clients on a cached read, the API's RSS sampled while they run. */
+    async function manyClients(target: Target): Promise<string> {
+      const threads = await tvmThreadsOf(metricsUrl);
+      let peak = rssOf(api.pid!);
+      const before = peak;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssOf(api.pid!))), 250);
+      const many = await cannon(apiUrl, target, MANY_CLIENTS, MANY_SECONDS);
+      clearInterval(sampler);
+      console.log(line(`ours, ${MANY_CLIENTS} keep-alive clients, cached ${target.name}`, many));
+      return `RSS of the API: ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB with ${MANY_CLIENTS} clients over ${MANY_SECONDS} s, ${threads} TVM thread(s) (target <= 150 MB, no timeouts: ${many.timeouts})`;
+    }
+
     const ratios: string[] = [];
+    let rssLine = '';
     for (const target of targets) {
       const bytes = await bytesOf(apiUrl, target);
       const file = path.join(dir, `${target.name.replace(/\W+/g, '_')}.json`);
@@ -190,21 +247,16 @@ export async function runServeBench(): Promise<void> {
       const ours = await cannon(apiUrl, target);
       console.log(line(`ours, cached ${target.name}`, ours));
       ratios.push(`cached ${target.name} / Express: ${(ours.rps / refs['express']!.rps).toFixed(2)} (target >= 0.8)`);
+      // 1 000 keep-alive clients on the cached read, before any get-method has started a TVM
+      // thread (they start on demand): the serving footprint; RSS sampled while they run.
+      if (target === targets[1]) rssLine = await manyClients(target);
     }
-
-    // 1 000 keep-alive clients on cached reads; RSS sampled while they run.
-    let peak = rssOf(api.pid!);
-    const before = peak;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(api.pid!))), 250);
-    const many = await cannon(apiUrl, targets[1]!, MANY_CLIENTS, MANY_SECONDS);
-    clearInterval(sampler);
-    console.log(line(`ours, ${MANY_CLIENTS} keep-alive clients, cached getAddressInformation`, many));
-    const rssLine = `RSS of the API: ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB with ${MANY_CLIENTS} clients over ${MANY_SECONDS} s (target <= 150 MB, no timeouts: ${many.timeouts})`;
+    // runGetMethod started a TVM thread; it stays for --tvm-idle-timeout.
+    rssLine += `; after runGetMethod ${rssOf(api.pid!).toFixed(0)} MB with ${await tvmThreadsOf(metricsUrl)} TVM thread(s)`;
 
     // Uncached: a second API with the cache off, against LiteClient directly.
     const uncachedPort = await freePort();
-    start([
-      'src/main.ts',
+    startBuilt([
       '--liteservers',
       configFile,
       '--port',
@@ -252,6 +304,7 @@ export async function runServeBench(): Promise<void> {
     );
     console.log(rssLine);
     for (const ratio of ratios) console.log(ratio);
+    console.log(`load average at the end: ${loadAverage()}`);
   } finally {
     for (const child of children) child.kill('SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
