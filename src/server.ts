@@ -17,6 +17,7 @@ import { checkLiteServersAtStart } from './startup';
 import type { AppServices } from './services';
 import { closeTvm, configureTvm } from './tvm';
 import { useNativeCellHashing } from './converters/cellHashing';
+import { useServingHeapPolicy } from './gcPolicy';
 
 /** Longest the start waits for the TVM workers to be ready, ms. */
 const TVM_WARM_WAIT_MS = 5000;
@@ -75,6 +76,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   // Proof checking is mostly cell hashing (see src/converters/cellHashing.ts).
   useNativeCellHashing();
+  // Dead requests promoted under load are collected before the heap grows far (src/gcPolicy.ts).
+  useServingHeapPolicy();
   const set = source ? { servers: source.servers, anchor: source.anchor ?? null } : await remoteLiteServers(config, logger);
   const servers = set.servers;
   // API keys and rate limits (src/auth); a keys file that cannot be read stops the start.
