@@ -51,6 +51,7 @@ export class AdnlClientConnection extends EventEmitter {
   private readonly pending = new Map<string, PendingQuery>();
   private readonly pings = new Map<string, (latencyMs: number) => void>();
   private ready = false;
+  private corked = false;
   private closedReason: string | undefined;
 
   private constructor(readonly endpoint: LiteServerEndpoint) {
@@ -143,6 +144,16 @@ export class AdnlClientConnection extends EventEmitter {
 
   private send(payload: Buffer): void {
     if (!this.ciphers) throw new LiteTransportError('not connected');
+    // Queries sent in one turn of the event loop (requests handled together) leave in one
+    // write: each write to a socket is a system call, which on loopback also delivers the bytes.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
     this.socket.write(this.ciphers.encrypt.update(encodeFrame(payload)));
   }
 
