@@ -69,7 +69,7 @@ const parsedBocs = new WeakMap<Buffer, Cell[]>();
  * hashes are those of the bytes received: a changed byte is a different cell with its own hash,
  * so proofs are checked exactly as before. A BoC of more cells than INTERNED_BOC_MAX_CELLS (a
  * large contract's state) goes to @ton/core and is not remembered, so one big answer never
- * flushes the small hot ones; the interner forgets everything at INTERNED_CELLS (~8 MB).
+ * flushes the small hot ones; the interner forgets everything at INTERNED_CELLS (~7 MB of cells).
  */
 const INTERNED_BOC_MAX_CELLS = 512;
 const INTERNED_CELLS = 4096;
