@@ -1,6 +1,7 @@
 import { createHandlerTable } from '../../src/handlers';
 import { expectCanary, expectEnvelope, MAX_STALL_MS, postJson, withStallProbe, type Answer } from './support';
 import { startSplitStack, type SplitStack } from './support';
+import { until } from '../helpers/waiting';
 
 /**
  * 64-bit integers as JSON numbers (as Python and JS clients send shards) keep every digit in
@@ -14,6 +15,11 @@ let stack: SplitStack;
 
 beforeAll(async () => {
   stack = await startSplitStack();
+  // The lookups below name masterchain block 2: the chain seals it a second after its start.
+  await until(async () => {
+    const info = (await (await fetch(`${stack.api}/getMasterchainInfo`)).json()) as { result?: { last: { seqno: number } } };
+    return (info.result?.last.seqno ?? 0) >= 2;
+  }, 30_000, 'masterchain block 2');
 }, 120_000);
 
 afterAll(async () => {
