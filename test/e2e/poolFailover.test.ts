@@ -62,6 +62,8 @@ describe('pool over three lite servers of the local chain', () => {
     ];
     running = await startServer(config, logger, { servers: endpoints, anchor: source.anchor, stop: () => source.stop() });
     await until(() => running.pool.status().filter((s) => s.state === 'up').length === 2, 5000);
+    // The third server reports a head 12 blocks old once the chain has that many (300 ms each).
+    await until(() => running.pool.status()[2]?.state === 'lagging', 30_000, 'the third server to lag');
   }, 60000);
 
   afterAll(async () => {
