@@ -16,10 +16,10 @@ import type {
 
 /**
  * The TVM runs in a pool of worker threads (piscina), never on the event loop. A thread holds an
- * emulator (a wasm instance) and its code, ~45 MB, so by default threads start when a task needs
+ * emulator (a wasm instance) and its code, 25-55 MB, so by default threads start when a task needs
  * one (up to `workers`) and end after `idleTimeoutMs` without a task: a server that serves no
  * get-methods carries none. The price is the first task after a quiet spell, which waits for a
- * thread to start and create its emulator (~0.2 s from compiled code). With `idleTimeoutMs` 0 every
+ * thread to start and create its emulator (~0.3 s from compiled code). With `idleTimeoutMs` 0 every
  * thread starts with the pool and lives as long as it (`warm()` readies them at start).
  * A task is bounded by the request deadline: when it passes, the task is aborted, which
  * terminates that thread (the next task starts another). A task whose emulator trapped gets its
@@ -56,9 +56,9 @@ export const DEFAULT_GET_METHOD_GAS = 4_000_000n;
  */
 export const DEFAULT_TVM_IDLE_TIMEOUT_MS = 60_000;
 /**
- * V8 young generation of a worker thread, MB. The default (32 MB, both semi-spaces) is sized for
- * allocation-heavy JavaScript; a worker's JavaScript only moves BoCs and renders result stacks,
- * its real work is in wasm memory, so a small one costs nothing measurable and saves ~25 MB a thread.
+ * V8 young generation of a worker thread, MB. V8's default lets it grow to 32 MB (two 16 MB
+ * semi-spaces) once a thread allocates a lot, e.g. rendering a large result stack, and keeps it;
+ * a worker's JavaScript only moves BoCs and renders bounded stacks, its real work is in wasm.
  */
 const WORKER_YOUNG_GENERATION_MB = 4;
 /** Tasks waiting per worker before new ones are refused with a 503. */

@@ -2,7 +2,7 @@ import { threadId } from 'node:worker_threads';
 import { Address, Cell } from '@ton/core';
 // The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
 // dependencies (~13 MB per thread that a worker never uses).
-import { Executor } from '@ton/sandbox/dist/executor/Executor';
+import type { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { libraryReferences } from '../chain/libraryRefs';
 import { parseExternalMessage, queryMessage } from '../chain/messages';
 import { useNativeCellHashing } from '../converters/cellHashing';
@@ -10,6 +10,7 @@ import { cellStats } from '../converters/fees';
 import { toExtMessageInfo } from '../converters/extMessage';
 import { renderLegacyStack, renderTypedStack } from '../converters/stack';
 import { ApiError, ValidationError } from '../errors';
+import { createEmulator } from './emulator';
 import { parseStackCell } from './stackCell';
 import type { ExternalMessageTask, GetMethodAnswer, GetMethodTask, QueryMessageTask, TransactionTask, TvmAnswer, TvmTask } from './messages';
 
@@ -26,7 +27,7 @@ import type { ExternalMessageTask, GetMethodAnswer, GetMethodTask, QueryMessageT
 useNativeCellHashing();
 
 // Created when the thread starts, so the first task does not pay for the wasm instantiation.
-let emulator: Promise<Executor> | undefined = Executor.create();
+let emulator: Promise<Executor> | undefined = createEmulator();
 
 function fromBoc(bytes: Uint8Array): Cell {
   return Cell.fromBoc(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))[0]!;
@@ -129,7 +130,7 @@ function runMessageTask(task: ExternalMessageTask | QueryMessageTask): TvmAnswer
 
 export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
   if (task.kind === 'externalMessage' || task.kind === 'queryMessage') return runMessageTask(task);
-  emulator ??= Executor.create();
+  emulator ??= createEmulator();
   const vm = await emulator;
   try {
     if (task.kind === 'warm') return { kind: 'warm', threadId };

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import { Executor } from '@ton/sandbox/dist/executor/Executor';
+
+/**
+ * Creates @ton/sandbox's emulator (its `Executor` over the wasm build of TON's emulator) without
+ * `Executor.create()`, which costs every TVM thread twice: it decodes the 6.7 MB base64 text of
+ * the wasm with a pure-JS decoder (~300 ms of CPU, the larger part of a thread's start), and it
+ * keeps that text (required as a module) and the 5 MB of decoded bytes for the thread's life.
+ * Here the text is read from the file and decoded by Buffer (~30 ms), compiled once per thread,
+ * and both are garbage once compiled: ~12 MB less per thread. V8 shares the compiled code of the
+ * same wasm bytes between the threads of a process. The emulator made is the one
+ * `Executor.create()` makes: same bytes, same emscripten module factory, same class.
+ *
+ * Internals used, pinned with @ton/sandbox 0.41.0 (test/tvm/emulator.test.ts creates one and runs a
+ * get-method on it): `dist/executor/emulator-emscripten.wasm.js` (`module.exports = {
+ * EmulatorEmscriptenWasm: '<base64>' }`), `dist/executor/emulator-emscripten.js` (the factory,
+ * whose `instantiateWasm` option takes the instance), and Executor's private constructor, which
+ * takes the instantiated module.
+ */
+
+/** The part of the WebAssembly API used here (the project's TypeScript libs are ES2022, without its types). */
+interface WasmModule {
+  readonly [Symbol.toStringTag]: string;
+}
+interface WasmInstance {
+  readonly exports: object;
+}
+interface WasmApi {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
+}
+const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: WasmApi };
+
+type Instantiated = (instance: WasmInstance, module: WasmModule) => void;
+type EmulatorModuleFactory = (options: { instantiateWasm: (imports: object, done: Instantiated) => object }) => Promise<unknown>;
+type ExecutorConstructor = new (module: unknown) => Executor;
+
+const WASM_TEXT_MODULE = '@ton/sandbox/dist/executor/emulator-emscripten.wasm.js';
+const WASM_TEXT_PREFIX = "module.exports = { EmulatorEmscriptenWasm: '";
+
+/** The emulator's wasm bytes, decoded natively from sandbox's base64 module file. */
+export function emulatorWasmBytes(): Buffer {
+  const text = fs.readFileSync(require.resolve(WASM_TEXT_MODULE), 'latin1');
+  const start = text.indexOf(WASM_TEXT_PREFIX);
+  const end = text.lastIndexOf("'");
+  if (start !== 0 || end <= WASM_TEXT_PREFIX.length) throw new Error(`${WASM_TEXT_MODULE} is not the base64 module this code reads`);
+  return Buffer.from(text.slice(WASM_TEXT_PREFIX.length, end), 'base64');
+}
+
+let compiled: Promise<WasmModule> | undefined;
+
+/** A new emulator: its own wasm instance and memory over this thread's compiled module. */
+export async function createEmulator(): Promise<Executor> {
+  compiled ??= wasmApi.compile(emulatorWasmBytes());
+  const wasm = await compiled;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- emscripten's CommonJS factory, untyped
+  const factory = require('@ton/sandbox/dist/executor/emulator-emscripten.js') as EmulatorModuleFactory;
+  let failed: (err: unknown) => void = () => undefined;
+  const instantiationFailed = new Promise<never>((_, reject) => (failed = reject));
+  const module = await Promise.race([
+    factory({
+      instantiateWasm: (imports, done) => {
+        // The factory waits for `done` only: a failure must reach the caller by itself.
+        wasmApi.instantiate(wasm, imports).then((instance) => done(instance, wasm), failed);
+        return {};
+      },
+    }),
+    instantiationFailed,
+  ]);
+  return new (Executor as unknown as ExecutorConstructor)(module);
+}
