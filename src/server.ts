@@ -53,15 +53,9 @@ export interface LiteServerSource {
  * threads start when the first task needs one, and nothing runs here.
  */
 export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
-  // main.ts calls this first: the local chain's genesis then hashes its cells natively too.
-  useNativeCellHashing();
-  const pool = configureTvm({
-    workers: config.tvmWorkers,
-    idleTimeoutMs: config.tvmIdleTimeout,
-    getMethodGas: BigInt(config.getMethodGas),
-  });
-  if (pool.idleTimeoutMs > 0) return Promise.resolve();
-  return pool.warm().catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
+  return configureTvm({ workers: config.tvmWorkers, idleTimeoutMs: config.tvmIdleTimeout, getMethodGas: BigInt(config.getMethodGas) })
+    .warm()
+    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
 }
 
 /**

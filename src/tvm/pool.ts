@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
+import { useNativeCellHashing } from '../converters/cellHashing';
 import { ApiError } from '../errors';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
 import type {
@@ -109,11 +110,19 @@ export class TvmPool {
   }
 
   /**
+   * Readies the pool at start. Threads on demand: nothing to do (the first task starts one). A
+   * fixed pool (`idleTimeoutMs` 0): resolves once every thread has created its emulator.
+   */
+  async warm(timeoutMs = 60_000): Promise<void> {
+    if (this.idleTimeoutMs === 0) await this.warmAll(timeoutMs);
+  }
+
+  /**
    * Starts every thread and resolves once each has loaded its code and created its emulator (a
    * few hundred ms each, seconds under tsx), so the first requests do not spend their deadline
    * on that. Idle threads still end after `idleTimeoutMs`.
    */
-  async warm(timeoutMs = 60_000): Promise<void> {
+  async warmAll(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     const warmed = new Set<number>();
     // Tasks go to idle threads first; a few rounds reach every thread.
@@ -227,6 +236,10 @@ let sharedOptions: TvmPoolOptions = {};
 
 /** Sets the options of the process-wide pool (main/startServer, before the first request). */
 export function configureTvm(options: TvmPoolOptions): TvmPool {
+  // The process that runs TVM tasks decodes and builds their BoCs too; main.ts configures the
+  // pool first thing, so everything after (the embedded chain's genesis included) hashes cells
+  // natively (src/converters/cellHashing.ts).
+  useNativeCellHashing();
   if (shared) void shared.close();
   sharedOptions = options;
   shared = new TvmPool(options);

@@ -53,7 +53,7 @@ describe('TVM worker pool metrics', () => {
 
   beforeAll(async () => {
     pool = new TvmPool({ workers: 1 });
-    await pool.warm();
+    await pool.warmAll();
   }, 60_000);
 
   afterAll(async () => {

@@ -36,6 +36,8 @@ describe('TVM threads on demand', () => {
   test('no thread before the first task; a task starts one, which ends after the idle timeout; the next task starts another', async () => {
     const pool = new TvmPool({ workers: 2, idleTimeoutMs: 300 });
     try {
+      // Readying an on-demand pool at start starts nothing.
+      await pool.warm();
       expect(pool.threads).toBe(0);
       const first = await pool.getMethod(echoTask(5n), Date.now() + 30_000);
       expect(first.exitCode).toBe(0);
