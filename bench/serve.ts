@@ -325,7 +325,9 @@ export async function runServeBench(): Promise<void> {
     engine.close();
     agent.destroy();
     const fmt = (f: Driven) => `${f.perSecond.toFixed(0)} req/s, p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms`;
-    console.log(`uncached getAddressInformation, 4 in flight, 800 each in 8 alternating slices: API ${fmt(throughApi)}; LiteClient directly ${fmt(direct)}`);
+    console.log(
+      `uncached getAddressInformation, 4 in flight, 800 each in 8 alternating slices: API ${fmt(throughApi)}; LiteClient directly ${fmt(direct)}`,
+    );
     ratios.push(
       `uncached getAddressInformation / LiteClient directly: ${(throughApi.perSecond / direct.perSecond).toFixed(2)} (target >= 1.0)`,
     );
