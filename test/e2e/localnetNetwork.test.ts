@@ -84,7 +84,9 @@ describe('the local chain as a TON network, through TonClient and tonweb', () =>
     expect(String(await provider.call2(CONFIG.toString(), 'seqno'))).toBe('0');
     expect(String(await provider.call2(ELECTOR.toString(), 'active_election_id'))).toBe('0');
     // Config param 0 names the config contract, as tonweb reads it.
-    const param0 = await provider.getConfigParam(0);
+    // (getConfigParam is in tonweb's provider but not in its type declarations.)
+    const withConfig = provider as unknown as { getConfigParam(id: number): Promise<{ bits: { array: Uint8Array } }> };
+    const param0 = await withConfig.getConfigParam(0);
     expect(Buffer.from(param0.bits.array.slice(0, 32)).toString('hex')).toBe('5'.repeat(64));
   });
 
