@@ -50,3 +50,26 @@ export interface LoggedRequest {
 export function serializeRequest(req: IncomingMessage & { id?: unknown }): LoggedRequest {
   return { id: req.id, method: req.method, url: redactUrl(req.url), remoteAddress: req.socket?.remoteAddress };
 }
+
+/** The level of a request's log line: errors and 5xx are errors, other 4xx warnings. */
+export function requestLogLevel(statusCode: number, err?: unknown): 'error' | 'warn' | 'info' {
+  if (err || statusCode >= 500) return 'error';
+  return statusCode >= 400 ? 'warn' : 'info';
+}
+
+/**
+ * The line pino-http writes when a request it saw is answered (the app's logger), for answers
+ * written outside it (src/fastpath): the same fields in the same order. pino-http puts `req`
+ * in a child logger's bindings, which land where this object's first key does.
+ */
+export function logAnsweredRequest(logger: Logger, req: IncomingMessage & { id?: unknown }, statusCode: number, startedAt: number): void {
+  const level = requestLogLevel(statusCode);
+  if (!logger.isLevelEnabled(level)) return;
+  const res = { statusCode };
+  const responseTime = Date.now() - startedAt;
+  if (level === 'error') {
+    logger.error({ req: serializeRequest(req), res, err: new Error(`failed with status code ${statusCode}`), responseTime }, 'request errored');
+  } else {
+    logger[level]({ req: serializeRequest(req), res, responseTime }, 'request completed');
+  }
+}
