@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -59,17 +59,25 @@ export function requestLogLevel(statusCode: number, err?: unknown): 'error' | 'w
 
 /**
  * The line pino-http writes when a request it saw is answered (the app's logger), for answers
- * written outside it (src/fastpath): the same fields in the same order. pino-http puts `req`
- * in a child logger's bindings, which land where this object's first key does.
+ * written outside it (src/routes/fastPath.ts): the same fields in the same order (pino-http puts
+ * `req` in a child logger's bindings, which land where this object's first key does) and the same
+ * levels and messages. One difference: a 5xx line's `err` is made here, so its stack differs.
  */
-export function logAnsweredRequest(logger: Logger, req: IncomingMessage & { id?: unknown }, statusCode: number, startedAt: number): void {
-  const level = requestLogLevel(statusCode);
+export function logAnsweredRequest(
+  logger: Logger,
+  req: IncomingMessage & { id?: unknown },
+  res: ServerResponse,
+  startedAt: number,
+): void {
+  const level = requestLogLevel(res.statusCode);
   if (!logger.isLevelEnabled(level)) return;
-  const res = { statusCode };
+  const answered = { statusCode: res.statusCode };
   const responseTime = Date.now() - startedAt;
   if (level === 'error') {
-    logger.error({ req: serializeRequest(req), res, err: new Error(`failed with status code ${statusCode}`), responseTime }, 'request errored');
-  } else {
-    logger[level]({ req: serializeRequest(req), res, responseTime }, 'request completed');
+    const err = new Error(`failed with status code ${res.statusCode}`);
+    logger.error({ req: serializeRequest(req), res: answered, err, responseTime }, 'request errored');
+    return;
   }
+  const message = !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted';
+  logger[level]({ req: serializeRequest(req), res: answered, responseTime }, message);
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
+import { createRequestListener } from './routes/fastPath';
 import { createApiHttpServer } from './intake';
 import { API_VERSION } from './routes/http';
 import { createAccessControl, type AccessControl } from './auth';
@@ -109,7 +110,8 @@ export async function startServer(
     ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
   };
   const app = createApp(services);
-  const http: Server = createApiHttpServer(app, logger, API_VERSION);
+  // Cached hits are answered ahead of the app (src/routes/fastPath.ts); everything else goes to it.
+  const http: Server = createApiHttpServer(createRequestListener(app, services), logger, API_VERSION);
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
   http.keepAliveTimeout = config.keepAliveTimeout;
   http.headersTimeout = config.keepAliveTimeout + 1000;

@@ -4,12 +4,11 @@ import type { IncomingMessage } from 'node:http';
  * A request the fast path (src/fastpath) began and then handed to the Express app (a miss, an
  * error, anything it does not answer itself): what it already did of the intake, so that the
  * app does not do it twice. The gate's first stage has admitted it (a REST call's token is
- * taken and its RateLimit headers are set), and a POST body has been read and parsed (a body
- * cannot be read twice) or refused.
+ * taken and its RateLimit headers are set; a JSON-RPC call's tokens are taken too), a POST body
+ * has been read and parsed (a body cannot be read twice) or refused, and its metrics are being
+ * recorded (src/metrics/http.ts).
  */
 export interface HandedOver {
-  /** `performance.now()` when the fast path took the request: the metrics time it from there. */
-  readonly startedAt: number;
   /** The parsed JSON body; undefined for a GET or an empty body. */
   readonly body: unknown;
   /** Why the intake refused the request (the body's 4xx, a gate failure): the app answers it. */
