@@ -18,6 +18,14 @@ import { checkLiteServersAtStart } from './startup';
 import type { AppServices } from './services';
 import { closeTvm, configureTvm } from './tvm';
 
+/**
+ * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
+ * thousand keep-alive clients connect at once while the event loop is busy: the kernel then drops
+ * their handshakes, and each dropped client waits for a SYN-ACK retransmission (1, 2, 4, 8 s...),
+ * so its first request times out on the client. Linux caps it at net.core.somaxconn (4096 by default).
+ */
+const LISTEN_BACKLOG = 4096;
+
 /** Longest the start waits for the TVM workers to be ready, ms. */
 const TVM_WARM_WAIT_MS = 5000;
 
@@ -118,7 +126,7 @@ export async function startServer(
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(config.port, config.host, () => {
+      http.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
         http.off('error', reject);
         resolve();
       });

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { boundedTurns } from './turns';
 import { MAX_URL_BYTES } from './url';
 
 /**
@@ -25,11 +26,12 @@ function answerRaw(socket: Socket, code: number, error: string, apiVersion: stri
 
 /**
  * The HTTP server of the API: larger header limit than Node's 16 KiB default (see above), a
- * receive timeout, and requests the parser rejects answered in the v2 envelope instead of
- * Node's bare status line or a reset.
+ * receive timeout, requests the parser rejects answered in the v2 envelope instead of Node's
+ * bare status line or a reset, and request handlers started in bounded turns of the event loop.
  */
 export function createApiHttpServer(listener: RequestListener, logger: Logger, apiVersion: string): Server {
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS }, listener);
+  // Handlers run in bounded turns, so that a busy server still accepts connections (turns.ts).
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS }, boundedTurns(listener));
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
