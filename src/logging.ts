@@ -29,8 +29,11 @@ export function redactUrl(url: string | undefined): string | undefined {
   const clipped = url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL)}...` : url;
   const queryStart = clipped.indexOf('?');
   if (queryStart < 0) return clipped;
-  const pairs = clipped
-    .slice(queryStart + 1)
+  // A name decodes to api_key only from those letters (any case) or from percent-escapes: a query
+  // with neither, as most are, is logged as it is without parsing its pairs.
+  const query = clipped.slice(queryStart + 1);
+  if (!query.includes('%') && !query.toLowerCase().includes('api_key')) return clipped;
+  const pairs = query
     .split('&')
     .map((pair) => {
       if (!isKeyPair(pair)) return pair;

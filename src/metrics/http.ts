@@ -39,7 +39,7 @@ function callsOf(table: HandlerTable, mode: Mode, path: string, body: unknown, r
  */
 export function recordRequest(table: HandlerTable, req: Request, res: Response, path: string): void {
   const started = performance.now();
-  const trimmed = path.replace(/\/+$/, '');
+  const trimmed = path.endsWith('/') ? path.replace(/\/+$/, '') : path;
   const mode: Mode = req.method === 'POST' && trimmed.toLowerCase() === '/jsonrpc' ? 'jsonrpc' : 'rest';
   let reply: unknown;
   // Only a JSON-RPC batch needs the reply (each element's status); REST calls skip the wrapper.

@@ -35,7 +35,10 @@ const REST_PREFIX = '/api/v2/';
 /** Where JSON-RPC is posted: its route and the aliases the app rewrites to it (jsonRpcAliases.ts). */
 const JSON_RPC_PATHS = new Set(['/api/v2/jsonRPC', '/', '/api/v2', '/api/v2/']);
 
-type Mode = 'rest' | 'jsonrpc';
+/** A request the fast path takes: a REST call of a cached method (with its query text), or JSON-RPC. */
+type Taken =
+  | { readonly mode: 'rest'; readonly handler: Handler; readonly query: string }
+  | { readonly mode: 'jsonrpc'; readonly handler: undefined; readonly query: '' };
 
 /** What a stage of the gate did: refused (it wrote the answer) or passed, perhaps with an error for the app. */
 type GateOutcome = { readonly passed: false } | { readonly passed: true; readonly error?: unknown };
@@ -92,24 +95,28 @@ export function createRequestListener(app: Express, services: AppServices): Requ
   const admitJsonRpc = gateAdmission(services, () => true);
   const settleJsonRpc = services.access?.gate.settle;
 
+  /** What Express parses `req.query` with (the app's 'query parser' setting). */
+  const parseQuery = app.get('query parser fn') as (text: string) => Record<string, unknown>;
+
   /** Whether the fast path takes the request: `/api/v2/<cached method>` on one of its verbs, or a JSON-RPC POST. */
-  const modeOf = (req: IncomingMessage): Mode | undefined => {
+  const takenOf = (req: IncomingMessage): Taken | undefined => {
     const { url, method } = req;
     if (url === undefined || url.length > MAX_URL_BYTES) return undefined;
     const queryStart = url.indexOf('?');
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
-    if (method === 'POST' && JSON_RPC_PATHS.has(path)) return 'jsonrpc';
+    if (method === 'POST' && JSON_RPC_PATHS.has(path)) return { mode: 'jsonrpc', handler: undefined, query: '' };
     if ((method !== 'GET' && method !== 'POST') || !path.startsWith(REST_PREFIX)) return undefined;
-    return cached.get(path.slice(REST_PREFIX.length))?.verbs.includes(method) ? 'rest' : undefined;
+    const handler = cached.get(path.slice(REST_PREFIX.length));
+    if (!handler?.verbs.includes(method)) return undefined;
+    return { mode: 'rest', handler, query: queryStart < 0 ? '' : url.slice(queryStart + 1) };
   };
 
   /** The cached call a request makes, or undefined when the app must answer it (another method, a frame or body it refuses). */
-  const callOf = (req: Request, mode: Mode, body: unknown): Call | undefined => {
-    if (mode === 'rest') {
-      const handler = cached.get(req.path.slice(REST_PREFIX.length))!;
+  const callOf = (req: Request, taken: Taken, body: unknown): Call | undefined => {
+    if (taken.handler) {
       // The REST route answers a body that is not an object (422); so does the app for it.
-      const raw: unknown = req.method === 'GET' ? req.query : (body ?? {});
-      return isRecord(raw) ? { handler, raw, id: null } : undefined;
+      const raw: unknown = req.method === 'GET' ? parseQuery(taken.query) : (body ?? {});
+      return isRecord(raw) ? { handler: taken.handler, raw, id: null } : undefined;
     }
     const call = readRpcCall(services, body);
     if (call instanceof RefusedCall || !cached.has(call.method)) return undefined;
@@ -130,7 +137,8 @@ export function createRequestListener(app: Express, services: AppServices): Requ
     logAnsweredRequest(services.logger, req, res, startedAt);
   };
 
-  const serve = async (req: Request, res: Response, mode: Mode): Promise<void> => {
+  const serve = async (req: Request, res: Response, taken: Taken): Promise<void> => {
+    const { mode } = taken;
     const started = performance.now();
     const startedAt = Date.now();
     // What Express's app.handle does first: its request and response prototypes.
@@ -141,7 +149,7 @@ export function createRequestListener(app: Express, services: AppServices): Requ
     res.locals ??= Object.create(null) as Record<string, unknown>;
     req.id = assignRequestId(req, res);
     setEdgeHeaders(res);
-    recordRequest(services.table, req, res, mode === 'rest' ? req.path.slice(REST_PREFIX.length - 1) : '/jsonRPC');
+    recordRequest(services.table, req, res, mode === 'rest' ? `/${taken.handler.name}` : '/jsonRPC');
     let body: unknown;
     try {
       const admit = mode === 'rest' ? admitRest : admitJsonRpc;
@@ -164,7 +172,7 @@ export function createRequestListener(app: Express, services: AppServices): Requ
       return handOver(req, res, startedAt, body, err);
     }
     req.body = body;
-    const call = callOf(req, mode, body);
+    const call = callOf(req, taken, body);
     let key;
     try {
       key = call && cacheKeyNow(services, call.handler, parseCall(call.handler, call.raw, req.method === 'GET' ? 'get' : 'post'));
@@ -185,14 +193,14 @@ export function createRequestListener(app: Express, services: AppServices): Requ
   };
 
   return (req: IncomingMessage, res: ServerResponse): void => {
-    const mode = modeOf(req);
-    if (!mode) {
+    const taken = takenOf(req);
+    if (!taken) {
       app(req, res);
       return;
     }
     const request = req as Request;
     const response = res as Response;
-    serve(request, response, mode).catch((err: unknown) => {
+    serve(request, response, taken).catch((err: unknown) => {
       // Our bug: the app's error handler answers it (500) and logs it, unless an answer is out.
       if (res.headersSent) services.logger.error({ err }, 'fast path failed after answering');
       else handOver(request, response, Date.now(), undefined, err);
