@@ -119,7 +119,7 @@ export async function startServer(
   };
   const app = createApp(services);
   // Cached hits are answered ahead of the app (src/routes/fastPath.ts); everything else goes to it.
-  const http: Server = createApiHttpServer(createRequestListener(app, services), logger, API_VERSION);
+  const http: Server = createApiHttpServer(createRequestListener(app, services), logger, API_VERSION, app);
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
   http.keepAliveTimeout = config.keepAliveTimeout;
   http.headersTimeout = config.keepAliveTimeout + 1000;

@@ -52,7 +52,8 @@ export async function rpc(stack: LocalStack, method: string, params: Record<stri
  */
 export async function startExpressOnly(stack: LocalStack): Promise<{ url: string; api: string; close(): Promise<void> }> {
   const { services } = stack.server;
-  const http = createApiHttpServer(createApp(services), services.logger, API_VERSION);
+  const app = createApp(services);
+  const http = createApiHttpServer(app, services.logger, API_VERSION, app);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   return {
