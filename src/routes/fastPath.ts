@@ -32,6 +32,12 @@ import { sendResult } from './http';
  */
 
 const REST_PREFIX = '/api/v2/';
+/**
+ * Characters for which Express's URL parsing (parseurl) leaves its fast split at '?' for Node's
+ * legacy url.parse (a '#' ends the query there): such URLs go to the app, so that the path and
+ * query read here are always the ones it reads.
+ */
+const UNUSUAL_URL = /[\t\n\f\r #\u00a0\ufeff]/;
 /** Where JSON-RPC is posted: its route and the aliases the app rewrites to it (jsonRpcAliases.ts). */
 const JSON_RPC_PATHS = new Set(['/api/v2/jsonRPC', '/', '/api/v2', '/api/v2/']);
 
@@ -101,7 +107,7 @@ export function createRequestListener(app: Express, services: AppServices): Requ
   /** Whether the fast path takes the request: `/api/v2/<cached method>` on one of its verbs, or a JSON-RPC POST. */
   const takenOf = (req: IncomingMessage): Taken | undefined => {
     const { url, method } = req;
-    if (url === undefined || url.length > MAX_URL_BYTES) return undefined;
+    if (url === undefined || url.length > MAX_URL_BYTES || UNUSUAL_URL.test(url)) return undefined;
     const queryStart = url.indexOf('?');
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
     if (method === 'POST' && JSON_RPC_PATHS.has(path)) return { mode: 'jsonrpc', handler: undefined, query: '' };
