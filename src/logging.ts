@@ -33,13 +33,11 @@ export function redactUrl(url: string | undefined): string | undefined {
   // with neither, as most are, is logged as it is without parsing its pairs.
   const query = clipped.slice(queryStart + 1);
   if (!query.includes('%') && !query.toLowerCase().includes('api_key')) return clipped;
-  const pairs = query
-    .split('&')
-    .map((pair) => {
-      if (!isKeyPair(pair)) return pair;
-      const equals = pair.indexOf('=');
-      return `${equals < 0 ? pair : pair.slice(0, equals)}=[redacted]`;
-    });
+  const pairs = query.split('&').map((pair) => {
+    if (!isKeyPair(pair)) return pair;
+    const equals = pair.indexOf('=');
+    return `${equals < 0 ? pair : pair.slice(0, equals)}=[redacted]`;
+  });
   return `${clipped.slice(0, queryStart + 1)}${pairs.join('&')}`;
 }
 
@@ -66,12 +64,7 @@ export function requestLogLevel(statusCode: number, err?: unknown): 'error' | 'w
  * `req` in a child logger's bindings, which land where this object's first key does) and the same
  * levels and messages. One difference: a 5xx line's `err` is made here, so its stack differs.
  */
-export function logAnsweredRequest(
-  logger: Logger,
-  req: IncomingMessage & { id?: unknown },
-  res: ServerResponse,
-  startedAt: number,
-): void {
+export function logAnsweredRequest(logger: Logger, req: IncomingMessage & { id?: unknown }, res: ServerResponse, startedAt: number): void {
   const level = requestLogLevel(res.statusCode);
   if (!logger.isLevelEnabled(level)) return;
   const answered = { statusCode: res.statusCode };

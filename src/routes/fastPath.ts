@@ -84,8 +84,7 @@ interface Call {
   readonly id: string | number | null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function createRequestListener(app: Express, services: AppServices): RequestListener {
   const cache = services.cache;

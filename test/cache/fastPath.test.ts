@@ -78,7 +78,8 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'thb-fast-path-'));
     const keysFile = path.join(dir, 'keys.yaml');
-    const limited = (name: string, key: string) => `  - name: ${name}\n    key: ${key}\n    rps: 0.01\n    burst: 2\n    networks: [local]\n`;
+    const limited = (name: string, key: string) =>
+      `  - name: ${name}\n    key: ${key}\n    rps: 0.01\n    burst: 2\n    networks: [local]\n`;
     fs.writeFileSync(
       keysFile,
       `keys:\n  - name: free\n    key: ${FREE_KEY}\n    rps: 0\n    networks: [local]\n  - name: mainnet\n    key: ${MAINNET_KEY}\n    rps: 0\n    networks: [mainnet]\n` +
@@ -87,14 +88,31 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
     );
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        logLines.push(...chunk.toString('utf8').split('\n').filter((line) => line.length > 0));
+        logLines.push(
+          ...chunk
+            .toString('utf8')
+            .split('\n')
+            .filter((line) => line.length > 0),
+        );
         done();
       },
     });
     // Blocks only when mined, so that both paths answer at the same head; keyless clients are told
     // apart by X-Forwarded-For; buckets live in Redis (the gate's asynchronous path).
     stack = await startLocalStack(
-      ['--block-interval', '0', '--keys-file', keysFile, '--keyless-rps', '1', '--trust-proxy', '--redis-url', REDIS_URL, '--limiter-prefix', prefix],
+      [
+        '--block-interval',
+        '0',
+        '--keys-file',
+        keysFile,
+        '--keyless-rps',
+        '1',
+        '--trust-proxy',
+        '--redis-url',
+        REDIS_URL,
+        '--limiter-prefix',
+        prefix,
+      ],
       createLogger('info', sink),
     );
     express = await startExpressOnly(stack);
@@ -114,7 +132,12 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
       { name: 'getMasterchainInfo GET', method: 'GET', path: '/api/v2/getMasterchainInfo' },
       { name: 'getMasterchainInfo POST', method: 'POST', path: '/api/v2/getMasterchainInfo', body: '{}' },
       { name: 'getAddressInformation GET', method: 'GET', path: `/api/v2/getAddressInformation?address=${account}` },
-      { name: 'getAddressInformation POST', method: 'POST', path: '/api/v2/getAddressInformation', body: JSON.stringify({ address: account }) },
+      {
+        name: 'getAddressInformation POST',
+        method: 'POST',
+        path: '/api/v2/getAddressInformation',
+        body: JSON.stringify({ address: account }),
+      },
       { name: 'getAddressInformation at a seqno', method: 'GET', path: `/api/v2/getAddressInformation?address=${account}&seqno=${head}` },
       { name: 'getWalletInformation', method: 'GET', path: `/api/v2/getWalletInformation?address=${account}` },
       { name: 'getAddressBalance', method: 'GET', path: `/api/v2/getAddressBalance?address=${account}` },
@@ -142,7 +165,11 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
     ];
     // The key in the query instead of the header: read by the gate, never part of the parameters.
     const withKeyInQuery = { 'X-API-Key': '' };
-    calls.push({ name: 'api_key in the query', method: 'GET', path: `/api/v2/getAddressInformation?address=${account}&api_key=${FREE_KEY}` });
+    calls.push({
+      name: 'api_key in the query',
+      method: 'GET',
+      path: `/api/v2/getAddressInformation?address=${account}&api_key=${FREE_KEY}`,
+    });
     for (const call of calls) {
       const headers = call.name === 'api_key in the query' ? withKeyInQuery : {};
       // The app computes the answer once; its second answer is a hit, as the fast path's must be.
@@ -159,8 +186,9 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
     const call: Call = { name: 'getAddressBalance', method: 'GET', path: `/api/v2/getAddressBalance?address=${account}` };
     await send(express.url, call);
     const counted = async () =>
-      (await httpRequests.get()).values.find((v) => v.labels.method === 'getAddressBalance' && v.labels.mode === 'rest' && v.labels.status === '200')
-        ?.value ?? 0;
+      (await httpRequests.get()).values.find(
+        (v) => v.labels.method === 'getAddressBalance' && v.labels.mode === 'rest' && v.labels.status === '200',
+      )?.value ?? 0;
     const lines = async (base: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> => {
       const from = logLines.length;
       await send(base, call, headers);
@@ -213,7 +241,12 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
   test('401, 403 and 429 (keyed, keyless, JSON-RPC) are the refusals the app sends', async () => {
     const call: Call = { name: 'getMasterchainInfo', method: 'GET', path: '/api/v2/getMasterchainInfo' };
     await send(express.url, call);
-    const both = async (outcome: 'hit' | 'refused', fastHeaders: Record<string, string>, appHeaders: Record<string, string>, what: Call = call) => {
+    const both = async (
+      outcome: 'hit' | 'refused',
+      fastHeaders: Record<string, string>,
+      appHeaders: Record<string, string>,
+      what: Call = call,
+    ) => {
       const fromFastPath = await viaFastPath(outcome, () => send(stack.url, what, fastHeaders));
       const fromApp = await send(express.url, what, appHeaders);
       expect(comparable(fromFastPath)).toEqual(comparable(fromApp));
@@ -290,11 +323,22 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
       [{ name: 'missing address', method: 'POST', path: '/api/v2/getAddressInformation', body: '{}' }, 422],
       [{ name: 'array body', method: 'POST', path: '/api/v2/getAddressInformation', body: '[1]' }, 422],
       [{ name: 'not JSON', method: 'POST', path: '/api/v2/getAddressInformation', body: '{"address":' }, 422],
-      [{ name: 'too deep', method: 'POST', path: '/api/v2/getAddressInformation', body: `{"a":${'['.repeat(2000)}${']'.repeat(2000)}}` }, 422],
+      [
+        { name: 'too deep', method: 'POST', path: '/api/v2/getAddressInformation', body: `{"a":${'['.repeat(2000)}${']'.repeat(2000)}}` },
+        422,
+      ],
       [{ name: 'zstd', method: 'POST', path: '/api/v2/getAddressInformation', body: '{}' }, 415, { 'Content-Encoding': 'zstd' }],
       [{ name: 'not gzip', method: 'POST', path: '/api/v2/getAddressInformation', body: '{}' }, 400, { 'Content-Encoding': 'gzip' }],
       [{ name: 'JSON-RPC unknown method', method: 'POST', path: '/api/v2/jsonRPC', body: '{"jsonrpc":"2.0","id":1,"method":"nope"}' }, 422],
-      [{ name: 'JSON-RPC bad params', method: 'POST', path: '/api/v2/jsonRPC', body: '{"jsonrpc":"2.0","id":2,"method":"getAddressInformation","params":[1]}' }, 422],
+      [
+        {
+          name: 'JSON-RPC bad params',
+          method: 'POST',
+          path: '/api/v2/jsonRPC',
+          body: '{"jsonrpc":"2.0","id":2,"method":"getAddressInformation","params":[1]}',
+        },
+        422,
+      ],
     ];
     for (const [call, status, headers] of refusals) {
       const fromFastPath = await viaFastPath('handed_over', () => send(stack.url, call, headers));

@@ -139,7 +139,9 @@ describe('encodings and sizes', () => {
     expectEnvelope(deep.result, 422, /^failed to parse post request: JSON nesting is deeper than 1024 levels$/);
     expect(deep.stallMs).toBeLessThan(MAX_STALL_MS);
     // The gzip body of a hit is read like any other.
-    const ok = await viaFastPath('handed_over', () => postJson(url, gzipSync(JSON.stringify({ address: ADDRESS })), { 'Content-Encoding': 'gzip' }));
+    const ok = await viaFastPath('handed_over', () =>
+      postJson(url, gzipSync(JSON.stringify({ address: ADDRESS })), { 'Content-Encoding': 'gzip' }),
+    );
     expect(ok.status).toBe(200);
     await viaFastPath('hit', () => postJson(url, gzipSync(JSON.stringify({ address: ADDRESS })), { 'Content-Encoding': 'gzip' }));
     await expectCanary(stack.api);
