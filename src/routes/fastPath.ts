@@ -22,8 +22,9 @@ import { sendResult } from './http';
  * the middleware chain, the routers, jayson). The answer is the one the app sends: the same
  * pieces write it (request id and edge headers, the gate with its RateLimit headers and
  * refusals, the bounded body intake, the metrics recorder, parameter parsing, cache key and the
- * envelope), and the request and response take the app's prototypes first, as Express does, so
- * `req.ip` (trust proxy), `req.query` and the gate's `res.json` refusals are Express's own.
+ * envelope), and the request and response have the app's prototypes (from birth: see
+ * createApiHttpServer), so `req.ip` (trust proxy), `req.query` and the gate's `res.json` refusals
+ * are Express's own.
  *
  * What is not a hit (a miss, an answer in Redis or being computed, a 4xx, a head not known
  * without a round trip) is handed to the app with what the fast path consumed: the gate has
@@ -146,7 +147,8 @@ export function createRequestListener(app: Express, services: AppServices): Requ
     const { mode } = taken;
     const started = performance.now();
     const startedAt = Date.now();
-    // What Express's app.handle does first: its request and response prototypes.
+    // What Express's app.handle does first (the prototypes are the app's already when the server
+    // was given them, and setting the same one again costs nothing).
     req.res = res;
     res.req = req;
     Object.setPrototypeOf(req, app.request);
