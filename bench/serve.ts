@@ -71,6 +71,9 @@ interface Target {
 
 interface Run {
   rps: number;
+  requests: number;
+  /** The server's CPU time per request, µs (when measured). */
+  cpuPerRequestUs?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -88,12 +91,27 @@ async function cannon(url: string, target: Target, connections = CONNECTIONS, du
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** CPU time (user + system) a process has used so far, ms (Linux /proc; 10 ms ticks). */
+function cpuMsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Runs `work` and adds the server's CPU time per request (µs) to its figures. */
+async function withCpu(pid: number, work: () => Promise<Run>): Promise<Run> {
+  const before = cpuMsOf(pid);
+  const run = await work();
+  return { ...run, cpuPerRequestUs: ((cpuMsOf(pid) - before) * 1000) / run.requests };
 }
 
 function rssOf(pid: number): number {
@@ -112,7 +130,9 @@ async function bytesOf(url: string, target: Target): Promise<Buffer> {
 }
 
 const line = (name: string, run: Run) =>
-  `${name.padEnd(44)} ${run.rps.toFixed(0).padStart(7)} ${run.p50.toFixed(1).padStart(7)} ${run.p99.toFixed(1).padStart(7)}${run.errors + run.timeouts + run.non2xx > 0 ? `  (errors ${run.errors}, timeouts ${run.timeouts}, non-2xx ${run.non2xx})` : ''}`;
+  `${name.padEnd(44)} ${run.rps.toFixed(0).padStart(7)} ${run.p50.toFixed(1).padStart(7)} ${run.p99.toFixed(1).padStart(7)}` +
+  `${run.cpuPerRequestUs === undefined ? '' : ` ${run.cpuPerRequestUs.toFixed(0).padStart(6)}`}` +
+  `${run.errors + run.timeouts + run.non2xx > 0 ? `  (errors ${run.errors}, timeouts ${run.timeouts}, non-2xx ${run.non2xx})` : ''}`;
 
 /** Latency per call with `concurrency` in flight, as bench/api.ts measures. */
 async function drive(
@@ -170,7 +190,7 @@ export async function runServeBench(): Promise<void> {
         .join(' ')}`,
     );
     console.log(`autocannon ${CONNECTIONS} connections x ${SECONDS} s; chain, API and reference servers each in their own process`);
-    console.log(`${'what'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
+    console.log(`${'what'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'µs CPU/req (server)'}`);
     const ratios: string[] = [];
     for (const target of targets) {
       const bytes = await bytesOf(apiUrl, target);
@@ -181,13 +201,13 @@ export async function runServeBench(): Promise<void> {
         const port = await freePort();
         const child = start(['bench/serveTargets.ts', kind, String(port), file]);
         await waitFor(() => answers(`http://127.0.0.1:${port}/`), `${kind} server`);
-        refs[kind] = await cannon(`http://127.0.0.1:${port}`, target);
+        refs[kind] = await withCpu(child.pid!, () => cannon(`http://127.0.0.1:${port}`, target));
         console.log(
           line(`${kind === 'bare' ? 'bare node:http' : 'minimal Express 5'}, ${target.name} bytes (${bytes.length} B)`, refs[kind]!),
         );
         child.kill('SIGKILL');
       }
-      const ours = await cannon(apiUrl, target);
+      const ours = await withCpu(api.pid!, () => cannon(apiUrl, target));
       console.log(line(`ours, cached ${target.name}`, ours));
       ratios.push(`cached ${target.name} / Express: ${(ours.rps / refs['express']!.rps).toFixed(2)} (target >= 0.8)`);
     }
