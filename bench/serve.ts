@@ -92,6 +92,9 @@ interface Target {
 
 interface Run {
   rps: number;
+  requests: number;
+  /** The server's CPU time per request, µs (when measured). */
+  cpuPerRequestUs?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -109,12 +112,27 @@ async function cannon(url: string, target: Target, connections = CONNECTIONS, du
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** CPU time (user + system) a process has used so far, ms (Linux /proc; 10 ms ticks). */
+function cpuMsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Runs `work` and adds the server's CPU time per request (µs) to its figures. */
+async function withCpu(pid: number, work: () => Promise<Run>): Promise<Run> {
+  const before = cpuMsOf(pid);
+  const run = await work();
+  return { ...run, cpuPerRequestUs: ((cpuMsOf(pid) - before) * 1000) / run.requests };
 }
 
 function rssOf(pid: number): number {
@@ -145,7 +163,9 @@ async function bytesOf(url: string, target: Target): Promise<Buffer> {
 }
 
 const line = (name: string, run: Run) =>
-  `${name.padEnd(44)} ${run.rps.toFixed(0).padStart(7)} ${run.p50.toFixed(1).padStart(7)} ${run.p99.toFixed(1).padStart(7)}${run.errors + run.timeouts + run.non2xx > 0 ? `  (errors ${run.errors}, timeouts ${run.timeouts}, non-2xx ${run.non2xx})` : ''}`;
+  `${name.padEnd(44)} ${run.rps.toFixed(0).padStart(7)} ${run.p50.toFixed(1).padStart(7)} ${run.p99.toFixed(1).padStart(7)}` +
+  `${run.cpuPerRequestUs === undefined ? '' : ` ${run.cpuPerRequestUs.toFixed(0).padStart(6)}`}` +
+  `${run.errors + run.timeouts + run.non2xx > 0 ? `  (errors ${run.errors}, timeouts ${run.timeouts}, non-2xx ${run.non2xx})` : ''}`;
 
 interface Driven {
   perSecond: number;
@@ -236,7 +256,7 @@ export async function runServeBench(): Promise<void> {
     ];
     console.log(`serve: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}, load ${loadAverage()}`);
     console.log(`autocannon ${CONNECTIONS} connections x ${SECONDS} s; chain, API and reference servers each in their own process`);
-    console.log(`${'what'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}`);
+    console.log(`${'what'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'µs CPU/req (server)'}`);
 
     /** 1 000 keep-alive clients on a cached read, the API's RSS sampled while they run. */
     async function manyClients(target: Target): Promise<string> {
@@ -244,7 +264,7 @@ export async function runServeBench(): Promise<void> {
       let peak = rssOf(api.pid!);
       const before = peak;
       const sampler = setInterval(() => (peak = Math.max(peak, rssOf(api.pid!))), 250);
-      const many = await cannon(apiUrl, target, MANY_CLIENTS, MANY_SECONDS);
+      const many = await withCpu(api.pid!, () => cannon(apiUrl, target, MANY_CLIENTS, MANY_SECONDS));
       clearInterval(sampler);
       console.log(line(`ours, ${MANY_CLIENTS} keep-alive clients, cached ${target.name}`, many));
       return `RSS of the API: ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB with ${MANY_CLIENTS} clients over ${MANY_SECONDS} s, ${threads} TVM thread(s) (target <= 150 MB, no timeouts: ${many.timeouts})`;
@@ -261,13 +281,13 @@ export async function runServeBench(): Promise<void> {
         const port = await freePort();
         const child = start(['bench/serveTargets.ts', kind, String(port), file]);
         await waitFor(() => answers(`http://127.0.0.1:${port}/`), `${kind} server`);
-        refs[kind] = await cannon(`http://127.0.0.1:${port}`, target);
+        refs[kind] = await withCpu(child.pid!, () => cannon(`http://127.0.0.1:${port}`, target));
         console.log(
           line(`${kind === 'bare' ? 'bare node:http' : 'minimal Express 5'}, ${target.name} bytes (${bytes.length} B)`, refs[kind]!),
         );
         child.kill('SIGKILL');
       }
-      const ours = await cannon(apiUrl, target);
+      const ours = await withCpu(api.pid!, () => cannon(apiUrl, target));
       console.log(line(`ours, cached ${target.name}`, ours));
       ratios.push(`cached ${target.name} / Express: ${(ours.rps / refs['express']!.rps).toFixed(2)} (target >= 0.8)`);
       // 1 000 keep-alive clients on the cached read, before any get-method has started a TVM

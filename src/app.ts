@@ -1,38 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
-import { serializeRequest } from './logging';
+import { requestLogLevel, serializeRequest } from './logging';
 import { createDocsRouter } from './docs/router';
 import { LOCALNET_PATHS } from './docs/localnetPaths';
 import { requestMetrics } from './metrics/http';
 import { healthcheck } from './routes/health';
 import { createRestRouter } from './routes/rest';
 import { createApiIntake, urlError } from './intake';
-import { API_VERSION, sendError } from './routes/http';
+import { assignRequestId, setEdgeHeaders } from './routes/edge';
+import { sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
 import { rewriteJsonRpcAlias, rootRedirect } from './routes/jsonRpcAliases';
 import { createV3Router } from './routes/v3';
 import { createLocalnetRouter } from './routes/localnet';
 import type { AppServices } from './services';
-
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * What every answer carries, checked once here (Node validates each header it is given): our
- * version and CORS, since browsers call toncenter directly, so every origin may call us too.
- */
-const EDGE_HEADERS: readonly (readonly [string, string])[] = [
-  ['X-API-Version', API_VERSION],
-  ['Access-Control-Allow-Origin', '*'],
-  ['Access-Control-Allow-Methods', 'GET, POST, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Ton-Client-Version, X-Request-Id, Authorization'],
-  [
-    'Access-Control-Expose-Headers',
-    'X-Request-Id, X-API-Version, Retry-After, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',
-  ],
-  ['Access-Control-Max-Age', '86400'],
-];
 
 /**
  * The first steps of every request in one middleware (each router layer costs a match and a
@@ -40,7 +22,7 @@ const EDGE_HEADERS: readonly (readonly [string, string])[] = [
  * JSON-RPC alias rewrite (POST / and /api/v2 become /api/v2/jsonRPC).
  */
 function edge(req: Request, res: Response, next: NextFunction): void {
-  for (const [name, value] of EDGE_HEADERS) res.setHeader(name, value);
+  setEdgeHeaders(res);
   if (req.method === 'OPTIONS') {
     res.status(204).end();
     return;
@@ -72,20 +54,13 @@ export function createApp(services: AppServices): express.Express {
   app.use(
     pinoHttp({
       logger: services.logger,
-      genReqId(req, res) {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
+      // A request the fast path handed over comes with its id (and header) already set.
+      genReqId: assignRequestId,
       // Our serializers take the raw request and response: pino-http's wrapping would first copy
       // every header into a std-serializer object per request, only for ours to drop them.
       wrapSerializers: false,
       serializers: { req: serializeRequest, res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }) },
-      customLogLevel(_req, res, err) {
-        if (err || res.statusCode >= 500) return 'error';
-        return res.statusCode >= 400 ? 'warn' : 'info';
-      },
+      customLogLevel: (_req, res, err) => requestLogLevel(res.statusCode, err),
     }),
   );
   app.use(edge);

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -29,14 +29,15 @@ export function redactUrl(url: string | undefined): string | undefined {
   const clipped = url.length > MAX_LOGGED_URL ? `${url.slice(0, MAX_LOGGED_URL)}...` : url;
   const queryStart = clipped.indexOf('?');
   if (queryStart < 0) return clipped;
-  const pairs = clipped
-    .slice(queryStart + 1)
-    .split('&')
-    .map((pair) => {
-      if (!isKeyPair(pair)) return pair;
-      const equals = pair.indexOf('=');
-      return `${equals < 0 ? pair : pair.slice(0, equals)}=[redacted]`;
-    });
+  // A name decodes to api_key only from those letters (any case) or from percent-escapes: a query
+  // with neither, as most are, is logged as it is without parsing its pairs.
+  const query = clipped.slice(queryStart + 1);
+  if (!query.includes('%') && !query.toLowerCase().includes('api_key')) return clipped;
+  const pairs = query.split('&').map((pair) => {
+    if (!isKeyPair(pair)) return pair;
+    const equals = pair.indexOf('=');
+    return `${equals < 0 ? pair : pair.slice(0, equals)}=[redacted]`;
+  });
   return `${clipped.slice(0, queryStart + 1)}${pairs.join('&')}`;
 }
 
@@ -49,4 +50,30 @@ export interface LoggedRequest {
 
 export function serializeRequest(req: IncomingMessage & { id?: unknown }): LoggedRequest {
   return { id: req.id, method: req.method, url: redactUrl(req.url), remoteAddress: req.socket?.remoteAddress };
+}
+
+/** The level of a request's log line: errors and 5xx are errors, other 4xx warnings. */
+export function requestLogLevel(statusCode: number, err?: unknown): 'error' | 'warn' | 'info' {
+  if (err || statusCode >= 500) return 'error';
+  return statusCode >= 400 ? 'warn' : 'info';
+}
+
+/**
+ * The line pino-http writes when a request it saw is answered (the app's logger), for answers
+ * written outside it (src/routes/fastPath.ts): the same fields in the same order (pino-http puts
+ * `req` in a child logger's bindings, which land where this object's first key does) and the same
+ * levels and messages. One difference: a 5xx line's `err` is made here, so its stack differs.
+ */
+export function logAnsweredRequest(logger: Logger, req: IncomingMessage & { id?: unknown }, res: ServerResponse, startedAt: number): void {
+  const level = requestLogLevel(res.statusCode);
+  if (!logger.isLevelEnabled(level)) return;
+  const answered = { statusCode: res.statusCode };
+  const responseTime = Date.now() - startedAt;
+  if (level === 'error') {
+    const err = new Error(`failed with status code ${res.statusCode}`);
+    logger.error({ req: serializeRequest(req), res: answered, err, responseTime }, 'request errored');
+    return;
+  }
+  const message = !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted';
+  logger[level]({ req: serializeRequest(req), res: answered, responseTime }, message);
 }

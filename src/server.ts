@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
+import { createRequestListener } from './routes/fastPath';
 import { createApiHttpServer } from './intake';
 import { API_VERSION } from './routes/http';
 import { createAccessControl, type AccessControl } from './auth';
@@ -18,6 +19,14 @@ import type { AppServices } from './services';
 import { closeTvm, configureTvm } from './tvm';
 import { useNativeCellHashing } from './converters/cellHashing';
 import { useServingHeapPolicy } from './gcPolicy';
+
+/**
+ * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
+ * thousand keep-alive clients connect at once while the event loop is busy: the kernel then drops
+ * their handshakes, and each dropped client waits for a SYN-ACK retransmission (1, 2, 4, 8 s...),
+ * so its first request times out on the client. Linux caps it at net.core.somaxconn (4096 by default).
+ */
+const LISTEN_BACKLOG = 4096;
 
 /** Longest the start waits for the TVM workers to be ready, ms. */
 const TVM_WARM_WAIT_MS = 5000;
@@ -116,14 +125,15 @@ export async function startServer(
     ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
   };
   const app = createApp(services);
-  const http: Server = createApiHttpServer(app, logger, API_VERSION);
+  // Cached hits are answered ahead of the app (src/routes/fastPath.ts); everything else goes to it.
+  const http: Server = createApiHttpServer(createRequestListener(app, services), logger, API_VERSION, app);
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
   http.keepAliveTimeout = config.keepAliveTimeout;
   http.headersTimeout = config.keepAliveTimeout + 1000;
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(config.port, config.host, () => {
+      http.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => {
         http.off('error', reject);
         resolve();
       });

@@ -211,9 +211,10 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
         );
       };
       let rate: BucketRate | undefined;
-      let bucketId: string;
-      const key = presentedKey(req);
+      let bucketId: string | undefined;
+      // Without a keys file a key is ignored, so the query is not even parsed for one.
       const keyring = options.keyring();
+      const key = keyring && presentedKey(req);
       if (key !== undefined && keyring) {
         const record = keyring.lookup(key);
         if (!record) {
@@ -227,11 +228,11 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
         rate = record.rate;
         bucketId = `${options.network}:key:${record.name}`;
       } else {
-        // ipKeyGenerator folds IPv4-mapped addresses and groups IPv6 clients by /56.
         rate = options.keylessRate;
-        bucketId = `${options.network}:ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+        // ipKeyGenerator folds IPv4-mapped addresses and groups IPv6 clients by /56.
+        if (rate) bucketId = `${options.network}:ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
       }
-      if (!rate) {
+      if (!rate || bucketId === undefined) {
         rateLimitDecisions.inc({ decision: 'unlimited' });
         return next();
       }

@@ -103,6 +103,18 @@ export class ResponseCache {
   }
 
   /**
+   * A result (status 200) held in memory under `key`, counted as a memory hit when there is one:
+   * the fast path's lookup. It never waits (no Redis, no single flight), so what it does not find
+   * goes to `lookup`, which counts it then.
+   */
+  memoryResult(key: string): CachedAnswer | undefined {
+    const answer = this.memory.get(key);
+    if (answer?.status !== 200) return undefined;
+    responseCacheHits.inc({ level: 'memory' });
+    return answer;
+  }
+
+  /**
    * The answer under `key`: from memory, then Redis, else computed by `compute` (which throws
    * for an answer that must not be cached, such as a 5xx). Concurrent calls for one key share a
    * single computation.

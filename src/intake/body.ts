@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ApiError, PayloadTooLargeError } from '../errors';
@@ -53,7 +53,7 @@ export function contentDecoders(header: string | undefined): Decoder[] {
 }
 
 /** Whether the request carries a body at all (Content-Length > 0 or chunked). */
-export function hasBody(req: Request): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   return (
     req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
   );
@@ -65,14 +65,14 @@ export interface BodyLimits {
 }
 
 /** Checks made before any byte of the body is read: declared size and encoding. */
-export function precheckBody(req: Request, limits: BodyLimits): Decoder[] {
+export function precheckBody(req: IncomingMessage, limits: BodyLimits): Decoder[] {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limits.limitBytes) throw new PayloadTooLargeError(limits.limitBytes);
   return contentDecoders(req.headers['content-encoding']);
 }
 
 /** Reads and decompresses the whole body; rejects with an ApiError (400, 408, 413). */
-export function readBody(req: Request, decoders: Decoder[], limits: BodyLimits): Promise<Buffer> {
+export function readBody(req: IncomingMessage, decoders: Decoder[], limits: BodyLimits): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let wireBytes = 0;

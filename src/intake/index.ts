@@ -1,13 +1,16 @@
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isJsonRpcPath, type JsonRpcTest } from '../auth';
 import { ApiError, ValidationError } from '../errors';
 import type { AppServices } from '../services';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
+import { handedOver, type HandedOver } from './handover';
 import { JsonBodyError, parseRequestJson } from './json';
 
 export { checkUrl, MAX_URL_BYTES, urlError } from './url';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
+export { handedOver, markHandedOver, type HandedOver } from './handover';
 
 /**
  * What every API request goes through before a route sees it, in this order:
@@ -36,38 +39,46 @@ function bodyLimits(services: AppServices): BodyLimits {
   return { limitBytes: services.config.bodyLimit, timeoutMs: services.config.requestTimeout };
 }
 
+/**
+ * Reads and parses a POST body under the bounds (undefined when there is none); rejects with the
+ * client's 4xx. `jsonRpc`: the request is JSON-RPC, whose batches are bounded by --max-batch.
+ */
+export async function readJsonBody(req: IncomingMessage, services: AppServices, jsonRpc: boolean): Promise<unknown> {
+  if (req.method !== 'POST' || !hasBody(req)) return undefined;
+  const limits = bodyLimits(services);
+  const decoders = precheckBody(req, limits);
+  let bytes: Buffer;
+  try {
+    bytes = await readBody(req, decoders, limits);
+  } catch (err) {
+    throw err instanceof ApiError ? err : new ApiError(400, 'the request body could not be read');
+  }
+  if (bytes.length === 0) return undefined;
+  let body: unknown;
+  try {
+    body = parseRequestJson(bytes);
+  } catch (err) {
+    if (err instanceof JsonBodyError) {
+      throw new ValidationError(`failed to parse post request: ${err.tooDeep ? err.message : 'the body is not valid JSON'}`);
+    }
+    throw err;
+  }
+  const maxBatch = services.config.maxBatch;
+  if (jsonRpc && Array.isArray(body) && body.length > maxBatch) throw new BatchTooLargeError(body.length, maxBatch);
+  return body;
+}
+
 /** Reads and parses a POST body into req.body (undefined when there is none). */
 function jsonBody(services: AppServices, isJsonRpc: JsonRpcTest): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void => {
     req.body = undefined;
     if (req.method !== 'POST' || !hasBody(req)) return next();
-    const limits = bodyLimits(services);
-    let decoders;
-    try {
-      decoders = precheckBody(req, limits);
-    } catch (err) {
-      return next(err);
-    }
-    readBody(req, decoders, limits).then(
-      (bytes) => {
-        if (bytes.length === 0) return next();
-        try {
-          req.body = parseRequestJson(bytes);
-        } catch (err) {
-          if (err instanceof JsonBodyError) {
-            return next(new ValidationError(`failed to parse post request: ${err.tooDeep ? err.message : 'the body is not valid JSON'}`));
-          }
-          return next(err);
-        }
-        const maxBatch = services.config.maxBatch;
-        if (isJsonRpc(req) && Array.isArray(req.body) && req.body.length > maxBatch) {
-          const size = req.body.length;
-          req.body = undefined;
-          return next(new BatchTooLargeError(size, maxBatch));
-        }
+    readJsonBody(req, services, isJsonRpc(req)).then(
+      (body) => {
+        req.body = body;
         next();
       },
-      (err: unknown) => next(err instanceof ApiError ? err : new ApiError(400, 'the request body could not be read')),
+      (err: unknown) => next(err),
     );
   };
 }
@@ -84,12 +95,34 @@ function refusalBodyReader(services: AppServices) {
   };
 }
 
-/** The intake chain of a mount: gate (first stage), body, gate (second stage). */
+/** The gate's first stage (before the body) for the requests of a mount; undefined without access control. */
+export function gateAdmission(services: AppServices, isJsonRpc: JsonRpcTest = isJsonRpcPath): RequestHandler | undefined {
+  return services.access?.gate.admit(isJsonRpc, refusalBodyReader(services));
+}
+
+/**
+ * The intake chain of a mount: gate (first stage), body, gate (second stage). A request the fast
+ * path handed over has been through the first two already: it gets the body (or the refusal)
+ * the fast path read.
+ */
 export function createApiIntake(services: AppServices, options: IntakeOptions = {}): RequestHandler[] {
   const isJsonRpc = options.isJsonRpc ?? isJsonRpcPath;
-  const chain: RequestHandler[] = [];
-  if (services.access) chain.push(services.access.gate.admit(isJsonRpc, refusalBodyReader(services)));
-  chain.push(jsonBody(services, isJsonRpc));
-  if (services.access) chain.push(services.access.gate.settle);
+  const admit = gateAdmission(services, isJsonRpc);
+  const read = jsonBody(services, isJsonRpc);
+  const settle = services.access?.gate.settle;
+  const afterFastPath = (req: Request, next: NextFunction, record: HandedOver): void => {
+    req.body = record.body;
+    next(record.error);
+  };
+  const chain: RequestHandler[] = [
+    (req, res, next) => {
+      const record = handedOver(req);
+      if (record) return afterFastPath(req, next, record);
+      if (admit) return admit(req, res, next);
+      next();
+    },
+    (req, res, next) => (handedOver(req) ? next() : read(req, res, next)),
+  ];
+  if (settle) chain.push((req, res, next) => (handedOver(req) ? next() : settle(req, res, next)));
   return chain;
 }

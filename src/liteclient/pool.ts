@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { type LiteServerProofError, NoHealthyLiteServerError } from '../errors';
-import { liteClientFunction, type MasterchainInfo } from '../tl';
+import { liteClientFunction, type BlockIdExt, type MasterchainInfo } from '../tl';
 import type { LiteTransportError } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
 import { broadcastToServers, type BroadcastOutcome } from './fanout';
@@ -9,7 +9,7 @@ import { DEFAULT_HEAD_TRACKER_OPTIONS, HeadTracker, type HeadTrackerOptions } fr
 import type { HeadVerifier } from './headVerifier';
 import { PoolSession } from './poolSession';
 import { PoolMember, ServerRoster, type PooledServer, type ServerStatus } from './serverRoster';
-import type { LiteGateway, LiteSessionOptions } from './session';
+import type { LiteGateway, LiteSessionOptions, TrackedHead } from './session';
 
 export interface PoolOptions {
   /** Health probe period. */
@@ -212,6 +212,21 @@ export class LitePool extends EventEmitter implements LiteGateway {
 
   openSession(options: LiteSessionOptions, deadline: number): PoolSession {
     return new PoolSession(this, options, deadline);
+  }
+
+  trackedHead(options: LiteSessionOptions): TrackedHead | undefined {
+    const member = this.pick(options);
+    return member && this.trackedHeadOf(member.index);
+  }
+
+  /** The head tracker's block of server `index`, if it has one (proven when verifying). */
+  trackedHeadOf(index: number): TrackedHead | undefined {
+    const info = this.heads.headOf(index);
+    return info && { server: index, info };
+  }
+
+  knownMasterchainBlock(seqno: number): BlockIdExt | undefined {
+    return this.heads.knownBlock(seqno);
   }
 
   /** Whether sessions run the proof checks of answers (off with `--trust-liteservers`). */

@@ -178,8 +178,8 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
   head(): Promise<MasterchainInfo> {
     this.resolvedHead ??= (async () => {
       this.member ??= await this.choose(new Set());
-      const tracked = this.pool.heads.headOf(this.member.index);
-      if (tracked) return tracked;
+      const tracked = this.pool.trackedHeadOf(this.member.index);
+      if (tracked) return tracked.info;
       const info = await this.liteQuery({ kind: 'liteServer.getMasterchainInfo' });
       if (!this.member) return info;
       const index = this.member.index;
@@ -243,7 +243,7 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
   }
 
   knownMasterchainBlock(seqno: number): BlockRef | undefined {
-    return this.lookedUp.get(seqno) ?? this.pool.heads.knownBlock(seqno);
+    return this.lookedUp.get(seqno) ?? this.pool.knownMasterchainBlock(seqno);
   }
 
   noteMasterchainBlock(block: BlockRef): void {

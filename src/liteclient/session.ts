@@ -1,6 +1,7 @@
 import type { BroadcastOutcome } from './fanout';
 import type { ServerStatus } from './serverRoster';
-import type { ChainSession } from '../chain/session';
+import type { ChainSession, McBlock } from '../chain/session';
+import type { MasterchainInfo } from '../tl';
 
 /**
  * What a handler sees of the lite-server pool: one session per HTTP request, sticky to one lite
@@ -20,9 +21,22 @@ export interface LiteSession extends ChainSession {
   readonly usedServers: readonly number[];
 }
 
+/** A head known without a round trip: a server a session could choose now and that server's newest block. */
+export interface TrackedHead {
+  readonly server: number;
+  readonly info: MasterchainInfo;
+}
+
 /** The pool as the HTTP layer needs it. */
 export interface LiteGateway {
   openSession(options: LiteSessionOptions, deadline: number): LiteSession;
+  /**
+   * The head a session opened now would resolve without waiting or asking (a server picked as a
+   * session picks one, and the head tracker's block of it); undefined when it would have to.
+   */
+  trackedHead?(options: LiteSessionOptions): TrackedHead | undefined;
+  /** A masterchain block known by seqno without a round trip (recent heads; proven ones when verifying). */
+  knownMasterchainBlock?(seqno: number): McBlock | undefined;
   /** Highest masterchain seqno that healthy servers agree on (getConsensusBlock). */
   consensusSeqno(): number | undefined;
   /**

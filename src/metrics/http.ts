@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { HandlerTable } from '../handlers';
+import { handedOver } from '../intake/handover';
 import { httpRequestDuration, httpRequests } from './registry';
 
 type Mode = 'rest' | 'jsonrpc';
@@ -33,31 +34,39 @@ function callsOf(table: HandlerTable, mode: Mode, path: string, body: unknown, r
 }
 
 /**
+ * Starts counting the calls of one request (by method, mode and status) and timing it; they are
+ * counted when its answer has been written. `path` is the request's path below /api/v2.
+ */
+export function recordRequest(table: HandlerTable, req: Request, res: Response, path: string): void {
+  const started = performance.now();
+  const trimmed = path.endsWith('/') ? path.replace(/\/+$/, '') : path;
+  const mode: Mode = req.method === 'POST' && trimmed.toLowerCase() === '/jsonrpc' ? 'jsonrpc' : 'rest';
+  let reply: unknown;
+  // Only a JSON-RPC batch needs the reply (each element's status); REST calls skip the wrapper.
+  if (mode === 'jsonrpc') {
+    const json = res.json.bind(res);
+    res.json = (payload: unknown) => {
+      reply = payload;
+      return json(payload);
+    };
+  }
+  res.once('finish', () => {
+    const seconds = (performance.now() - started) / 1000;
+    for (const call of callsOf(table, mode, trimmed, req.body, reply, res.statusCode)) {
+      httpRequests.inc({ method: call.method, mode, status: String(call.status) });
+      httpRequestDuration.observe({ method: call.method, mode }, seconds);
+    }
+  });
+}
+
+/**
  * Counts every API call by method, mode and status and times it. Mounted on /api/v2 before the
- * body parser and the access gate, so refusals (413, 429...) are counted too; the figures are
- * taken when the answer has been written.
+ * body parser and the access gate, so refusals (413, 429...) are counted too. A request the fast
+ * path handed over is being counted already (the fast path starts the same recording).
  */
 export function requestMetrics(table: HandlerTable) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const started = performance.now();
-    const path = req.path.replace(/\/+$/, '');
-    const mode: Mode = req.method === 'POST' && path.toLowerCase() === '/jsonrpc' ? 'jsonrpc' : 'rest';
-    let reply: unknown;
-    // Only a JSON-RPC batch needs the reply (each element's status); REST calls skip the wrapper.
-    if (mode === 'jsonrpc') {
-      const json = res.json.bind(res);
-      res.json = (payload: unknown) => {
-        reply = payload;
-        return json(payload);
-      };
-    }
-    res.once('finish', () => {
-      const seconds = (performance.now() - started) / 1000;
-      for (const call of callsOf(table, mode, path, req.body, reply, res.statusCode)) {
-        httpRequests.inc({ method: call.method, mode, status: String(call.status) });
-        httpRequestDuration.observe({ method: call.method, mode }, seconds);
-      }
-    });
+    if (!handedOver(req)) recordRequest(table, req, res, req.path);
     next();
   };
 }

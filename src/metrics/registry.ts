@@ -138,3 +138,10 @@ export const responseCacheEntries = new Gauge({
   help: 'Answers held by the in-memory response cache',
   registers: [metricsRegistry],
 });
+
+export const fastPathRequests = new Counter({
+  name: 'ton_bridge_fast_path_requests_total',
+  help: 'REST calls of cached methods taken by the fast path ahead of the Express app, by outcome: hit (answered from the in-memory cache), refused (by the access gate), handed_over (to the app: a miss, an error)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});

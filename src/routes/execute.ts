@@ -58,10 +58,26 @@ async function computeAnswer(handler: Handler, context: HandlerContext, params: 
   }
 }
 
+/** The parameters of a call as its handler parses and validates them (422 before any work). */
+export function parseCall(handler: Handler, raw: Record<string, unknown>, source: RequestSource): unknown {
+  return handler.parse(callParameters(raw), source);
+}
+
+/** How a method's answers are cached here: never without a cache or a chain to key them by. */
+export function cachePolicyFor(services: AppServices, handler: Handler): CachePolicy {
+  return services.cache && services.lite ? cachePolicyOf(handler.name) : 'never';
+}
+
+/** The seqno whose block keys the answer (the `seqno` parameter of a `seqno` method); undefined: the request's head. */
+function keySeqno(policy: CachePolicy, params: unknown): number | undefined {
+  const seqno = policy === 'seqno' ? (params as { seqno?: unknown }).seqno : undefined;
+  return typeof seqno === 'number' ? seqno : undefined;
+}
+
 /** The masterchain block an answer is keyed by: the `seqno` parameter's block, or the request's head. */
 async function keyBlock(session: LiteSession, policy: CachePolicy, params: unknown): Promise<McBlock> {
-  const seqno = policy === 'seqno' ? (params as { seqno?: unknown }).seqno : undefined;
-  if (typeof seqno === 'number') return masterchainBlock(session, seqno);
+  const seqno = keySeqno(policy, params);
+  if (seqno !== undefined) return masterchainBlock(session, seqno);
   return (await session.head()).last;
 }
 
@@ -69,6 +85,37 @@ async function keyBlock(session: LiteSession, policy: CachePolicy, params: unkno
 function sessionOptionsOf(params: unknown): LiteSessionOptions {
   const archival = (params as { archival?: unknown }).archival;
   return typeof archival === 'boolean' ? { archival } : {};
+}
+
+/** A cache key known without a round trip, and the lite servers resolving it used (for `@extra`). */
+export interface KnownKey {
+  readonly key: string;
+  readonly servers: readonly number[];
+}
+
+/**
+ * The response-cache key of a parsed call when its block is known now, without waiting or asking
+ * a lite server (what the fast path needs to find a hit): the block `seqno` names if the head
+ * tracker knows it, else the head a session would resolve now. The very key executeCall looks
+ * up for the same request at the same moment; undefined when resolving it needs a round trip.
+ */
+export function cacheKeyNow(services: AppServices, handler: Handler, params: unknown): KnownKey | undefined {
+  const policy = cachePolicyFor(services, handler);
+  const lite = services.lite;
+  if (policy === 'never' || !lite) return undefined;
+  const seqno = keySeqno(policy, params);
+  if (seqno !== undefined) {
+    const block = lite.knownMasterchainBlock?.(seqno);
+    return block && { key: responseKey(handler.name, params, block.rootHash), servers: [] };
+  }
+  const head = lite.trackedHead?.(sessionOptionsOf(params));
+  return head && { key: responseKey(handler.name, params, head.info.last.rootHash), servers: [head.server] };
+}
+
+/** toncenter's `@extra` of a call that started at `started` (performance.now()) and used these servers. */
+export function extraOf(started: number, servers: readonly number[]): string {
+  const elapsed = (performance.now() - started).toFixed(3);
+  return `${Math.floor(Date.now() / 1000)}:${servers.length ? servers.join(',') : '_'}:${elapsed}`;
 }
 
 class Outcome implements CallOutcome {
@@ -101,7 +148,7 @@ export async function executeCall(
   logger: Logger,
 ): Promise<CallOutcome> {
   const started = performance.now();
-  const params = handler.parse(callParameters(raw), source);
+  const params = parseCall(handler, raw, source);
   const deadline = Date.now() + services.config.requestTimeout;
   let session: LiteSession | undefined;
   let sentTo: readonly number[] = [];
@@ -122,8 +169,8 @@ export async function executeCall(
     },
     consensusSeqno: () => services.lite?.consensusSeqno(),
   };
-  const cache: ResponseCache | undefined = services.lite ? services.cache : undefined;
-  const policy = cache ? cachePolicyOf(handler.name) : 'never';
+  const cache: ResponseCache | undefined = services.cache;
+  const policy = cachePolicyFor(services, handler);
   let answer: CachedAnswer;
   let cacheState: 'hit' | 'miss' | undefined;
   if (!cache || policy === 'never') {
@@ -137,7 +184,5 @@ export async function executeCall(
     if (answer.status !== 200) throw new CachedApiError(answer.status, answer.bytes.toString('utf8'), cacheState);
   }
   const used = [...new Set([...(session?.usedServers ?? []), ...sentTo])];
-  const servers = used.length ? used.join(',') : '_';
-  const elapsed = (performance.now() - started).toFixed(3);
-  return new Outcome(answer.bytes, `${Math.floor(Date.now() / 1000)}:${servers}:${elapsed}`, cacheState);
+  return new Outcome(answer.bytes, extraOf(started, used), cacheState);
 }

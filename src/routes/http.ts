@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, InternalError, toErrorResponse } from '../errors';
@@ -19,7 +20,7 @@ const RESULT_PREFIX = Buffer.from('{"ok":true,"result":');
  * The success envelope written from the result's bytes (cached ones are sent as they are): the
  * same bytes `res.json({ ok, result, '@extra' })` would send, without serialising the result again.
  */
-export function sendResult(res: Response, outcome: { resultBytes: Buffer; extra: string }): void {
+export function sendResult(res: ServerResponse, outcome: { resultBytes: Buffer; extra: string }): void {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.end(Buffer.concat([RESULT_PREFIX, outcome.resultBytes, Buffer.from(`,"@extra":"${outcome.extra}"}`)]));

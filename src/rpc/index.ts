@@ -4,6 +4,7 @@ import { ApiError, MethodNotAllowedError, ValidationError, toErrorResponse } fro
 import { quoteInput } from '../params/quote';
 import { executeCall, type CallOutcome } from '../routes/execute';
 import { requestIdOf, requestLogger } from '../routes/http';
+import type { Handler } from '../handlers/types';
 import type { AppServices } from '../services';
 
 /**
@@ -21,6 +22,8 @@ interface RpcReply {
   status: number;
   body: Record<string, unknown>;
   headers: Record<string, string>;
+  /** The call's outcome when it succeeded (a single call's answer is written from its bytes). */
+  outcome?: CallOutcome;
 }
 
 interface CallContext {
@@ -44,6 +47,54 @@ function readId(value: unknown): RpcId {
   // An id beyond 2^53 arrives as a bigint (src/intake/json.ts); echo it as JSON.parse would have.
   if (typeof value === 'bigint') return Number(value);
   return typeof value === 'string' || typeof value === 'number' ? value : null;
+}
+
+/** A JSON-RPC call the frame rules refuse before any method runs: the error and the id to echo. */
+export class RefusedCall {
+  constructor(
+    readonly error: ApiError,
+    readonly id: RpcId,
+  ) {}
+}
+
+/** One well-formed call of the table's method `handler`. */
+export interface RpcCall {
+  readonly id: RpcId;
+  readonly method: string;
+  readonly handler: Handler;
+  readonly params: Record<string, unknown> | null | undefined;
+}
+
+/** Reads one call of a JSON-RPC body (a single call or a batch element) under the frame rules. */
+export function readRpcCall(services: AppServices, element: unknown): RpcCall | RefusedCall {
+  if (typeof element !== 'object' || element === null || Array.isArray(element)) {
+    return new RefusedCall(new ValidationError('a JSON-RPC request must be a JSON object'), null);
+  }
+  const request = element as Record<string, unknown>;
+  const id = readId(request['id']);
+  const method = request['method'];
+  const params = request['params'];
+  if (typeof method !== 'string' || method.length === 0) {
+    return new RefusedCall(new ValidationError('JSON-RPC request has no method'), id);
+  }
+  if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
+    return new RefusedCall(new ValidationError('params must be a JSON object of named parameters'), id);
+  }
+  const handler = services.table.find(method);
+  if (!handler) return new RefusedCall(new ValidationError(`Unknown method ${quoteInput(method)}`), id);
+  return { id, method, handler, params: params as Record<string, unknown> | null | undefined };
+}
+
+const RPC_RESULT_PREFIX = Buffer.from('{"ok":true,"result":');
+
+/**
+ * A single call's success, written from the result's bytes: the bytes `res.json` writes for
+ * `{ ok, result, '@extra', jsonrpc, id }`, with Express's own send (Content-Type, ETag).
+ */
+export function sendRpcResult(res: Response, outcome: { resultBytes: Buffer; extra: string }, id: RpcId): void {
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+  const tail = Buffer.from(`,"@extra":${JSON.stringify(outcome.extra)},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+  res.send(Buffer.concat([RPC_RESULT_PREFIX, outcome.resultBytes, tail]));
 }
 
 export function createJsonRpcRouter(services: AppServices): Router {
@@ -79,22 +130,9 @@ export function createJsonRpcRouter(services: AppServices): Router {
   );
 
   async function callOne(req: Request, element: unknown, index: number): Promise<RpcReply> {
-    if (typeof element !== 'object' || element === null || Array.isArray(element)) {
-      return envelopeError(new ValidationError('a JSON-RPC request must be a JSON object'), null);
-    }
-    const request = element as Record<string, unknown>;
-    const id = readId(request['id']);
-    const method = request['method'];
-    const params = request['params'];
-    if (typeof method !== 'string' || method.length === 0) {
-      return envelopeError(new ValidationError('JSON-RPC request has no method'), id);
-    }
-    if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) {
-      return envelopeError(new ValidationError('params must be a JSON object of named parameters'), id);
-    }
-    if (!services.table.find(method)) {
-      return envelopeError(new ValidationError(`Unknown method ${quoteInput(method)}`), id);
-    }
+    const call = readRpcCall(services, element);
+    if (call instanceof RefusedCall) return envelopeError(call.error, call.id);
+    const { id, method, params } = call;
     // jayson answers nothing to notifications; toncenter always answers, so give it an id of ours.
     const framed = { jsonrpc: '2.0', id: index, method, params: params ?? {} };
     const context: CallContext = { req, element: index };
@@ -103,11 +141,8 @@ export function createJsonRpcRouter(services: AppServices): Router {
       server.call(framed, context, (error: unknown, success: unknown) => resolve((error ?? success) as JaysonReply));
     });
     if (response.result) {
-      return {
-        status: 200,
-        body: { ok: true, result: response.result.result, '@extra': response.result.extra, jsonrpc: '2.0', id },
-        headers: {},
-      };
+      const outcome = response.result;
+      return { status: 200, body: { ok: true, result: outcome.result, '@extra': outcome.extra, jsonrpc: '2.0', id }, headers: {}, outcome };
     }
     const carried = response.error?.data;
     return envelopeError(carried instanceof ApiError ? carried : new ApiError(500, response.error?.message ?? 'internal server error'), id);
@@ -128,7 +163,8 @@ export function createJsonRpcRouter(services: AppServices): Router {
       return;
     }
     const reply = await callOne(req, body, 0);
-    res.set(reply.headers).status(reply.status).json(reply.body);
+    if (reply.outcome) sendRpcResult(res, reply.outcome, reply.body['id'] as RpcId);
+    else res.set(reply.headers).status(reply.status).json(reply.body);
   });
   router.all('/jsonRPC', (req: Request, res: Response) => {
     const { status, body } = toErrorResponse(new MethodNotAllowedError(req.method));

@@ -1,10 +1,11 @@
 import { Address, Cell, Dictionary, internal, toNano } from '@ton/core';
 import { parseFullConfig, TonClient } from '@ton/ton';
+import TonWeb from 'tonweb';
 import { rpc, startLocalStack, type LocalStack } from '../helpers/localStack';
 import { transferFromWallet } from '../helpers/walletActions';
 
 /**
- * The local chain as a TON network, seen through unmodified TonClient: the config contract and
+ * The local chain as a TON network, seen through unmodified TonClient and tonweb: the config contract and
  * the elector, tick-tock in every masterchain block, and a transfer across basechain shards.
  */
 
@@ -31,7 +32,7 @@ async function blockAccounts(stack: LocalStack, id: { workchain: number; shard: 
   return list.transactions.map((t) => t.account);
 }
 
-describe('the local chain as a TON network, through TonClient', () => {
+describe('the local chain as a TON network, through TonClient and tonweb', () => {
   let stack: LocalStack;
   let client: TonClient;
 
@@ -70,6 +71,23 @@ describe('the local chain as a TON network, through TonClient', () => {
     expect(parsed.validatorSets.currentValidators?.total).toBe(1);
     expect(parsed.configAddress.equals(CONFIG)).toBe(true);
     expect(parsed.electorAddress.equals(ELECTOR)).toBe(true);
+  });
+
+  test('tonweb sees both system contracts deployed, with transactions, and runs their get-methods', async () => {
+    const provider = new TonWeb.HttpProvider(`${stack.api}/jsonRPC`);
+    for (const address of [CONFIG, ELECTOR]) {
+      const info = (await provider.getAddressInfo(address.toString())) as Json;
+      expect(info['state']).toBe('active');
+      const txs = (await provider.getTransactions(address.toString(), 5)) as Json[];
+      expect(txs.length).toBeGreaterThan(0);
+    }
+    expect(String(await provider.call2(CONFIG.toString(), 'seqno'))).toBe('0');
+    expect(String(await provider.call2(ELECTOR.toString(), 'active_election_id'))).toBe('0');
+    // Config param 0 names the config contract, as tonweb reads it.
+    // (getConfigParam is in tonweb's provider but not in its type declarations.)
+    const withConfig = provider as unknown as { getConfigParam(id: number): Promise<{ bits: { array: Uint8Array } }> };
+    const param0 = await withConfig.getConfigParam(0);
+    expect(Buffer.from(param0.bits.array.slice(0, 32)).toString('hex')).toBe('5'.repeat(64));
   });
 
   test('the elector answers as with no election running', async () => {

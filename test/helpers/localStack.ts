@@ -1,5 +1,9 @@
-import pino from 'pino';
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { createApiHttpServer } from '../../src/intake';
+import { API_VERSION } from '../../src/routes/http';
 import { startLocalnetSource } from '../../src/localnetSource';
 import type { Localnet } from '../../src/localnet';
 import { startServer, type RunningServer } from '../../src/server';
@@ -17,9 +21,9 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-export async function startLocalStack(flags: string[] = []): Promise<LocalStack> {
+export async function startLocalStack(flags: string[] = [], logger?: Logger): Promise<LocalStack> {
   const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '2', '--health-interval', '200', ...flags], {});
-  const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+  logger ??= pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);
   return {
@@ -39,4 +43,26 @@ export async function rpc(stack: LocalStack, method: string, params: Record<stri
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * The same stack served by the Express app alone (no fast path ahead of it): another HTTP server
+ * over the very services (pool, response cache, access gate and its buckets), for tests that
+ * compare what the two paths answer.
+ */
+export async function startExpressOnly(stack: LocalStack): Promise<{ url: string; api: string; close(): Promise<void> }> {
+  const { services } = stack.server;
+  const app = createApp(services);
+  const http = createApiHttpServer(app, services.logger, API_VERSION, app);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return {
+    url,
+    api: `${url}/api/v2`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
 }

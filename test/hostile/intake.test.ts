@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expectCanary, expectEnvelope, MAX_STALL_MS, postJson, rawRequest, withStallProbe } from './support';
 import { startSplitStack, type SplitStack } from './support';
+import { viaFastPath } from '../helpers/fastPath';
 
 /**
  * Hostile request bodies, URLs and encodings against the whole product (local chain, pool,
@@ -125,6 +126,24 @@ describe('encodings and sizes', () => {
     const { result, stallMs } = await withStallProbe(() => postJson(`${stack.api}/detectAddress`, bomb, { 'Content-Encoding': 'gzip' }));
     expectEnvelope(result, 413, /^request body is larger than 1048576 bytes$/);
     expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    await expectCanary(stack.api);
+  });
+
+  test('through the fast path (a cached method): a gzip bomb stops at the limit and a deep body at the pre-scan, without blocking', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    const url = `${stack.api}/getAddressInformation`;
+    const inflated = await withStallProbe(() => viaFastPath('handed_over', () => postJson(url, bomb, { 'Content-Encoding': 'gzip' })));
+    expectEnvelope(inflated.result, 413, /^request body is larger than 1048576 bytes$/);
+    expect(inflated.stallMs).toBeLessThan(MAX_STALL_MS);
+    const deep = await withStallProbe(() => viaFastPath('handed_over', () => postJson(url, `{"address": ${nested(100_000)}}`)));
+    expectEnvelope(deep.result, 422, /^failed to parse post request: JSON nesting is deeper than 1024 levels$/);
+    expect(deep.stallMs).toBeLessThan(MAX_STALL_MS);
+    // The gzip body of a hit is read like any other.
+    const ok = await viaFastPath('handed_over', () =>
+      postJson(url, gzipSync(JSON.stringify({ address: ADDRESS })), { 'Content-Encoding': 'gzip' }),
+    );
+    expect(ok.status).toBe(200);
+    await viaFastPath('hit', () => postJson(url, gzipSync(JSON.stringify({ address: ADDRESS })), { 'Content-Encoding': 'gzip' }));
     await expectCanary(stack.api);
   });
 

@@ -65,6 +65,8 @@ describe('redactUrl', () => {
     expect(redactUrl('/api/v2/x?api%5Fkey=S2')).toBe('/api/v2/x?api%5Fkey=[redacted]');
     expect(redactUrl('/api/v2/x?%61pi_key=S3&API_KEY=S4')).toBe('/api/v2/x?%61pi_key=[redacted]&API_KEY=[redacted]');
     expect(redactUrl('/api/v2/x?api_keyx=keep')).toBe('/api/v2/x?api_keyx=keep');
+    expect(redactUrl('/api/v2/x?a=1&Api_Key=S5')).toBe('/api/v2/x?a=1&Api_Key=[redacted]');
+    expect(redactUrl('/api/v2/x?address=EQ+x&seqno=5')).toBe('/api/v2/x?address=EQ+x&seqno=5');
     expect(redactUrl(`/api/v2/x?pad=${'x'.repeat(5000)}`)!.length).toBeLessThanOrEqual(2051);
   });
 });

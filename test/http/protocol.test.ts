@@ -1,4 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { createApiHttpServer } from '../../src/intake';
+import { API_VERSION } from '../../src/routes/http';
 import { buildTestApp } from '../helpers/app';
 
 const ADDRESS = 'EQDXZ2c5LnA12Eum-DlguTmfYkMOvNeFCh4rBD0tgmwjcFI-';
@@ -211,5 +214,34 @@ describe('logging', () => {
       expect(typeof entry['responseTime']).toBe('number');
     }
     expect(JSON.stringify(entries[1])).toContain('api_key=[redacted]');
+  });
+});
+
+describe('the API HTTP server', () => {
+  test("requests and responses are born with the app's prototypes and served by it as before", async () => {
+    const { app, services } = buildTestApp();
+    const seen: boolean[] = [];
+    const http = createApiHttpServer(
+      (req, res) => {
+        seen.push(Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response);
+        app(req, res);
+      },
+      services.logger,
+      API_VERSION,
+      app,
+    );
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api/v2`;
+      const got = await fetch(`${base}/detectAddress?address=${ADDRESS}`);
+      expect(got.status).toBe(200);
+      expect(((await got.json()) as { result: { raw_form: string } }).result.raw_form).toMatch(/^0:[0-9a-f]{64}$/);
+      const posted = await fetch(`${base}/detectAddress`, { method: 'POST', body: JSON.stringify({ address: 'bad' }) });
+      expect(posted.status).toBe(422);
+      expect(seen).toEqual([true, true]);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 });
