@@ -141,11 +141,16 @@ function rssOf(pid: number): number {
   return kb / 1024;
 }
 
-/** TVM worker threads alive in the API (its ton_bridge_tvm_threads gauge). */
-async function tvmThreadsOf(metricsUrl: string): Promise<number> {
+/** One unlabelled gauge of the API's metrics. */
+async function gaugeOf(metricsUrl: string, name: string): Promise<number> {
   const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-  return Number(/^ton_bridge_tvm_threads (\d+)/m.exec(text)?.[1] ?? NaN);
+  return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
 }
+
+/** TVM worker threads alive in the API. */
+const tvmThreadsOf = (metricsUrl: string) => gaugeOf(metricsUrl, 'ton_bridge_tvm_threads');
+/** What the API's response cache holds, KB (its bound is --cache-size, 64 MB by default). */
+const cacheKbOf = async (metricsUrl: string) => (await gaugeOf(metricsUrl, 'ton_bridge_response_cache_bytes')) / 1024;
 
 const loadAverage = () =>
   os
@@ -261,13 +266,14 @@ export async function runServeBench(): Promise<void> {
     /** 1 000 keep-alive clients on a cached read, the API's RSS sampled while they run. */
     async function manyClients(target: Target): Promise<string> {
       const threads = await tvmThreadsOf(metricsUrl);
+      const cacheKb = await cacheKbOf(metricsUrl);
       let peak = rssOf(api.pid!);
       const before = peak;
       const sampler = setInterval(() => (peak = Math.max(peak, rssOf(api.pid!))), 250);
       const many = await withCpu(api.pid!, () => cannon(apiUrl, target, MANY_CLIENTS, MANY_SECONDS));
       clearInterval(sampler);
       console.log(line(`ours, ${MANY_CLIENTS} keep-alive clients, cached ${target.name}`, many));
-      return `RSS of the API: ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB with ${MANY_CLIENTS} clients over ${MANY_SECONDS} s, ${threads} TVM thread(s) (target <= 150 MB, no timeouts: ${many.timeouts})`;
+      return `RSS of the API: ${before.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB with ${MANY_CLIENTS} clients over ${MANY_SECONDS} s, ${threads} TVM thread(s), response cache ${cacheKb.toFixed(0)} KB (target <= 150 MB, no timeouts: ${many.timeouts})`;
     }
 
     const ratios: string[] = [];
