@@ -29,6 +29,7 @@ import {
   Transaction,
 } from '@ton/core';
 import { CellInterner } from '../cells';
+import { createEmulator } from './emulator';
 import { Blockchain, BlockchainTransaction, EmulationError, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
 
 /** One transaction as the chain needs it: exact cell plus the fields blocks are built from. */
@@ -341,7 +342,7 @@ export class SandboxEngine {
 }
 
 async function createBlockchain(config: Cell, executor: IExecutor | undefined): Promise<Blockchain> {
-  const bc = await Blockchain.create({ config, autoDeployLibs: true, ...(executor ? { executor } : {}) });
+  const bc = await Blockchain.create({ config, autoDeployLibs: true, executor: executor ?? (await createEmulator()) });
   bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
   return bc;
 }
