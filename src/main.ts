@@ -4,10 +4,13 @@ import { createLogger } from './logging';
 import { describeLocalnet, startConfiguredLocalnet, startLocalnetSource, writeGlobalConfig } from './localnetSource';
 import { installProcessGuards } from './processGuards';
 import { startServer, startTvmWorkers } from './server';
-import { StartupError } from './startup';
+import { StartupClock, StartupError } from './startup';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
 async function main(argv: readonly string[]): Promise<void> {
+  const clock = new StartupClock();
+  // Node's start, bin/'s freshness check of the compiled code and the loading of every module.
+  clock.mark('modulesLoaded');
   let config: AppConfig;
   let command: string;
   try {
@@ -29,14 +32,19 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   // The TVM threads warm up on the other cores while the main thread builds the local chain.
-  const tvmWarming = startTvmWorkers(config, logger);
+  const tvmWarming = startTvmWorkers(config, logger).finally(() => clock.mark('tvmWarm'));
   // Without --liteservers, the local network is the embedded chain, reached over TCP like any other.
   const local = config.network === 'local' && !config.liteservers ? await startLocalnetSource(config, logger) : undefined;
-  if (local) process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
+  if (local) {
+    clock.mark('localnetReady');
+    process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
+  }
   const running = await startServer(config, logger, local, tvmWarming);
+  clock.mark('ready');
   // From the process start (module loading and the local chain's genesis included) to serving
   // with a healthy lite server: what /api/v2/healthcheck needs to answer 200.
   process.stdout.write(`ready in ${process.uptime().toFixed(1)} s: ${running.url}/api/v2/\n`);
+  logger.info({ msSinceProcessStart: clock.phases }, 'start-up phases');
   installProcessGuards({ logger, stop: () => running.stop(), graceMs: config.shutdownGrace });
   // SIGHUP re-reads the API keys file without a restart.
   process.on('SIGHUP', () => void running.access.reloadKeys());

@@ -30,7 +30,7 @@ import {
 } from '@ton/core';
 import { CellInterner } from '../cells';
 import { createEmulator } from './emulator';
-import { Blockchain, BlockchainTransaction, EmulationError, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
+import { Blockchain, BlockchainTransaction, EmulationError, Executor, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
 
 /** One transaction as the chain needs it: exact cell plus the fields blocks are built from. */
 export interface ExecutedTransaction {
@@ -130,8 +130,9 @@ export class SandboxEngine {
     cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
   }
 
-  static async create(config: Cell): Promise<SandboxEngine> {
-    return new SandboxEngine(await createBlockchain(config, undefined), config);
+  /** A sandbox on `config`, running on `emulator` (a new one when absent). */
+  static async create(config: Cell, emulator?: Executor): Promise<SandboxEngine> {
+    return new SandboxEngine(await createBlockchain(config, emulator ?? (await createEmulator())), config);
   }
 
   /**
@@ -341,8 +342,8 @@ export class SandboxEngine {
   }
 }
 
-async function createBlockchain(config: Cell, executor: IExecutor | undefined): Promise<Blockchain> {
-  const bc = await Blockchain.create({ config, autoDeployLibs: true, executor: executor ?? (await createEmulator()) });
+async function createBlockchain(config: Cell, executor: IExecutor): Promise<Blockchain> {
+  const bc = await Blockchain.create({ config, autoDeployLibs: true, executor });
   bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
   return bc;
 }
