@@ -212,8 +212,7 @@ export class LocalChain {
   async deployGenesis(entries: readonly GenesisAccount[]): Promise<void> {
     await this.exclusive(async () => {
       this.engine.now = this.executionTime();
-      const pristine = this.store.height(MASTERCHAIN) === 0 && this.live.pending.length === 0;
-      const feeOf = await deployFees(this.engine, entries, pristine);
+      const feeOf = await deployFees(this.engine, entries);
       for (const entry of entries) {
         const fee = feeOf(entry);
         await this.openBlock();
