@@ -14,9 +14,9 @@ import { LocalnetControls } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
-import { checkLiteServersAtStart } from './startup';
+import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import type { AppServices } from './services';
-import { closeTvm, configureTvm } from './tvm';
+import { closeTvm } from './tvm';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -51,17 +51,6 @@ export interface LiteServerSource {
   /** The embedded chain, when it is the source: its controls are served under /localnet/. */
   readonly localnet?: Localnet;
   stop(): Promise<void>;
-}
-
-/**
- * Starts the TVM worker threads and has them load their code and create their emulators (seconds
- * of CPU on other cores). main.ts calls it first, so this runs alongside the local chain's genesis;
- * startServer calls it when nobody did.
- */
-export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
-  return configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
-    .warm()
-    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import type { AppConfig } from './config';
 import type { LitePool, ServerStatus } from './liteclient';
+import { configureTvm } from './tvm';
 
 /** The server cannot start; main.ts prints the message (no stack) and exits 1. */
 export class StartupError extends Error {}
@@ -34,6 +36,18 @@ function describe(server: ServerStatus): string {
     return `${where}: up (seqno ${server.seqno ?? '?'}${latency})`;
   }
   return `${where}: ${server.state} (${server.reason ?? 'unknown'})`;
+}
+
+/**
+ * Starts the TVM worker threads and has them load their code and create their emulators (seconds
+ * of CPU on other cores). main.ts calls it as soon as the configuration is read, before it loads
+ * the rest of the server, so this runs alongside that loading and the local chain's genesis;
+ * startServer calls it when nobody did.
+ */
+export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
+  return configureTvm({ workers: config.tvmWorkers, getMethodGas: BigInt(config.getMethodGas) })
+    .warm()
+    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
 }
 
 /**
