@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
 import type { LitePool, ServerStatus } from './liteclient';
-import { configureTvm } from './tvm';
+// The pool module alone: the tvm index would load @ton/core (~0.1 s) before the threads are started.
+import { configureTvm } from './tvm/pool';
 
 /** The server cannot start; main.ts prints the message (no stack) and exits 1. */
 export class StartupError extends Error {}
