@@ -1,6 +1,8 @@
 import { Address } from '@ton/core';
 import { KeyPair, mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
-import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+// The wallet modules alone: @ton/ton's index also loads its HTTP clients (axios and more, ~0.1 s at start).
+import { WalletContractV4 } from '@ton/ton/dist/wallets/WalletContractV4';
+import { WalletContractV5R1 } from '@ton/ton/dist/wallets/WalletContractV5R1';
 import { GenesisAccount, LocalChain } from './chain/LocalChain';
 
 /**

@@ -1,16 +1,20 @@
 /**
  * Creates @ton/sandbox's emulator (the `Executor` over its wasm build of TON's emulator) without
  * sandbox's own `Executor.create()`, whose only costly step is decoding the 6.7 MB base64 wasm
- * with a pure-JS decoder: ~300 ms of CPU at every start (more under load), against ~7 ms with
- * Buffer's native decoder. The emulator made is the very one `Executor.create()` makes (same wasm
+ * with a pure-JS decoder (~0.1-0.3 s of CPU, per thread that makes one), against ~7 ms with
+ * Buffer's native decoder; this module also spares a thread sandbox's index (its Blockchain and
+ * coverage tooling): ~170 ms of CPU per emulator made in a new thread, against ~350 ms. The emulator made is the very one `Executor.create()` makes (same wasm
  * bytes, same module factory, same class).
  *
- * Internals touched, pinned to @ton/sandbox 0.41.0 (a test creates one and runs it):
+ * Internals touched, pinned to @ton/sandbox 0.41.0 (every local chain runs on such an emulator,
+ * so every localnet test covers them):
  * `dist/executor/emulator-emscripten.wasm.js` (the wasm as base64), `dist/executor/
  * emulator-emscripten.js` (the emscripten module factory), and Executor's private constructor,
  * which takes the instantiated module.
  */
-import { Executor } from '@ton/sandbox';
+// The executor module alone: sandbox's index also loads its Blockchain and coverage tooling
+// (ton-assembly, ~0.1 s), which a thread that only runs the emulator does not need.
+import { Executor } from '@ton/sandbox/dist/executor/Executor';
 
 type EmulatorModuleFactory = (options: { wasmBinary: Uint8Array }) => Promise<unknown>;
 type ExecutorConstructor = new (module: unknown) => Executor;

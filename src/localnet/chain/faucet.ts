@@ -8,7 +8,8 @@
  */
 import { Address, beginCell, Cell, Dictionary, external, internal, loadShardAccount, SendMode, storeMessage } from '@ton/core';
 import { KeyPair } from '@ton/crypto';
-import { WalletContractV4 } from '@ton/ton';
+// The wallet module alone (see wallets.ts).
+import { WalletContractV4 } from '@ton/ton/dist/wallets/WalletContractV4';
 import { createHash } from 'crypto';
 import { invalid } from '../../errors';
 import { accountLeaf, GenesisAccount, LocalChain } from './LocalChain';
