@@ -1,16 +1,16 @@
 /**
  * Creates @ton/sandbox's emulator (the `Executor` over its wasm build of TON's emulator) without
- * sandbox's own `Executor.create()`, whose only costly step is decoding the 6.7 MB base64 wasm
- * with a pure-JS decoder (~0.1-0.3 s of CPU, per thread that makes one), against ~7 ms with
- * Buffer's native decoder; this module also spares a thread sandbox's index (its Blockchain and
- * coverage tooling): ~170 ms of CPU per emulator made in a new thread, against ~350 ms. The emulator made is the very one `Executor.create()` makes (same wasm
- * bytes, same module factory, same class).
+ * sandbox's own `Executor.create()`, whose costly step is decoding the 6.7 MB base64 wasm with a
+ * pure-JS decoder (~0.1-0.3 s of CPU in each thread that makes one) where Buffer's native decoder
+ * takes ~7 ms. Importing the executor module alone also spares a thread sandbox's index (its
+ * Blockchain and coverage tooling). Measured in a fresh thread: ~170 ms of CPU to a ready
+ * emulator, against ~350 ms with `Executor.create()`. The emulator made is the very one
+ * `Executor.create()` makes (same wasm bytes, same module factory, same class).
  *
  * Internals touched, pinned to @ton/sandbox 0.41.0 (every local chain runs on such an emulator,
- * so every localnet test covers them):
- * `dist/executor/emulator-emscripten.wasm.js` (the wasm as base64), `dist/executor/
- * emulator-emscripten.js` (the emscripten module factory), and Executor's private constructor,
- * which takes the instantiated module.
+ * so every localnet test covers them): `dist/executor/emulator-emscripten.wasm.js` (the wasm as
+ * base64), `dist/executor/emulator-emscripten.js` (the emscripten module factory), and
+ * Executor's private constructor, which takes the instantiated module.
  */
 // The executor module alone: sandbox's index also loads its Blockchain and coverage tooling
 // (ton-assembly, ~0.1 s), which a thread that only runs the emulator does not need.
