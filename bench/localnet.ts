@@ -268,7 +268,10 @@ async function serverAnswerTimes(net: Localnet, filler: Address[], id: BlockIdEx
   for (let i = 0; i < 320; i++) {
     const address = filler[(i * 7919) % filler.length];
     const t = process.hrtime.bigint();
-    const answer = await handler({ kind: 'liteServer.getAccountState', id, account: { kind: 'liteServer.accountId', workchain: 0, id: address.hash } }, context);
+    const answer = await handler(
+      { kind: 'liteServer.getAccountState', id, account: { kind: 'liteServer.accountId', workchain: 0, id: address.hash } },
+      context,
+    );
     encodeLiteAnswer('liteServer.getAccountState', answer);
     times.push(ms(t));
   }

@@ -24,7 +24,9 @@ let wasmBinary: Uint8Array | undefined;
 function emulatorWasm(): Uint8Array {
   if (!wasmBinary) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { EmulatorEmscriptenWasm } = require('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js') as { EmulatorEmscriptenWasm: string };
+    const { EmulatorEmscriptenWasm } = require('@ton/sandbox/dist/executor/emulator-emscripten.wasm.js') as {
+      EmulatorEmscriptenWasm: string;
+    };
     const bytes = Buffer.from(EmulatorEmscriptenWasm, 'base64');
     wasmBinary = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
