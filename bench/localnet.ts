@@ -1,7 +1,10 @@
 /**
- * Local chain benchmark (2 shards, the default): seal time, getAccountState latency (through an
- * unmodified ton-lite-client over TCP) and the time of a snapshot save, at 100, 1 000 and
- * 10 000 accounts; and memory under --keep-blocks.
+ * Local chain benchmark (2 shards, the default): seal time, getAccountState latency over TCP and
+ * the time of a snapshot save, at 100, 1 000 and 10 000 accounts; and memory under --keep-blocks.
+ * getAccountState is measured with two clients, each named in the output: an unmodified
+ * ton-lite-client (getAccountStateRaw: pure-JS AES, parses the state and the proof), with where
+ * its time goes, and our own ADNL client (node:crypto AES, answer not parsed); and the server's
+ * part alone (building the answer, no network).
  *
  *   npm run bench:localnet                       # all sizes
  *   npm run bench:localnet -- 1000               # one size
@@ -21,7 +24,11 @@ import os from 'os';
 import path from 'path';
 import { Functions } from 'ton-lite-client/dist/schema';
 import { ServerEngine } from '../src/liteclient/engine';
-import { startLocalnet } from '../src/localnet';
+import { startLocalnet, type Localnet } from '../src/localnet';
+import { createLocalnetHandlers } from '../src/localnet/liteserver/handlers';
+import { toTlBlockId } from '../src/localnet/liteserver/handlers/common';
+import { encodeLiteAnswer } from '../src/tl/functions';
+import type { BlockIdExt } from '../src/tl';
 import { DEFAULT_KEEP_BLOCKS } from '../src/localnet/chain/retention';
 import { MASTERCHAIN } from '../src/localnet/chain/ids';
 
@@ -30,10 +37,22 @@ interface Figures {
   genesisSealMs: number;
   emptySeal: Stats;
   transferSeal: Stats;
-  getAccountState: Stats;
-  /** The same queries on our own ADNL client (native AES), answer not parsed: what the server costs. */
+  /** ton-lite-client's getAccountStateRaw, whole call, and where its time goes. */
+  getAccountState: TonLiteClientFigures;
+  /** The same queries on our own ADNL client (native AES), answer not parsed. */
   getAccountStateRaw: Stats;
+  /** The server alone: the lite-server handler and the TL encoding of its answer, no network. */
+  serverAnswer: Stats;
   save: { bytes: number; saveMs: number; maxStallMs: number; firstSaveMs: number; firstStallMs: number };
+}
+
+interface TonLiteClientFigures extends Stats {
+  /** Inside its engine.query: request out, answer in and decrypted (aes-js), TL-decoded. */
+  roundTrip: Stats;
+  /** After it: Cell.fromBoc of state and proof, loadAccount, loadShardStateUnsplit. */
+  parse: Stats;
+  /** Mean time per call inside aes-js (its AES-CTR, both directions). */
+  aesMs: number;
 }
 
 interface Stats {
@@ -106,36 +125,10 @@ async function measure(accountCount: number): Promise<Figures> {
     transferSeals.push(ms(t));
   }
 
-  const engine = new LiteSingleEngine({ host: `tcp://${net.host}:${net.port}`, publicKey: net.publicKey });
-  engine.on('error', () => undefined);
-  await new Promise<void>((resolve) => engine.once('ready', () => resolve()));
-  const client = new LiteClient({ engine });
-  const last = (await client.getMasterchainInfo()).last;
-  const latencies: number[] = [];
-  for (let i = 0; i < 300; i++) {
-    const address = filler[(i * 7919) % filler.length];
-    const t = process.hrtime.bigint();
-    const res = await client.getAccountStateRaw(address, last);
-    latencies.push(ms(t));
-    if (res.balance.coins === 0n) throw new Error('bench account has no balance');
-  }
-  engine.close();
-
-  const ours = new ServerEngine({ host: net.host, port: net.port, publicKey: net.publicKey });
-  await ours.waitReady(5000);
-  const raw: number[] = [];
-  for (let i = 0; i < 320; i++) {
-    const address = filler[(i * 7919) % filler.length];
-    const t = process.hrtime.bigint();
-    const res = await ours.query(Functions.liteServer_getAccountState, {
-      kind: 'liteServer.getAccountState',
-      id: last,
-      account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
-    });
-    raw.push(ms(t));
-    if (res.state.length === 0) throw new Error('bench account has no state');
-  }
-  ours.close();
+  const blockId: BlockIdExt = toTlBlockId(net.chain.lastMasterchainBlock().id);
+  const getAccountState = await tonLiteClientFigures(net, filler, blockId);
+  const raw = await ourClientLatencies(net, filler, blockId);
+  const serverAnswer = await serverAnswerTimes(net, filler, blockId);
 
   // Saves as --save-interval makes them: encoding in slices with the event loop free between
   // them, the disk work off it; the second save (after 5 more rounds) encodes only the new cells.
@@ -172,9 +165,117 @@ async function measure(accountCount: number): Promise<Figures> {
     genesisSealMs,
     emptySeal: stats(emptySeals),
     transferSeal: stats(transferSeals),
-    getAccountState: stats(latencies.slice(20)),
+    getAccountState,
     getAccountStateRaw: stats(raw.slice(20)),
+    serverAnswer: stats(serverAnswer.slice(20)),
   };
+}
+
+/** aes-js's AES-CTR, which the adnl package (under ton-lite-client) runs for every byte both ways, timed. */
+function timeAesJs(): { ms(): number; restore(): void } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const aesjs = require('aes-js') as { ModeOfOperation: { ctr: { prototype: { encrypt: AesCtr; decrypt: AesCtr } } } };
+  const proto = aesjs.ModeOfOperation.ctr.prototype;
+  const original = { encrypt: proto.encrypt, decrypt: proto.decrypt };
+  let total = 0n;
+  const timed = (run: AesCtr): AesCtr =>
+    function (this: unknown, data: Uint8Array) {
+      const t = process.hrtime.bigint();
+      try {
+        return run.call(this, data);
+      } finally {
+        total += process.hrtime.bigint() - t;
+      }
+    };
+  proto.encrypt = timed(original.encrypt);
+  proto.decrypt = timed(original.decrypt);
+  return {
+    ms: () => Number(total) / 1e6,
+    restore: () => Object.assign(proto, original),
+  };
+}
+
+type AesCtr = (this: unknown, data: Uint8Array) => Uint8Array;
+
+/** ton-lite-client's getAccountStateRaw over TCP: the whole call, its round trip (engine.query), its parsing, its AES. */
+async function tonLiteClientFigures(net: Localnet, filler: Address[], id: BlockIdExt): Promise<TonLiteClientFigures> {
+  const engine = new LiteSingleEngine({ host: `tcp://${net.host}:${net.port}`, publicKey: net.publicKey });
+  engine.on('error', () => undefined);
+  await new Promise<void>((resolve) => engine.once('ready', () => resolve()));
+  let inQuery = 0;
+  const query = engine.query.bind(engine);
+  engine.query = (async (...args: Parameters<typeof query>) => {
+    const t = process.hrtime.bigint();
+    try {
+      return await query(...args);
+    } finally {
+      inQuery = ms(t);
+    }
+  }) as typeof engine.query;
+  const client = new LiteClient({ engine });
+  const calls: number[] = [];
+  const roundTrips: number[] = [];
+  const parses: number[] = [];
+  const aes = timeAesJs();
+  const warmUp = 20;
+  let aesAfterWarmUp = 0;
+  const count = 320;
+  for (let i = 0; i < count; i++) {
+    if (i === warmUp) aesAfterWarmUp = aes.ms();
+    const address = filler[(i * 7919) % filler.length];
+    const t = process.hrtime.bigint();
+    const res = await client.getAccountStateRaw(address, id);
+    const call = ms(t);
+    if (res.balance.coins === 0n) throw new Error('bench account has no balance');
+    if (i >= warmUp) {
+      calls.push(call);
+      roundTrips.push(inQuery);
+      parses.push(call - inQuery);
+    }
+  }
+  const aesMs = (aes.ms() - aesAfterWarmUp) / (count - warmUp);
+  aes.restore();
+  engine.close();
+  return { ...stats(calls), roundTrip: stats(roundTrips), parse: stats(parses), aesMs };
+}
+
+/** The same queries on our ADNL client (src/liteclient/engine.ts: node:crypto AES), answer not parsed. */
+async function ourClientLatencies(net: Localnet, filler: Address[], id: BlockIdExt): Promise<number[]> {
+  const ours = new ServerEngine({ host: net.host, port: net.port, publicKey: net.publicKey });
+  await ours.waitReady(5000);
+  const raw: number[] = [];
+  for (let i = 0; i < 320; i++) {
+    const address = filler[(i * 7919) % filler.length];
+    const t = process.hrtime.bigint();
+    const res = await ours.query(Functions.liteServer_getAccountState, {
+      kind: 'liteServer.getAccountState',
+      id,
+      account: { kind: 'liteServer.accountId', workchain: address.workChain, id: address.hash },
+    });
+    raw.push(ms(t));
+    if (res.state.length === 0) throw new Error('bench account has no state');
+  }
+  ours.close();
+  return raw;
+}
+
+/** The server's part alone: the handler (proofs, BoCs) and the TL encoding of its answer, no network, no AES. */
+async function serverAnswerTimes(net: Localnet, filler: Address[], id: BlockIdExt): Promise<number[]> {
+  const handler = createLocalnetHandlers(net.chain)['liteServer.getAccountState'];
+  if (!handler) throw new Error('no getAccountState handler');
+  const context = { connection: { id: 0, remoteAddress: '127.0.0.1', remotePort: 0 } };
+  const times: number[] = [];
+  for (let i = 0; i < 320; i++) {
+    const address = filler[(i * 7919) % filler.length];
+    const t = process.hrtime.bigint();
+    const answer = await handler(
+      { kind: 'liteServer.getAccountState', id, account: { kind: 'liteServer.accountId', workchain: 0, id: address.hash } },
+      context,
+    );
+    encodeLiteAnswer('liteServer.getAccountState', answer);
+    times.push(ms(t));
+  }
+  return times;
 }
 
 /** Seals `blocks` empty rounds with a window of `keep`, printing memory every 1 000. */
@@ -215,13 +316,22 @@ async function main(): Promise<void> {
     results.push(await measure(size));
   }
   const fmt = (s: Stats) => `p50 ${s.p50.toFixed(2)} / p90 ${s.p90.toFixed(2)} / max ${s.max.toFixed(2)} ms`;
+  const p50s = (s: Stats) => `${s.p50.toFixed(2)} / ${s.p90.toFixed(2)}`;
   process.stdout.write(
-    '\naccounts | empty seal | seal with one transfer (execute + seal) | getAccountState over TCP, ton-lite-client | same, our ADNL client, unparsed | save: first (every cell, longest event-loop stall), next, file size\n',
+    '\naccounts | empty seal | seal with one transfer (execute + seal) | save: first (every cell, longest event-loop stall), next, file size\n',
   );
   for (const r of results) {
     const save = `${r.save.firstSaveMs.toFixed(0)} ms / stall ${r.save.firstStallMs.toFixed(0)} ms, next ${r.save.saveMs.toFixed(0)} ms / stall ${r.save.maxStallMs.toFixed(0)} ms, ${(r.save.bytes / 1e6).toFixed(1)} MB`;
+    process.stdout.write(`${r.accounts} | ${fmt(r.emptySeal)} | ${fmt(r.transferSeal)} | ${save}\n`);
+  }
+  process.stdout.write(
+    '\ngetAccountState, ms p50 / p90 (300 queries, one at a time, at the head block)\n' +
+      'accounts | ton-lite-client over TCP: whole call | its engine.query (round trip) | its parsing after it | its aes-js per call (mean) | our ADNL client over TCP, unparsed | server alone: answer built + TL-encoded\n',
+  );
+  for (const r of results) {
+    const lite = r.getAccountState;
     process.stdout.write(
-      `${r.accounts} | ${fmt(r.emptySeal)} | ${fmt(r.transferSeal)} | ${fmt(r.getAccountState)} | ${fmt(r.getAccountStateRaw)} | ${save}\n`,
+      `${r.accounts} | ${p50s(lite)} | ${p50s(lite.roundTrip)} | ${p50s(lite.parse)} | ${lite.aesMs.toFixed(2)} | ${p50s(r.getAccountStateRaw)} | ${p50s(r.serverAnswer)}\n`,
     );
   }
   const big = results.find((r) => r.accounts === 10000);
@@ -229,7 +339,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\ntargets at 10 000 accounts: seal < 50 ms (${big.transferSeal.p50.toFixed(2)} ms p50 with a transfer: ${big.transferSeal.p50 < 50 ? 'met' : 'MISSED'}), ` +
         `getAccountState p50 <= 1 ms (${big.getAccountState.p50.toFixed(2)} ms with ton-lite-client: ${big.getAccountState.p50 <= 1 ? 'met' : 'MISSED'}; ` +
-        `${big.getAccountStateRaw.p50.toFixed(2)} ms on our client: ${big.getAccountStateRaw.p50 <= 1 ? 'met' : 'MISSED'})\n`,
+        `${big.getAccountStateRaw.p50.toFixed(2)} ms with our ADNL client: ${big.getAccountStateRaw.p50 <= 1 ? 'met' : 'MISSED'}; ` +
+        `the server's own part ${big.serverAnswer.p50.toFixed(2)} ms)\n`,
     );
   }
   // ton-lite-client leaves per-query timers behind; do not wait for them.

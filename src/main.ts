@@ -1,13 +1,17 @@
+// Only what reading the command line and starting the TVM threads need is imported here; the
+// chain and the server (most of the code: ~0.5 s of module loading) are loaded once the TVM
+// threads have been started, so that they load their own code meanwhile.
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
-import { LiteServerConfigError } from './liteclient';
+import { LiteServerConfigError } from './liteclient/sources';
 import { createLogger } from './logging';
-import { describeLocalnet, startConfiguredLocalnet, startLocalnetSource, writeGlobalConfig } from './localnetSource';
 import { installProcessGuards } from './processGuards';
-import { startServer, startTvmWorkers } from './server';
-import { StartupError } from './startup';
+import { StartupClock, StartupError, startTvmWorkers } from './startup';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
 async function main(argv: readonly string[]): Promise<void> {
+  const clock = new StartupClock();
+  // Node's start, bin/'s freshness check of the compiled code and the loading of the modules above.
+  clock.mark('entered');
   let config: AppConfig;
   let command: string;
   try {
@@ -28,15 +32,22 @@ async function main(argv: readonly string[]): Promise<void> {
     await runLocalnetOnly(config, logger);
     return;
   }
-  // The TVM threads warm up on the other cores while the main thread builds the local chain.
-  const tvmWarming = startTvmWorkers(config, logger);
+  // The TVM threads warm up on the other core while this thread loads the server and builds the local chain.
+  const tvmWarming = startTvmWorkers(config, logger).finally(() => clock.mark('tvmWarm'));
+  const [{ describeLocalnet, startLocalnetSource }, { startServer }] = await Promise.all([import('./localnetSource'), import('./server')]);
+  clock.mark('modulesLoaded');
   // Without --liteservers, the local network is the embedded chain, reached over TCP like any other.
   const local = config.network === 'local' && !config.liteservers ? await startLocalnetSource(config, logger) : undefined;
-  if (local) process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
+  if (local) {
+    clock.mark('localnetReady');
+    process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
+  }
   const running = await startServer(config, logger, local, tvmWarming);
+  clock.mark('ready');
   // From the process start (module loading and the local chain's genesis included) to serving
   // with a healthy lite server: what /api/v2/healthcheck needs to answer 200.
   process.stdout.write(`ready in ${process.uptime().toFixed(1)} s: ${running.url}/api/v2/\n`);
+  logger.info({ msSinceProcessStart: clock.phases }, 'start-up phases');
   installProcessGuards({ logger, stop: () => running.stop(), graceMs: config.shutdownGrace });
   // SIGHUP re-reads the API keys file without a restart.
   process.on('SIGHUP', () => void running.access.reloadKeys());
@@ -57,6 +68,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
 /** `ton-http-bridge localnet`: the chain and its lite server only, for any lite client. */
 async function runLocalnetOnly(config: AppConfig, logger: ReturnType<typeof createLogger>): Promise<void> {
+  const { describeLocalnet, startConfiguredLocalnet, writeGlobalConfig } = await import('./localnetSource');
   const localnet = await startConfiguredLocalnet(config, logger);
   process.stdout.write(`${describeLocalnet(localnet)}\n`);
   if (config.configOut) {

@@ -14,9 +14,9 @@ import { LocalnetControls } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
-import { checkLiteServersAtStart } from './startup';
+import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import type { AppServices } from './services';
-import { closeTvm, configureTvm } from './tvm';
+import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './converters/cellHashing';
 import { useServingHeapPolicy } from './gcPolicy';
 
@@ -53,18 +53,6 @@ export interface LiteServerSource {
   /** The embedded chain, when it is the source: its controls are served under /localnet/. */
   readonly localnet?: Localnet;
   stop(): Promise<void>;
-}
-
-/**
- * Sets up the TVM worker pool. With `--tvm-idle-timeout 0` its threads start now and load their
- * code and create their emulators (seconds of CPU on other cores): main.ts calls this first, so
- * that runs alongside the local chain's genesis; startServer calls it when nobody did. Otherwise
- * threads start when the first task needs one, and nothing runs here.
- */
-export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
-  return configureTvm({ workers: config.tvmWorkers, idleTimeoutMs: config.tvmIdleTimeout, getMethodGas: BigInt(config.getMethodGas) })
-    .warm()
-    .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
 }
 
 /**

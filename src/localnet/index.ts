@@ -14,7 +14,7 @@ import { startPeriodicSave } from './periodicSave';
 import { BocNodeCache } from './cells';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/handlers';
-import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, fundLocalnetWallets, LocalnetWallets } from './wallets';
+import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetKey, fundLocalnetWallets, LocalnetWallets, localnetWalletsOf } from './wallets';
 
 export interface StartLocalnetOptions {
   /** 24 words (array or space-separated). Default: DEFAULT_LOCALNET_MNEMONIC. */
@@ -102,32 +102,53 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   };
   const saved = opts.stateFile ? readSnapshotFile(opts.stateFile) : null;
 
+  // How long each step took (ms), logged with 'localnet started': what a start spends on the chain.
+  const stepsMs: Record<string, number> = {};
+  let stepStart = performance.now();
+  const step = (name: string): void => {
+    const now = performance.now();
+    stepsMs[name] = Math.round(now - stepStart);
+    stepStart = now;
+  };
+
   let chain: LocalChain;
   let adnlSeed: Buffer;
   let wallets: LocalnetWallets;
   let treasury: Treasury;
   if (saved) {
     // Resume: same keys, blocks, accounts and wallets; nothing is funded again.
+    const key = deriveLocalnetKey(saved.mnemonic);
+    key.catch(() => undefined); // awaited below; the chain's own failure must not leave it unhandled
     chain = await LocalChain.restore(saved.chain, chainOptions);
+    step('restore');
     adnlSeed = saved.adnlSeed;
-    wallets = await deriveLocalnetWallets(saved.mnemonic, saved.accounts, chain.globalId);
+    wallets = localnetWalletsOf(await key, saved.accounts, chain.globalId);
+    step('wallets');
     // A chain saved before the faucet existed gets its treasury now, in a new block.
     treasury = treasuryOf(chain.validator.seed);
     await ensureTreasury(chain, treasury);
+    step('treasury');
     logger.info({ stateFile: opts.stateFile, height: chain.lastMasterchainBlock().id.seqno }, 'localnet resumed from snapshot');
   } else {
+    const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
+    // The wallets' key derivation runs on the thread pool while this thread builds the chain.
+    const key = deriveLocalnetKey(mnemonic);
+    key.catch(() => undefined); // awaited below; the chain's own failure must not leave it unhandled
     chain = await LocalChain.create({
       ...chainOptions,
       validatorSeed: seed ? derive(seed, 'validator') : randomBytes(32),
       ...(opts.shards !== undefined ? { shards: opts.shards as ShardCount } : {}),
     });
+    step('zeroStates');
     // A 32-byte seed is the lite server's ed25519 key itself (its public key is what clients pin).
     adnlSeed = seed ? (seed.length === 32 ? seed : derive(seed, 'adnl')) : randomBytes(32);
-    const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
-    wallets = await deriveLocalnetWallets(mnemonic, opts.accounts ?? 10, chain.globalId);
+    wallets = localnetWalletsOf(await key, opts.accounts ?? 10, chain.globalId);
     treasury = treasuryOf(chain.validator.seed);
+    step('wallets');
     await fundLocalnetWallets(chain, wallets.wallets, [treasuryGenesisAccount(treasury)]);
+    step('funding');
     await chain.seal();
+    step('block1');
   }
 
   const server = new AdnlServer({
@@ -149,7 +170,8 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   const address = await server.listen();
   chain.start();
   const globalConfig = buildGlobalConfig(chain, address.host, address.port, server.publicKey);
-  logger.info({ host: address.host, port: address.port, wallets: wallets.wallets.length }, 'localnet started');
+  step('listen');
+  logger.info({ host: address.host, port: address.port, wallets: wallets.wallets.length, stepsMs }, 'localnet started');
 
   // Saves of one chain share most cells: each encodes only what changed since the last one.
   const bocNodes = new BocNodeCache();

@@ -1,6 +1,8 @@
 import { Address } from '@ton/core';
 import { KeyPair, mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
-import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+// The wallet modules alone: @ton/ton's index also loads its HTTP clients (axios and more, ~0.1 s at start).
+import { WalletContractV4 } from '@ton/ton/dist/wallets/WalletContractV4';
+import { WalletContractV5R1 } from '@ton/ton/dist/wallets/WalletContractV5R1';
 import { GenesisAccount, LocalChain } from './chain/LocalChain';
 
 /**
@@ -57,15 +59,29 @@ export interface LocalnetWallets {
   wallets: LocalnetWallet[];
 }
 
+/** The funded wallets' mnemonic and the one key pair all of them use. */
+export interface LocalnetKey {
+  mnemonic: string[];
+  keyPair: KeyPair;
+}
+
 /**
- * The funded wallets derived from one mnemonic: `count` v4r2 wallets (subwallet 698983191 + i)
- * and `count` v5r1 wallets (subwalletNumber i, networkGlobalId = the chain's global_id). Wallet 0
- * of each version is the very wallet TonClient and tonweb derive from the mnemonic.
+ * Checks the mnemonic and derives its key pair. The derivation is 100 000 rounds of PBKDF2, run on
+ * libuv's thread pool: a start begins it before building the chain, which it does meanwhile.
  */
-export async function deriveLocalnetWallets(mnemonic: readonly string[], count: number, globalId: number): Promise<LocalnetWallets> {
+export async function deriveLocalnetKey(mnemonic: readonly string[]): Promise<LocalnetKey> {
   const words = [...mnemonic];
   if (!(await mnemonicValidate(words))) throw new Error('invalid localnet mnemonic');
-  const keyPair = await mnemonicToPrivateKey(words);
+  return { mnemonic: words, keyPair: await mnemonicToPrivateKey(words) };
+}
+
+/**
+ * The funded wallets of one key: `count` v4r2 wallets (subwallet 698983191 + i) and `count` v5r1
+ * wallets (subwalletNumber i, networkGlobalId = the chain's global_id). Wallet 0 of each version
+ * is the very wallet TonClient and tonweb derive from the mnemonic.
+ */
+export function localnetWalletsOf(key: LocalnetKey, count: number, globalId: number): LocalnetWallets {
+  const { keyPair } = key;
   const wallets: LocalnetWallet[] = [];
   for (let i = 0; i < count; i++) {
     const contract = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey, walletId: V4R2_BASE_SUBWALLET_ID + i });
@@ -82,7 +98,12 @@ export async function deriveLocalnetWallets(mnemonic: readonly string[], count: 
       .loadUint(32);
     wallets.push({ version: 'v5r1', index: i, address: contract.address, walletId: serializedId, contract });
   }
-  return { mnemonic: words, keyPair, wallets };
+  return { mnemonic: key.mnemonic, keyPair, wallets };
+}
+
+/** The funded wallets derived from one mnemonic (deriveLocalnetKey, then localnetWalletsOf). */
+export async function deriveLocalnetWallets(mnemonic: readonly string[], count: number, globalId: number): Promise<LocalnetWallets> {
+  return localnetWalletsOf(await deriveLocalnetKey(mnemonic), count, globalId);
 }
 
 /** Deploys the wallets with 1 000 000 TON each, and `others` with theirs; they land in the chain's next block. */

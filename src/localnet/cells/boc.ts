@@ -134,6 +134,9 @@ function cellNode(cell: Cell, nodes: Map<string, BocNode>, child: (cell: Cell) =
   return node;
 }
 
+/** First character of the key of a node written as the cell itself (`cellNode`). */
+const PLAIN_NODE = 'v'.charCodeAt(0);
+
 /** `proofIndex` keeps copies apart: one cell may be revealed differently by two proofs. */
 function proofNode(spec: ProofSpec, nodes: Map<string, BocNode>, proofIndex: number): BocNode {
   const { root, keep } = spec;
@@ -142,7 +145,8 @@ function proofNode(spec: ProofSpec, nodes: Map<string, BocNode>, proofIndex: num
     if (keep.full?.has(cell)) return cellNode(cell, nodes);
     if (!keep.open.has(cell)) return cell.level() > 0 ? cellNode(cell, nodes) : prunedNode(cell, nodes);
     const refs = cell.refs.map(visit);
-    if (refs.every((r, i) => r.key === 'v' + cell.refs[i].hash().toString('latin1'))) return cellNode(cell, nodes);
+    // A ref visited to a plain cell node ('v' key, that very cell) is shown whole: if all are, so is this cell.
+    if (refs.every((r) => r.key.charCodeAt(0) === PLAIN_NODE)) return cellNode(cell, nodes);
     const key = `c${proofIndex}:${cell.hash().toString('latin1')}`;
     const known = nodes.get(key);
     if (known) return known;

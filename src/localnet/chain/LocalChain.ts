@@ -14,6 +14,7 @@ import { captureState, ChainState, restoreState } from './memorySnapshot';
 import { LiveChain, loadHeadAccounts, loadZeroStateAccounts, newLiveChain } from './liveChain';
 import { applyAccountChanges } from './accountChanges';
 import { BlockTimer } from './blockTimer';
+import { createEmulator } from '../../tvm/emulator';
 import { SandboxEngine } from './sandboxAdapter';
 import { sealBlocks } from './sealing';
 import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
@@ -93,11 +94,14 @@ export class LocalChain {
 
   /** Builds both zerostates. No block exists until the first `seal()`. */
   static async create(opts: LocalChainOptions = {}): Promise<LocalChain> {
+    // The wasm compiles on V8's background threads while this thread builds the zerostates.
+    const emulator = createEmulator();
+    emulator.catch(() => undefined); // awaited below; a genesis failure must not leave it unhandled
     const validator = new LocalValidator(opts.validatorSeed ?? randomBytes(32));
     const clock = new ChainClock();
     const now = clock.now();
     const genesis = buildGenesis(validator, now);
-    const engine = await SandboxEngine.create(genesis.config.root);
+    const engine = await SandboxEngine.create(genesis.config.root, await emulator);
     const chain = new LocalChain(
       engine,
       validator,
@@ -208,8 +212,7 @@ export class LocalChain {
   async deployGenesis(entries: readonly GenesisAccount[]): Promise<void> {
     await this.exclusive(async () => {
       this.engine.now = this.executionTime();
-      const pristine = this.store.height(MASTERCHAIN) === 0 && this.live.pending.length === 0;
-      const feeOf = await deployFees(this.engine, entries, pristine);
+      const feeOf = await deployFees(this.engine, entries);
       for (const entry of entries) {
         const fee = feeOf(entry);
         await this.openBlock();
@@ -329,9 +332,11 @@ export class LocalChain {
 
   /** Resumes a chain from `snapshot()`: same blocks, states, keys and accounts. */
   static async restore(snap: ChainSnapshot, opts: LocalChainOptions = {}): Promise<LocalChain> {
+    const emulator = createEmulator();
+    emulator.catch(() => undefined); // awaited below; a failure meanwhile must not leave it unhandled
     const validator = new LocalValidator(snap.validatorSeed);
     const config = localConfigFromRoot(snap.config);
-    const engine = await SandboxEngine.create(config.root);
+    const engine = await SandboxEngine.create(config.root, await emulator);
     const chain = new LocalChain(
       engine,
       validator,

@@ -7,13 +7,15 @@
  * transactions in a sealed block.
  */
 import { Address, beginCell, Cell, Dictionary, external, internal, loadShardAccount, SendMode, storeMessage } from '@ton/core';
-import { KeyPair, keyPairFromSeed } from '@ton/crypto';
-import { WalletContractV4 } from '@ton/ton';
+import { KeyPair } from '@ton/crypto';
+// The wallet module alone (see wallets.ts).
+import { WalletContractV4 } from '@ton/ton/dist/wallets/WalletContractV4';
 import { createHash } from 'crypto';
 import { invalid } from '../../errors';
 import { accountLeaf, GenesisAccount, LocalChain } from './LocalChain';
 import { MASTERCHAIN } from './ids';
 import { StoredBlock, StoredTransaction } from './store';
+import { ed25519FromSeed } from './validator';
 
 const NANO = 1_000_000_000n;
 /** What the treasury holds at genesis: 100 000 000 TON. */
@@ -35,7 +37,8 @@ export interface Treasury {
 
 export function treasuryOf(validatorSeed: Buffer): Treasury {
   const seed = createHash('sha256').update('ton-http-bridge localnet treasury key\0').update(validatorSeed).digest();
-  const keyPair = keyPairFromSeed(seed);
+  const { publicKey, secretKey } = ed25519FromSeed(seed);
+  const keyPair: KeyPair = { publicKey, secretKey };
   const contract = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey, walletId: TREASURY_WALLET_ID });
   return { keyPair, contract, address: contract.address };
 }

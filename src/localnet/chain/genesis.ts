@@ -112,21 +112,13 @@ export function genesisMessage(entry: GenesisAccount, value: bigint): Message {
   };
 }
 
-/**
- * The fee of each entry's deploying message, measured by one dry run per code (0 when not
- * `pristine`): dry runs roll sandbox back through its snapshots, which re-serialize every known
- * account, so they are only safe while no account exists yet.
- */
-export async function deployFees(
-  engine: SandboxEngine,
-  entries: readonly GenesisAccount[],
-  pristine: boolean,
-): Promise<(entry: GenesisAccount) => bigint> {
+/** The fee of each entry's deploying message, measured by one dry run per code. */
+export async function deployFees(engine: SandboxEngine, entries: readonly GenesisAccount[]): Promise<(entry: GenesisAccount) => bigint> {
   const codeKey = (entry: GenesisAccount): string => entry.init.code?.hash().toString('hex') ?? '';
   const feeByCode = new Map<string, bigint>();
   for (const entry of entries) {
     if (feeByCode.has(codeKey(entry))) continue;
-    feeByCode.set(codeKey(entry), pristine ? await engine.dryRunInternalFees(genesisMessage(entry, entry.balance)) : 0n);
+    feeByCode.set(codeKey(entry), await engine.dryRunInternalFees(genesisMessage(entry, entry.balance)));
   }
   return (entry) => feeByCode.get(codeKey(entry)) ?? 0n;
 }

@@ -79,18 +79,14 @@ export function accountsOf(state: Cell): { container: Cell; root: Cell | null } 
   return { container, root: container.bits.at(0) ? container.refs[0] : null };
 }
 
-/** State proof revealing the accounts dictionary path to `address` (the Account cell stays pruned). */
-export function accountStateProof(state: Cell, address: Buffer): ProofSpec {
+/**
+ * One walk of the accounts dictionary to `address`: the state proof revealing the path (the
+ * Account cell stays pruned) and the Account cell (the ShardAccount's reference), null if absent.
+ */
+export function accountInState(state: Cell, address: Buffer): { proof: ProofSpec; account: Cell | null } {
   const { container, root } = accountsOf(state);
   const path = dictLookupPath(root, 256, addressKey(address));
-  return { root: state, keep: keepOf([state, container, ...path.cells]) };
-}
-
-/** The Account cell (the ShardAccount's reference) of `address` in `state`, or null. */
-export function accountCellOf(state: Cell, address: Buffer): Cell | null {
-  const path = dictLookupPath(accountsOf(state).root, 256, addressKey(address));
-  if (!path.value) return null;
-  return path.value.loadRef();
+  return { proof: { root: state, keep: keepOf([state, container, ...path.cells]) }, account: path.value ? path.value.loadRef() : null };
 }
 
 /**

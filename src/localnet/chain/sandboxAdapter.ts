@@ -5,6 +5,8 @@
  *
  * Internals touched here, pinned to @ton/sandbox 0.41.0:
  * - `currentLt` (protected): the next block must start above the previous block's end_lt;
+ * - `networkConfig` (protected): a scratch sandbox for fee dry runs gets the very config text, so
+ *   the executor keeps its emulator (it holds one, made again whenever the config text changes);
  * - `transactions` (protected): sandbox keeps every transaction forever; cleared after use;
  * - `defaultQueueManager.messageQueue` (private): an EmulationError in the middle of a
  *   cascade leaves the rest of the cascade queued, and the next send would run it first;
@@ -29,7 +31,8 @@ import {
   Transaction,
 } from '@ton/core';
 import { CellInterner } from '../cells';
-import { Blockchain, BlockchainTransaction, EmulationError, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
+import { createEmulator } from '../../tvm/emulator';
+import { Blockchain, BlockchainTransaction, EmulationError, Executor, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
 
 /** One transaction as the chain needs it: exact cell plus the fields blocks are built from. */
 export interface ExecutedTransaction {
@@ -55,6 +58,8 @@ export type ExternalResult =
 
 interface BlockchainInternals {
   currentLt: bigint;
+  /** The config BoC as base64, what every emulator call is given. */
+  networkConfig: string;
   transactions: BlockchainTransaction[];
   defaultQueueManager: { messageQueue: unknown[] };
   storage: { knownContracts(): SmartContractInternals[] };
@@ -129,8 +134,9 @@ export class SandboxEngine {
     cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
   }
 
-  static async create(config: Cell): Promise<SandboxEngine> {
-    return new SandboxEngine(await createBlockchain(config, undefined), config);
+  /** A sandbox on `config`, running on `emulator` (a new one when absent). */
+  static async create(config: Cell, emulator?: Executor): Promise<SandboxEngine> {
+    return new SandboxEngine(await createBlockchain(config, emulator ?? (await createEmulator())), config);
   }
 
   /**
@@ -230,30 +236,21 @@ export class SandboxEngine {
   }
 
   /**
-   * Total fees the message's first transaction would pay, measured by running it and rolling
-   * sandbox back to a snapshot.
+   * Total fees the message's first transaction would pay, measured on a scratch sandbox with no
+   * accounts on the same emulator, config text and verbosity (so the emulator's own instance,
+   * costly to make, is reused as is): the fee of a deploying message does not depend on other
+   * accounts, and nothing has to be rolled back here (a rollback re-serializes every account,
+   * the config contract's whole configuration included).
    */
   async dryRunInternalFees(message: Message): Promise<bigint> {
-    const snapshot = this.bc.snapshot();
-    // Sandbox's rollback re-serializes accounts with @ton/core; put the exact cells back.
-    const exact = this.internals()
-      .storage.knownContracts()
-      .map((c) => ({ address: c.address, account: c._account, lastTxTime: c.lastTxTime }));
-    try {
-      const result = await this.bc.sendMessage(message);
-      return result.transactions[0]?.totalFees.coins ?? 0n;
-    } finally {
-      await this.bc.loadFrom(snapshot);
-      for (const e of exact) {
-        const contract = (await this.bc.getContract(e.address)) as unknown as SmartContractInternals;
-        contract._account = e.account;
-        contract.parsedAccount = undefined;
-        contract.lastTxTime = e.lastTxTime;
-        // loadFrom made new contract objects: the system contracts' interned reads must be set again.
-        this.internContract(contract);
-      }
-      this.internals().transactions.length = 0;
-    }
+    const scratch = await Blockchain.create({ config: 'default', executor: this.bc.executor });
+    (scratch as unknown as BlockchainInternals).networkConfig = this.bc.configBase64;
+    scratch.verbosity = this.bc.verbosity;
+    scratch.now = this.bc.now;
+    scratch.libs = this.bc.libs;
+    scratch.prevBlocks = this.bc.prevBlocks;
+    const result = await scratch.sendMessage(message);
+    return result.transactions[0]?.totalFees.coins ?? 0n;
   }
 
   /** Runs a tick or tock transaction of a special masterchain account. */
@@ -340,8 +337,8 @@ export class SandboxEngine {
   }
 }
 
-async function createBlockchain(config: Cell, executor: IExecutor | undefined): Promise<Blockchain> {
-  const bc = await Blockchain.create({ config, autoDeployLibs: true, ...(executor ? { executor } : {}) });
+async function createBlockchain(config: Cell, executor: IExecutor): Promise<Blockchain> {
+  const bc = await Blockchain.create({ config, autoDeployLibs: true, executor });
   bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
   return bc;
 }

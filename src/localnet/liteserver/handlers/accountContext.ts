@@ -3,8 +3,9 @@ import { serializeProofs } from '../../cells';
 import { LRUCache } from 'lru-cache';
 import { accountPrefix, BASECHAIN, MASTERCHAIN, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
-import { shardInfoProof, stateRootProof } from '../../chain/proofs';
+import { accountInState, shardInfoProof, stateRootProof } from '../../chain/proofs';
 import { StoredBlock } from '../../chain/store';
+import type { Cell } from '@ton/core';
 import { AccountState, BlockIdExt } from '../../../tl';
 import { ERR_FATAL, INVALID_BLOCK_ID, requireBlock, toTlBlockId } from './common';
 
@@ -66,4 +67,13 @@ export function accountStateWithoutShard(ctx: AccountContext): AccountState {
     proof: Buffer.alloc(0),
     state: Buffer.alloc(0),
   };
+}
+
+/**
+ * The `proof` of an account answer (two roots, as TON's: the shard block's state-root proof and
+ * the state proof of the accounts dictionary path) and the Account cell, from one dictionary walk.
+ */
+export function accountProofs(shard: StoredBlock, accountId: Buffer): { proof: Buffer; account: Cell | null } {
+  const inState = accountInState(shard.state, accountId);
+  return { proof: serializeProofs([stateRootProof(shard.root), inState.proof]), account: inState.account };
 }

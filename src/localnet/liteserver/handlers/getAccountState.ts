@@ -1,9 +1,8 @@
-import { serializeBoc, serializeProofs } from '../../cells';
+import { serializeBoc } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
-import { accountCellOf, accountStateProof, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
 import { toTlBlockId } from './common';
-import { accountStateWithoutShard, resolveAccountContext } from './accountContext';
+import { accountProofs, accountStateWithoutShard, resolveAccountContext } from './accountContext';
 
 /**
  * `proof` has two roots like TON's: the shard block's state-root proof and the state proof with
@@ -13,8 +12,7 @@ export function getAccountState(chain: LocalChain): LiteHandler<'liteServer.getA
   return async (query) => {
     const ctx = resolveAccountContext(chain, query.id, query.account);
     if (!ctx.shard) return accountStateWithoutShard(ctx);
-    const account = accountCellOf(ctx.shard.state, query.account.id);
-    const proof = serializeProofs([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]);
+    const { proof, account } = accountProofs(ctx.shard, query.account.id);
     return {
       kind: 'liteServer.accountState',
       id: toTlBlockId(ctx.base.id),

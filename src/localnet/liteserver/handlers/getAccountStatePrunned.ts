@@ -1,17 +1,17 @@
 import { loadAccount } from '@ton/core';
 import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
-import { accountCellOf, accountStateProof, prunedAccountProof, stateRootProof } from '../../chain/proofs';
+import { prunedAccountProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
 import { toTlBlockId } from './common';
-import { accountStateWithoutShard, resolveAccountContext } from './accountContext';
+import { accountProofs, accountStateWithoutShard, resolveAccountContext } from './accountContext';
 
 /** Like getAccountState, but `state` is a Merkle proof of the Account with code, data and libraries pruned. */
 export function getAccountStatePrunned(chain: LocalChain): LiteHandler<'liteServer.getAccountStatePrunned'> {
   return async (query) => {
     const ctx = resolveAccountContext(chain, query.id, query.account);
     if (!ctx.shard) return accountStateWithoutShard(ctx);
-    const account = accountCellOf(ctx.shard.state, query.account.id);
+    const { proof, account } = accountProofs(ctx.shard, query.account.id);
     let state: Buffer = Buffer.alloc(0);
     if (account) {
       const s = account.beginParse();
@@ -23,7 +23,7 @@ export function getAccountStatePrunned(chain: LocalChain): LiteHandler<'liteServ
       id: toTlBlockId(ctx.base.id),
       shardblk: toTlBlockId(ctx.shard.id),
       shardProof: ctx.shardProof,
-      proof: serializeProofs([stateRootProof(ctx.shard.root), accountStateProof(ctx.shard.state, query.account.id)]),
+      proof,
       state,
     };
   };

@@ -2,7 +2,7 @@ import { Address } from '@ton/core';
 import { LiteServerError } from '../../../errors';
 import { serializeProofs } from '../../cells';
 import { LocalChain } from '../../chain/LocalChain';
-import { accountCellOf, accountStateProof, stateRootProof } from '../../chain/proofs';
+import { accountInState, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
 import { ERR_FATAL, INVALID_BLOCK_ID, toTlBlockId } from './common';
 import { resolveAccountContext } from './accountContext';
@@ -35,8 +35,8 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
       );
     }
     const shard = ctx.shard;
-    const proof = withProofs ? serializeProofs([stateRootProof(shard.root), accountStateProof(shard.state, query.account.id)]) : null;
-    const account = accountCellOf(shard.state, query.account.id);
+    const { proof: pathProof, account } = accountInState(shard.state, query.account.id);
+    const proof = withProofs ? serializeProofs([stateRootProof(shard.root), pathProof]) : null;
     const stateProof =
       mode & 2
         ? account
