@@ -34,13 +34,15 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   // The TVM threads warm up on the other core while this thread loads the server and builds the local chain.
   const tvmWarming = startTvmWorkers(config, logger).finally(() => clock.mark('tvmWarm'));
-  const [{ describeLocalnet, startLocalnetSource }, { startServer }] = await Promise.all([import('./localnetSource'), import('./server')]);
-  clock.mark('modulesLoaded');
   // Without --liteservers, the local network is the embedded chain, reached over TCP like any other.
-  const local = config.network === 'local' && !config.liteservers ? await startLocalnetSource(config, logger) : undefined;
-  if (local) {
+  // Only then are its modules loaded: a bridge to remote lite servers never holds them (~17 MB).
+  const embedded = config.network === 'local' && !config.liteservers;
+  const [localnetModule, { startServer }] = await Promise.all([embedded ? import('./localnetSource') : undefined, import('./server')]);
+  clock.mark('modulesLoaded');
+  const local = localnetModule ? await localnetModule.startLocalnetSource(config, logger) : undefined;
+  if (local && localnetModule) {
     clock.mark('localnetReady');
-    process.stdout.write(`${describeLocalnet(local.localnet)}\n`);
+    process.stdout.write(`${localnetModule.describeLocalnet(local.localnet)}\n`);
   }
   const running = await startServer(config, logger, local, tvmWarming);
   clock.mark('ready');
