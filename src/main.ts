@@ -1,6 +1,6 @@
 // Only what reading the command line and starting the TVM threads need is imported here; the
-// chain and the server (most of the code: ~0.5 s of module loading) are loaded once the TVM
-// threads have been started, so that they load their own code meanwhile.
+// chain and the server (most of the code: ~0.5 s of module loading) are loaded after that, so
+// that a fixed TVM pool (--tvm-idle-timeout 0) loads its own code meanwhile.
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
 import { LiteServerConfigError } from './liteclient/sources';
 import { createLogger } from './logging';
@@ -32,8 +32,10 @@ async function main(argv: readonly string[]): Promise<void> {
     await runLocalnetOnly(config, logger);
     return;
   }
-  // The TVM threads warm up on the other core while this thread loads the server and builds the local chain.
-  const tvmWarming = startTvmWorkers(config, logger).finally(() => clock.mark('tvmWarm'));
+  // A fixed pool's TVM threads warm up on the other core while this thread loads the server and
+  // builds the local chain; by default they start with the first task and there is nothing to wait for.
+  const tvmWarming = startTvmWorkers(config, logger);
+  if (config.tvmIdleTimeout === 0) void tvmWarming.then(() => clock.mark('tvmWarm'));
   // Without --liteservers, the local network is the embedded chain, reached over TCP like any other.
   // Only then are its modules loaded: a bridge to remote lite servers never holds them (~17 MB).
   const embedded = config.network === 'local' && !config.liteservers;
