@@ -5,7 +5,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { createApp } from '../../src/app';
@@ -13,6 +12,7 @@ import { createAccessControl, type AccessControl, type AccessControlOptions } fr
 import { loadConfig, type AppConfig } from '../../src/config';
 import { createHandlerTable } from '../../src/handlers';
 import { createLogger } from '../../src/logging';
+import { logLineSink } from '../helpers/logLines';
 
 /** A valid address: detectAddress answers it without any chain, so it is the limited endpoint. */
 export const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
@@ -31,17 +31,7 @@ export interface AuthTestApp {
 /** The real app with the real access control built from these flags, logs captured. */
 export async function buildAuthApp(flags: string[], options: AccessControlOptions = {}): Promise<AuthTestApp> {
   const logLines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(
-        ...chunk
-          .toString('utf8')
-          .split('\n')
-          .filter((line) => line.length > 0),
-      );
-      done();
-    },
-  });
+  const sink = logLineSink(logLines);
   const config = loadConfig(['--log-level', 'debug', ...flags], {}).config;
   const logger = createLogger(config.logLevel, sink);
   const access = await createAccessControl(config, logger, options);

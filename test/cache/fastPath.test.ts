@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { createLogger } from '../../src/logging';
 import { httpRequests } from '../../src/metrics/registry';
 import { deleteKeysWithPrefix, describeWithRedis, REDIS_URL, redisReachableSync, uniquePrefix } from '../auth/helpers';
@@ -9,6 +8,7 @@ import { viaFastPath } from '../helpers/fastPath';
 import { startExpressOnly, startLocalStack, type LocalStack } from '../helpers/localStack';
 import { until } from '../helpers/waiting';
 import { rawRequest, type Answer } from '../hostile/support';
+import { logLineSink } from '../helpers/logLines';
 
 /**
  * The fast path (src/routes/fastPath.ts) against the Express app it stands in front of: the same
@@ -86,17 +86,7 @@ describeWithRedis('the fast path answers cached calls as the app does', redisRea
         limited('limited-fast', LIMITED_KEYS.fast) +
         limited('limited-express', LIMITED_KEYS.express),
     );
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(
-          ...chunk
-            .toString('utf8')
-            .split('\n')
-            .filter((line) => line.length > 0),
-        );
-        done();
-      },
-    });
+    const sink = logLineSink(logLines);
     // Blocks only when mined, so that both paths answer at the same head; keyless clients are told
     // apart by X-Forwarded-For; buckets live in Redis (the gate's asynchronous path).
     stack = await startLocalStack(

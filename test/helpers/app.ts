@@ -1,10 +1,10 @@
-import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
 import { loadConfig, type AppConfig } from '../../src/config';
 import { createHandlerTable } from '../../src/handlers';
 import { createLogger } from '../../src/logging';
 import type { AppServices } from '../../src/services';
+import { logLineSink } from './logLines';
 
 export interface TestApp {
   app: Express;
@@ -16,12 +16,7 @@ export interface TestApp {
 /** An app over the real handler table, with config from flags and logs captured in memory. */
 export function buildTestApp(flags: string[] = [], extra: Partial<AppServices> = {}): TestApp {
   const logLines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(...chunk.toString('utf8').split('\n').filter((line) => line.length > 0));
-      done();
-    },
-  });
+  const sink = logLineSink(logLines);
   const config: AppConfig = loadConfig(['--log-level', 'info', ...flags], {}).config;
   const services: AppServices = { config, logger: createLogger(config.logLevel, sink), table: createHandlerTable(), ...extra };
   return { app: createApp(services), services, logLines };

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logging';
 import { startLocalnetSource } from '../../src/localnetSource';
 import { startServer, type RunningServer } from '../../src/server';
 import { expectCanary, expectEnvelope, rawRequest } from './support';
+import { logLineSink } from '../helpers/logLines';
 
 /**
  * API keys in every spelling the query parser accepts are read as keys and never logged; and
@@ -25,20 +25,25 @@ beforeAll(async () => {
   const keysFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'thb-hostile-keys-')), 'keys.yaml');
   fs.writeFileSync(keysFile, `keys:\n  - name: known\n    key: ${KNOWN_KEY}\n    rps: 0\n    networks: [local]\n`);
   const { config } = loadConfig(
-    ['--port', '0', '--metrics-port', '0', '--accounts', '2', '--health-interval', '200', '--keys-file', keysFile, '--keyless-rps', '0', '--log-level', 'debug'],
+    [
+      '--port',
+      '0',
+      '--metrics-port',
+      '0',
+      '--accounts',
+      '2',
+      '--health-interval',
+      '200',
+      '--keys-file',
+      keysFile,
+      '--keyless-rps',
+      '0',
+      '--log-level',
+      'debug',
+    ],
     {},
   );
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(
-        ...chunk
-          .toString('utf8')
-          .split('\n')
-          .filter((line) => line.length > 0),
-      );
-      done();
-    },
-  });
+  const sink = logLineSink(logLines);
   const logger = createLogger(config.logLevel, sink);
   running = await startServer(config, logger, await startLocalnetSource(config, logger));
   api = `${running.url}/api/v2`;

@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, external, serializeTuple, storeMessage, TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, external, storeMessage, TupleItem } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { ApiError } from '../../src/errors';
 import { tvmPool } from '../../src/tvm';
@@ -11,6 +11,7 @@ import {
   ECHO_CODE,
   flatLegacyStack,
   GAS_LOOP_CODE,
+  getMethodTask,
   getJson,
   postJson,
   sharedChildCell,
@@ -159,21 +160,10 @@ describe('hostile input to the TVM-backed methods', () => {
     await expectCanary();
   }, 120000);
 
-  function rawStackTask(items: TupleItem[], code = ECHO_CODE) {
-    return {
-      code: code.toBoc(),
-      data: Cell.EMPTY.toBoc(),
-      methodId: 0,
-      // Serialised without our bounds (@ton/core's own serialiser).
-      stack: serializeTuple(items).toBoc(),
-      config: stackConfig,
-      address: Address.parse(echo).toRawString(),
-      unixTime: Math.floor(Date.now() / 1000),
-      balance: '0',
-      extraCurrency: {},
-      maxResultEntries: 4096,
-    };
-  }
+  // Serialised without our bounds (@ton/core's own serialiser).
+  const rawStackTask = (items: TupleItem[], code = ECHO_CODE) =>
+    getMethodTask(code, items, { config: stackConfig, address: Address.parse(echo).toRawString() });
+
   let stackConfig = '';
 
   test('an emulator that traps: that request gets its own error, the worker drops the emulator, later requests are served', async () => {
@@ -254,7 +244,12 @@ describe('hostile input to the TVM-backed methods', () => {
 
   /** A wide tree of distinct cells (`leaves` leaves with `leafBytes` more bytes each, 4 refs a level): about leaves * 4/3 cells. */
   function wideTree(leaves: number, leafBytes = 0): Cell {
-    let layer: Cell[] = Array.from({ length: leaves }, (_, i) => beginCell().storeUint(i, 16).storeBuffer(Buffer.alloc(leafBytes, i % 251)).endCell());
+    let layer: Cell[] = Array.from({ length: leaves }, (_, i) =>
+      beginCell()
+        .storeUint(i, 16)
+        .storeBuffer(Buffer.alloc(leafBytes, i % 251))
+        .endCell(),
+    );
     while (layer.length > 1) {
       const next: Cell[] = [];
       for (let i = 0; i < layer.length; i += 4) {

@@ -1,5 +1,6 @@
 import { mainThreadCpuMs } from './support';
-import { beginCell, Cell, StateInit } from '@ton/core';
+import { Address, beginCell, Cell, serializeTuple, StateInit, type TupleItem } from '@ton/core';
+import { defaultConfig } from '@ton/sandbox';
 import type { LocalStack } from '../helpers/localStack';
 
 /**
@@ -18,6 +19,25 @@ export const ECHO_CODE = beginCell().storeUint(0x30, 8).endCell();
  * then AGAINEND, an endless loop over the rest of the code (nothing).
  */
 export const GAS_LOOP_CODE = beginCell().storeUint(0xdd, 8).storeUint(0xeb, 8).endCell();
+
+/**
+ * A get-method task for the TVM pool as the chain layer builds one, with the stack serialised by
+ * @ton/core's own serialiser (none of our bounds): `code` run on empty data at a fixed address.
+ */
+export function getMethodTask(code: Cell, items: TupleItem[], options: { methodId?: number; config?: string; address?: string } = {}) {
+  return {
+    code: code.toBoc(),
+    data: Cell.EMPTY.toBoc(),
+    methodId: options.methodId ?? 0,
+    stack: serializeTuple(items).toBoc(),
+    config: options.config ?? defaultConfig,
+    address: options.address ?? new Address(0, Buffer.alloc(32, 1)).toRawString(),
+    unixTime: Math.floor(Date.now() / 1000),
+    balance: '0',
+    extraCurrency: {},
+    maxResultEntries: 4096,
+  };
+}
 
 export function contractInit(code: Cell, salt: number): StateInit {
   return { code, data: beginCell().storeUint(salt, 32).endCell() };
@@ -72,7 +92,6 @@ export async function getJson(stack: LocalStack, method: string, query: Record<s
   const body = (await res.json()) as Answer['body'];
   return { status: res.status, body, ms: performance.now() - started };
 }
-
 
 export interface StallReport {
   /** Longest gap between two ticks of a 5 ms timer, wall clock (includes the OS preempting us). */

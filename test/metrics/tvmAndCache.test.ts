@@ -1,10 +1,8 @@
-import { Address, Cell, serializeTuple, type TupleItem } from '@ton/core';
-import { defaultConfig } from '@ton/sandbox';
 import pino from 'pino';
 import { ResponseCache, type CachedAnswer } from '../../src/cache/responseCache';
 import { metricsRegistry } from '../../src/metrics/registry';
 import { TvmPool } from '../../src/tvm';
-import { ECHO_CODE, GAS_LOOP_CODE } from '../hostile/tvmSupport';
+import { ECHO_CODE, GAS_LOOP_CODE, getMethodTask } from '../hostile/tvmSupport';
 import { until } from '../helpers/waiting';
 
 /**
@@ -30,22 +28,6 @@ async function valueOf(name: string, labels: Record<string, string> = {}): Promi
     return own.length === wanted.length && wanted.every(([key, value]) => v.labels[key] === value);
   });
   return found?.value ?? 0;
-}
-
-
-function getMethodTask(code: Cell, items: TupleItem[], methodId = 0) {
-  return {
-    code: code.toBoc(),
-    data: Cell.EMPTY.toBoc(),
-    methodId,
-    stack: serializeTuple(items).toBoc(),
-    config: defaultConfig,
-    address: new Address(0, Buffer.alloc(32, 1)).toRawString(),
-    unixTime: Math.floor(Date.now() / 1000),
-    balance: '0',
-    extraCurrency: {},
-    maxResultEntries: 4096,
-  };
 }
 
 describe('TVM worker pool metrics', () => {
@@ -75,7 +57,7 @@ describe('TVM worker pool metrics', () => {
     const deadlineBefore = await valueOf('ton_bridge_tvm_runs_total', { kind: 'getMethod', outcome: 'deadline' });
     const replacedBefore = await valueOf('ton_bridge_tvm_worker_replacements_total');
     // Three endless loops on one worker: one runs, two wait; each is aborted at its deadline.
-    const loops = [0, 1, 2].map(() => pool.getMethod(getMethodTask(GAS_LOOP_CODE, [], 1), Date.now() + 400));
+    const loops = [0, 1, 2].map(() => pool.getMethod(getMethodTask(GAS_LOOP_CODE, [], { methodId: 1 }), Date.now() + 400));
     expect(await valueOf('ton_bridge_tvm_queue_length')).toBe(2);
     const settled = await Promise.allSettled(loops);
     for (const outcome of settled) expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 504 } });

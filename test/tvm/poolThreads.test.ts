@@ -1,8 +1,6 @@
-import { Address, Cell, serializeTuple, type TupleItem } from '@ton/core';
-import { defaultConfig } from '@ton/sandbox';
 import { metricsRegistry } from '../../src/metrics/registry';
 import { TvmPool } from '../../src/tvm';
-import { ECHO_CODE } from '../hostile/tvmSupport';
+import { ECHO_CODE, getMethodTask } from '../hostile/tvmSupport';
 import { until } from '../helpers/waiting';
 
 /**
@@ -11,21 +9,7 @@ import { until } from '../helpers/waiting';
  * idle timeout of 0 every thread starts with the pool and stays.
  */
 
-function echoTask(value: bigint) {
-  const items: TupleItem[] = [{ type: 'int', value }];
-  return {
-    code: ECHO_CODE.toBoc(),
-    data: Cell.EMPTY.toBoc(),
-    methodId: 0,
-    stack: serializeTuple(items).toBoc(),
-    config: defaultConfig,
-    address: new Address(0, Buffer.alloc(32, 1)).toRawString(),
-    unixTime: Math.floor(Date.now() / 1000),
-    balance: '0',
-    extraCurrency: {},
-    maxResultEntries: 4096,
-  };
-}
+const echoTask = (value: bigint) => getMethodTask(ECHO_CODE, [{ type: 'int', value }]);
 
 async function threadsGauge(): Promise<number> {
   const { values } = await metricsRegistry.getSingleMetric('ton_bridge_tvm_threads')!.get();
