@@ -1,6 +1,6 @@
 import { Cell, CellType } from '@ton/core';
 import { ApiError } from '../errors';
-import { CellInterner } from '../localnet/cells';
+import { CellInterner } from '../cells';
 import { scanBoc } from '../tvm/bounds';
 import type { BlockIdExt, BlockLink } from '../tl';
 import type { BlockRef, ChainSession } from './session';

@@ -1,5 +1,5 @@
 import { type Cell, loadCurrencyCollection } from '@ton/core';
-import { dictEntriesAfter } from '../localnet/cells';
+import { dictEntriesAfter } from '../cells';
 import { loadAccountBlockHead } from '../tlb';
 import { merkleProofContents, provenBlock, proving } from './proofs';
 import type { BlockRef } from './session';

@@ -2,7 +2,7 @@ import { Cell, CellType } from '@ton/core';
 import { loadBlockHeaderPart, shardIdentToShardId, type BlockHeaderPart } from '../converters/blockInfo';
 import { loadShardDescrHead, type ShardDescrHead } from '../converters/shardHashes';
 import { LiteServerProofError } from '../errors';
-import { dictLookupPath } from '../localnet/cells';
+import { dictLookupPath } from '../cells';
 import { loadMcBlockExtraHead, loadMcStateExtraCells, loadShardStateHeader, loadTransactionHead, type ShardStateHeader } from '../tlb';
 import { bocRoots, sameBlock } from './answers';
 import type { BlockRef, McBlock } from './session';

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Cell } from '@ton/core';
-import { crc32cValue } from '../localnet/cells';
+import { crc32cValue } from '../cells';
 import { loadValidatorDescr, loadValidatorSet } from '../tlb';
 import type { Signature } from '../tl';
 import { hashmapLookup } from './hashmap';

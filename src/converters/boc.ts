@@ -1,6 +1,6 @@
 import { BitBuilder, BitString, Cell } from '@ton/core';
 // The leaf module, not the cells index: the index's BoC file imports this one.
-import { CRC32C_START, crc32cFinish, crc32cUpdate } from '../localnet/cells/crc32c';
+import { CRC32C_START, crc32cFinish, crc32cUpdate } from '../cells/crc32c';
 
 /**
  * Bag-of-cells serialisation that reproduces tonlib's `std_boc_serialize(cell, WithCRC32C)` byte for
@@ -329,7 +329,7 @@ export interface BocOptions {
 /**
  * The project's one BoC writer: tonlib-identical bytes (no index) of the given nodes as roots.
  * Used for every BoC we produce: toncenter's strings here, the local chain's lite-server answers,
- * blocks and snapshots (src/localnet/cells/boc.ts builds its proof nodes for it).
+ * blocks and snapshots (src/cells/boc.ts builds its proof nodes for it).
  */
 export function writeBagOfCells(roots: readonly BocNode[], options: BocOptions = {}): Buffer {
   return finishNow(bagOfCellsSteps(roots, options));

@@ -11,7 +11,7 @@ import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } 
 import { ShardCount } from './chain/ids';
 import { readSnapshotFile, writeSnapshotFileAsync } from './chain/snapshot';
 import { startPeriodicSave } from './periodicSave';
-import { BocNodeCache } from './cells';
+import { BocNodeCache } from '../cells';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/handlers';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetKey, fundLocalnetWallets, LocalnetWallets, localnetWalletsOf } from './wallets';

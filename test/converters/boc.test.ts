@@ -9,7 +9,7 @@ import {
   serializeBoc,
   serializeBocRoots,
 } from '../../src/converters/boc';
-import { BocNodeCache } from '../../src/localnet/cells';
+import { BocNodeCache } from '../../src/cells';
 import { describeWithFixtures, loadFixtures } from '../helpers/fixtures';
 
 function allStrings(value: unknown, path: string, out: { path: string; text: string }[]): void {

@@ -9,7 +9,7 @@ import {
   serializeBoc,
   serializeProofs,
   storeLabel,
-} from '../../src/localnet/cells';
+} from '../../src/cells';
 import { serializeBoc as serializeTonlibBoc, serializeBocRoots } from '../../src/converters/boc';
 
 function uintCell(v: number): Cell {

@@ -14,7 +14,7 @@ import {
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { createHash } from 'crypto';
 import nacl from 'tweetnacl';
-import { dictLookupPath, serializeBoc } from '../../src/localnet/cells';
+import { dictLookupPath, serializeBoc } from '../../src/cells';
 import { ExternalMessageRejectedError } from '../../src/localnet/chain/errors';
 import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../src/localnet/chain/ids';
 import { accountLeaf, GLOBAL_BALANCE, LocalChain } from '../../src/localnet/chain/LocalChain';

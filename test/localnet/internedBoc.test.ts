@@ -1,5 +1,5 @@
 import { beginCell, Cell } from '@ton/core';
-import { CellInterner } from '../../src/localnet/cells';
+import { CellInterner } from '../../src/cells';
 
 describe('CellInterner', () => {
   const shared = beginCell().storeUint(0xabcdef, 24).storeRef(beginCell().storeBit(true).endCell()).endCell();

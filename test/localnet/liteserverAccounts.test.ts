@@ -5,7 +5,7 @@
 import { Address, Cell, internal, loadAccount, loadTransaction, SendMode, serializeTuple, toNano, TupleReader } from '@ton/core';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { Functions } from 'ton-lite-client/dist/schema';
-import { dictLookupPath } from '../../src/localnet/cells';
+import { dictLookupPath } from '../../src/cells';
 import { loadMerkleUpdateHeader, loadShardDescr } from '../../src/tlb';
 import { LOCALNET_WALLET_BALANCE } from '../../src/localnet/wallets';
 import { shardToLong } from '../../src/localnet/chain/ids';

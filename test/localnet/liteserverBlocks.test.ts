@@ -6,7 +6,7 @@ import { beginCell, Cell, Dictionary } from '@ton/core';
 import { createHash } from 'crypto';
 import { Functions } from 'ton-lite-client/dist/schema';
 import nacl from 'tweetnacl';
-import { dictLookupPath } from '../../src/localnet/cells';
+import { dictLookupPath } from '../../src/cells';
 import { signedBlockIdBytes } from '../../src/chain/validatorSignatures';
 import { shardContains, shardToLong } from '../../src/localnet/chain/ids';
 import { shardTreePath } from '../../src/localnet/chain/proofs';

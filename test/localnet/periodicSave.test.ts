@@ -9,7 +9,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { startLocalnet } from '../../src/localnet';
-import { BocNodeCache } from '../../src/localnet/cells';
+import { BocNodeCache } from '../../src/cells';
 import { decodeSnapshot, encodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/chain/snapshot';
 import { LocalChain } from '../../src/localnet/chain/LocalChain';
 import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/chain/ids';

@@ -9,7 +9,7 @@ import { Address, Cell, loadTransaction, toNano } from '@ton/core';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { dictLookupPath } from '../../src/localnet/cells';
+import { dictLookupPath } from '../../src/cells';
 import { BASECHAIN, BlockId, MASTERCHAIN } from '../../src/localnet/chain/ids';
 import { toTlBlockId } from '../../src/localnet/liteserver/handlers/common';
 import { AdnlMessageAnswer, decodeLiteAnswer, decodeLiteServerErrorIfAny, encodeLiteServerQuery, LiteQuery } from '../../src/tl';

@@ -1,5 +1,5 @@
 import { beginCell, Builder, Cell, Slice } from '@ton/core';
-import { merkleUpdateStub } from '../../src/localnet/cells';
+import { merkleUpdateStub } from '../../src/cells';
 import {
   BlockInfo,
   loadBlock,

@@ -13,7 +13,7 @@ import {
 } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import type { Localnet } from '../../src/localnet';
-import { serializeBoc } from '../../src/localnet/cells';
+import { serializeBoc } from '../../src/cells';
 import type { BlockIdExt } from '../../src/tl';
 import { loadBlockInfo, storeBlockInfo } from '../../src/tlb';
 

@@ -4,7 +4,7 @@
  */
 import { beginCell, Builder, Cell, CurrencyCollection, loadShardAccount } from '@ton/core';
 import { createHash } from 'crypto';
-import { merkleUpdateStub, PersistentDict, serializeBoc } from '../cells';
+import { merkleUpdateStub, PersistentDict, serializeBoc } from '../../cells';
 import {
   addCurrency,
   BlkPrevInfo,

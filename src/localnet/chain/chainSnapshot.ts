@@ -1,6 +1,6 @@
 /** What a chain snapshot holds, and how sealed blocks and account sets are rebuilt from its cells. */
 import { Address, Cell, loadShardAccount, loadTransaction } from '@ton/core';
-import { forEachDictLeaf } from '../cells';
+import { forEachDictLeaf } from '../../cells';
 import { loadBlockInfo, loadCurrencyCollection, loadDepthBalanceInfo } from '../../tlb';
 import { accountsOf } from './proofs';
 import { AccountsDict, emptyAccounts } from './builder';

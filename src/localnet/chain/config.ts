@@ -1,6 +1,6 @@
 import { beginCell, Cell, Dictionary } from '@ton/core';
 import { GlobalVersion, loadGlobalVersion, storeValidatorDescr, storeValidatorSet } from '../../tlb';
-import { PersistentDict } from '../cells';
+import { PersistentDict } from '../../cells';
 import { LocalValidator } from './validator';
 
 /** The chain's configuration (`Hashmap 32 ^Cell`) with the fields blocks need. */

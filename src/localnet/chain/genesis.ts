@@ -1,7 +1,7 @@
 /** Genesis: the local configuration, both zerostates, and the messages that deploy genesis accounts. */
 import { Address, Cell, loadMessage, Message, StateInit } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
-import { serializeBoc } from '../cells';
+import { serializeBoc } from '../../cells';
 import { SystemAccount, systemAccounts } from '../contracts/systemAccounts';
 import { buildShardHashes, buildState, emptyAccounts, emptyPrevBlocks, sha256, shardAccountBalance, shardDescrFor } from './builder';
 import { buildLocalConfig, configParam, LocalConfig, withBasechainZeroState } from './config';

@@ -1,7 +1,7 @@
 /** Get-methods of sealed states: account lookup in a ShardStateUnsplit and a TVM run in the emulator. */
 import { Address, Cell, loadShardAccount, parseTuple, TupleItem } from '@ton/core';
 import { PrevBlocksInfo } from '@ton/sandbox';
-import { dictLookupPath } from '../cells';
+import { dictLookupPath } from '../../cells';
 import { loadDepthBalanceInfo } from '../../tlb';
 import { accountsOf } from './proofs';
 import { SandboxEngine } from './sandboxAdapter';

@@ -5,7 +5,7 @@
  * sender's block, `msg_import_fin` in the receiver's). Nothing waits in an outbound queue.
  */
 import { beginCell, Builder, Cell, CurrencyCollection, loadMessage } from '@ton/core';
-import { PersistentDict } from '../cells';
+import { PersistentDict } from '../../cells';
 import {
   addCurrency,
   ImportFees,

@@ -5,7 +5,7 @@
  * without building the proof cells, `proofCell` builds one when a Cell is needed.
  */
 import { Cell, Slice } from '@ton/core';
-import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof, ProofSpec } from '../cells';
+import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof, ProofSpec } from '../../cells';
 import { loadMcStateExtraCells, loadMcStateExtraPrevBlocks, loadShardStateHeader, type McStateExtraCells } from '../../tlb';
 
 /** Builds the MerkleProof cell of a spec (tests and callers that need a Cell). */

@@ -30,7 +30,7 @@ import {
   Message,
   Transaction,
 } from '@ton/core';
-import { CellInterner } from '../cells';
+import { CellInterner } from '../../cells';
 import { createEmulator } from '../../tvm/emulator';
 import { Blockchain, BlockchainTransaction, EmulationError, Executor, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
 

@@ -6,7 +6,7 @@
 import { Cell } from '@ton/core';
 import fs from 'fs';
 import path from 'path';
-import { BocNodeCache, serializeBoc } from '../cells';
+import { BocNodeCache, serializeBoc } from '../../cells';
 import { ChainSnapshot } from './chainSnapshot';
 
 const MAGIC = Buffer.from('LNET');

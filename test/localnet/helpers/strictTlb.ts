@@ -8,7 +8,7 @@ import { Cell, loadCurrencyCollection, Slice } from '@ton/core';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { loadLabel } from '../../../src/localnet/cells';
+import { loadLabel } from '../../../src/cells';
 
 export type StrictLoader = (slice: Slice) => unknown;
 

@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { LRUCache } from 'lru-cache';
 import { accountPrefix, BASECHAIN, MASTERCHAIN, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';

@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { configStateProof, keyBlockConfigProof, mcStateExtraParts, stateRootProof } from '../../chain/proofs';

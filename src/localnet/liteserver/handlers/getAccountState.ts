@@ -1,4 +1,4 @@
-import { serializeBoc } from '../../cells';
+import { serializeBoc } from '../../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { LiteHandler } from '../dispatcher';
 import { toTlBlockId } from './common';

@@ -1,5 +1,5 @@
 import { loadAccount } from '@ton/core';
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { prunedAccountProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';

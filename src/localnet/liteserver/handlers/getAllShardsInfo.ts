@@ -1,5 +1,5 @@
 import { beginCell } from '@ton/core';
-import { serializeBoc, serializeProofs } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { allShardsProof, mcBlockExtraCell } from '../../chain/proofs';
 import { loadMcBlockExtra } from '../../../tlb';

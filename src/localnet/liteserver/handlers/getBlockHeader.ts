@@ -1,4 +1,4 @@
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockHeaderProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';

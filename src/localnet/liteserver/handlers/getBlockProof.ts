@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { BlockId, blockIdString, MASTERCHAIN, sameBlockId } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { ancestorProof, blockHeaderProof, configStateProof, keyBlockConfigProof, stateRootProof } from '../../chain/proofs';

@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc, serializeProofs } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../../cells';
 import { accountPrefix, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { transactionProof } from '../../chain/proofs';

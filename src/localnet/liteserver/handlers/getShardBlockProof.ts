@@ -1,4 +1,4 @@
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { mcBlockShardProof } from '../../chain/proofs';

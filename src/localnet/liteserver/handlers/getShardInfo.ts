@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc, serializeProofs } from '../../cells';
+import { serializeBoc, serializeProofs } from '../../../cells';
 import { BASECHAIN, longToShard, shardContains } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../chain/proofs';

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeBoc } from '../../../cells';
 import { fromTlBlockId } from './common';
 import { sameBlockId } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';

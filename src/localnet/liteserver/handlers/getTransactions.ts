@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeBoc } from '../../cells';
+import { serializeBoc } from '../../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { LiteHandler } from '../dispatcher';
 import { ERR_FATAL, ERR_NOT_READY, MAX_TRANSACTION_COUNT, toTlBlockId } from './common';

@@ -1,4 +1,4 @@
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockTransactionsProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';

@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../../errors';
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { BASECHAIN, longToShard, MASTERCHAIN } from '../../chain/ids';
 import { LocalChain } from '../../chain/LocalChain';
 import { blockHeaderProof } from '../../chain/proofs';

@@ -1,6 +1,6 @@
 import { Address } from '@ton/core';
 import { LiteServerError } from '../../../errors';
-import { serializeProofs } from '../../cells';
+import { serializeProofs } from '../../../cells';
 import { LocalChain } from '../../chain/LocalChain';
 import { accountInState, stateRootProof } from '../../chain/proofs';
 import { LiteHandler } from '../dispatcher';
