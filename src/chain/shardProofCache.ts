@@ -1,4 +1,5 @@
 import type { Cell } from '@ton/core';
+import { LRUCache } from 'lru-cache';
 import type { McBlock } from './session';
 
 /**
@@ -23,8 +24,8 @@ interface Entry {
   readonly state: Cell;
 }
 
-/** The proven masterchain state cells by masterchain root hash (hex), newest last. */
-const byBlock = new Map<string, Entry[]>();
+/** The proven masterchain state cells by masterchain root hash (hex), the least recently read block dropped first. */
+const byBlock = new LRUCache<string, Entry[]>({ max: BLOCKS });
 
 function keyOf(mc: McBlock): string {
   return mc.rootHash.toString('hex');
@@ -42,12 +43,8 @@ export function provenMasterchainState(mc: McBlock, shardProof: Buffer, prove: (
 }
 
 function remember(key: string, entries: Entry[] | undefined, entry: Entry): void {
-  if (entries) {
-    if (entries.length < PROOFS_PER_BLOCK) entries.push(entry);
-    return;
-  }
-  byBlock.set(key, [entry]);
-  if (byBlock.size > BLOCKS) byBlock.delete(byBlock.keys().next().value!);
+  if (!entries) byBlock.set(key, [entry]);
+  else if (entries.length < PROOFS_PER_BLOCK) entries.push(entry);
 }
 
 /** Forgets every proof (tests). */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * A request the fast path (src/fastpath) began and then handed to the Express app (a miss, an
+ * A request the fast path (src/routes/fastPath.ts) began and then handed to the Express app (a miss, an
  * error, anything it does not answer itself): what it already did of the intake, so that the
  * app does not do it twice. The gate's first stage has admitted it (a REST call's token is
  * taken and its RateLimit headers are set; a JSON-RPC call's tokens are taken too), a POST body
