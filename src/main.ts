@@ -3,6 +3,7 @@
 // that a fixed TVM pool (--tvm-idle-timeout 0) loads its own code meanwhile.
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
 import { LiteServerConfigError } from './liteclient/sources';
+import { useServingHeapPolicy } from './gcPolicy';
 import { createLogger } from './logging';
 import { installProcessGuards } from './processGuards';
 import { StartupClock, StartupError, startTvmWorkers } from './startup';
@@ -28,6 +29,9 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const logger = createLogger(config.logLevel);
+  // A V8 flag for the whole process, so set by the process's entry, not by startServer, which
+  // tests and embedders call inside processes of their own (src/gcPolicy.ts).
+  useServingHeapPolicy();
   if (command === 'localnet') {
     await runLocalnetOnly(config, logger);
     return;

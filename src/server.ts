@@ -18,7 +18,6 @@ import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import type { AppServices } from './services';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './converters/cellHashing';
-import { useServingHeapPolicy } from './gcPolicy';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -67,8 +66,6 @@ export async function startServer(
 ): Promise<RunningServer> {
   // Proof checking is mostly cell hashing (see src/converters/cellHashing.ts).
   useNativeCellHashing();
-  // Dead requests promoted under load are collected before the heap grows far (src/gcPolicy.ts).
-  useServingHeapPolicy();
   const set = source ? { servers: source.servers, anchor: source.anchor ?? null } : await remoteLiteServers(config, logger);
   const servers = set.servers;
   // API keys and rate limits (src/auth); a keys file that cannot be read stops the start.
