@@ -1,20 +1,20 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
-import { requestLogLevel, serializeRequest } from './logging';
+import { requestLogLevel, serializeRequest } from './logging/index';
 import { createDocsRouter } from './docs/router';
 import { LOCALNET_PATHS } from './docs/localnetPaths';
-import { requestMetrics } from './metrics/http';
+import { requestMetrics } from './monitoring/http';
 import { healthcheck } from './routes/health';
 import { createRestRouter } from './routes/rest';
 import { createApiIntake, urlError } from './intake';
 import { assignRequestId, setEdgeHeaders } from './routes/edge';
 import { sendError } from './routes/http';
-import { createJsonRpcRouter } from './rpc';
+import { createJsonRpcRouter } from './routes/jsonRpc';
 import { rewriteJsonRpcAlias, rootRedirect } from './routes/jsonRpcAliases';
-import { createV3Router } from './routes/v3';
+import { createV3Router } from './routes/v3Routes';
 import { createLocalnetRouter } from './routes/localnet';
-import type { AppServices } from './services';
+import type { AppServices } from './routes/services';
 
 /**
  * The first steps of every request in one middleware (each router layer costs a match and a

@@ -4,7 +4,7 @@
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
 import { LiteServerConfigError } from './liteclient/sources';
 import { useServingHeapPolicy } from './gcPolicy';
-import { createLogger } from './logging';
+import { createLogger } from './logging/index';
 import { installProcessGuards } from './processGuards';
 import { StartupClock, StartupError, startTvmWorkers } from './startup';
 

@@ -8,16 +8,16 @@ import { API_VERSION } from './routes/http';
 import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
-import { createHandlerTable } from './handlers';
+import { createHandlerTable } from './methods';
 import type { Localnet } from './localnet';
 import { LocalnetControls } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
-import { observePool } from './metrics/pool';
-import { startMetricsServer, type MetricsServer } from './metrics/server';
+import { observePool } from './monitoring/pool';
+import { startMetricsServer, type MetricsServer } from './monitoring/server';
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
-import type { AppServices } from './services';
+import type { AppServices } from './routes/services';
 import { closeTvm } from './tvm';
-import { useNativeCellHashing } from './converters/cellHashing';
+import { useNativeCellHashing } from './cells/nativeHashing';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a

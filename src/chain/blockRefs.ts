@@ -1,8 +1,8 @@
 import type { BlockIdExt } from '../tl';
-import { invalidLiteAnswer } from './answers';
-import { checkHeaderProof, proofFailure } from './proofs';
-import { provenBlockId } from './shardBlockReach';
-import type { ChainSession, McBlock } from './session';
+import { invalidLiteAnswer } from '../proofs/answers';
+import { checkHeaderProof, proofFailure } from '../proofs/checks';
+import { provenBlockId } from '../proofs/shardBlockLinks';
+import type { ChainSession, McBlock } from '../proofs/chainSession';
 
 /** Which block a read is made at: what toncenter resolves before most state queries. */
 

@@ -1,7 +1,7 @@
 import type { BlockHeaderInput } from '../converters/blockHeader';
 import type { BlockIdExtInput } from '../converters/blockId';
-import { loadBlockHeaderPart, shardIdentToShardId } from '../converters/blockInfo';
-import { loadShardHashesTopBlocks } from '../converters/shardHashes';
+import { loadBlockHeaderPart, shardIdentToShardId } from '../tlb/blockHeaderPart';
+import { loadShardHashesTopBlocks } from '../tlb/shardHashes';
 import type { BlockLinkBackInput, ShardBlockProofInput } from '../converters/shardBlockProof';
 import { ApiError } from '../errors';
 import type { OutMsgQueueSizes, SignatureSet } from '../tl';
@@ -14,10 +14,10 @@ import {
   provenBlockRoot,
   sameBlock,
   tlBlockId,
-} from './answers';
+} from '../proofs/answers';
 import { FULL_SHARD, MASTERCHAIN, masterchainBlock } from './blockRefs';
-import { checkAllShardsProof, checkHeaderProof, proofFailure } from './proofs';
-import type { BlockRef, ChainSession, McBlock } from './session';
+import { checkAllShardsProof, checkHeaderProof, proofFailure } from '../proofs/checks';
+import type { BlockRef, ChainSession, McBlock } from '../proofs/chainSession';
 
 /** Reads about blocks themselves: headers, shard lists, signatures, proofs, queue sizes. */
 

@@ -4,7 +4,7 @@ import { decodeDnsName, DnsResolvedJson, encodeDnsName, MAX_DNS_NAME_BYTES, toDn
 import { ApiError, ConflictError, invalid } from '../errors';
 import { accountAt } from './accounts';
 import { contractOf } from './getMethods';
-import type { ChainSession, McBlock } from './session';
+import type { ChainSession, McBlock } from '../proofs/chainSession';
 
 /**
  * dnsResolve as tonlib's dns.resolve does it: `dnsresolve(name, 0)` on the resolver; a fully

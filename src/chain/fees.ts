@@ -20,7 +20,7 @@ import { type BuiltMessage, tvmPool } from '../tvm';
 import { accountAt, shardAccountCell } from './accounts';
 import { requiredConfigParam as configParam } from './config';
 import { emulationContext, libraryBoc } from './getMethods';
-import type { ChainSession, McBlock } from './session';
+import type { ChainSession, McBlock } from '../proofs/chainSession';
 
 /** How long the emulation may run when the caller gives no deadline. */
 const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;

@@ -7,8 +7,8 @@ import { type GetMethodAnswer, MAX_STACK_CELL_DEPTH, parseStackCell, serializeSt
 import { type AccountRead, accountAt } from './accounts';
 import { type ChainConfig, chainConfigAt } from './config';
 import { librariesByHash } from './libraries';
-import { libraryReferences } from './libraryRefs';
-import type { ChainSession, McBlock } from './session';
+import { libraryReferences } from '../tvm/libraryRefs';
+import type { ChainSession, McBlock } from '../proofs/chainSession';
 
 /**
  * Get-methods run the way toncenter runs them: locally, in the TVM (tonlib there, the sandbox

@@ -4,8 +4,8 @@
  * explicitly or as the request's head (`session.head()`); all lite queries go through the
  * session with the src/tl codecs.
  */
-export * from './session';
-export * from './answers';
+export * from '../proofs/chainSession';
+export * from '../proofs/answers';
 export * from './blockRefs';
 export * from './blocks';
 export * from './accounts';
@@ -13,10 +13,10 @@ export * from './transactions';
 export * from './blockTransactions';
 export * from './locate';
 export * from './config';
-export * from './messages';
-export * from './messageTasks';
+export * from '../tvm/externalMessages';
+export * from '../tvm/messageTasks';
 export * from './libraries';
-export { hashmapLookup } from './hashmap';
+export { hashmapLookup } from '../cells/hashmapLookup';
 export * from './getMethods';
 export * from './fees';
 export * from './dns';

@@ -2,10 +2,10 @@ import { Address, Transaction } from '@ton/core';
 import { transactionMessages } from '../converters';
 import { LiteServerError, NotFoundError } from '../errors';
 import type { BlockIdExt } from '../tl';
-import { tlBlockId } from './answers';
+import { tlBlockId } from '../proofs/answers';
 import { BLOCK_TRANSACTIONS_MODE, checkPage, listedId } from './blockTransactions';
 import { blockByLt as lookupByLt, blockBySeqno, FULL_SHARD, MASTERCHAIN } from './blockRefs';
-import type { BlockRef, ChainSession } from './session';
+import type { BlockRef, ChainSession } from '../proofs/chainSession';
 import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } from './transactions';
 
 /**

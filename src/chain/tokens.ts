@@ -18,7 +18,7 @@ import {
 import { ConflictError } from '../errors';
 import { accountAt } from './accounts';
 import { contractAt, contractOf, type GetMethodOutcome, type LoadedContract } from './getMethods';
-import type { ChainSession, McBlock } from './session';
+import type { ChainSession, McBlock } from '../proofs/chainSession';
 
 /**
  * getTokenData as toncenter's C++ server decides it: the standard get-methods are tried in the

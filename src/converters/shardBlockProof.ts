@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
 import { BlockIdExtInput, toBlockIdExt, TonBlockIdExtJson } from './blockId';
-import { serializeBoc } from './boc';
+import { serializeBoc } from '../cells/bocWriter';
 
 /** getShardBlockProof: `blocks.shardBlockProof` (keys in tonlib's order). */
 

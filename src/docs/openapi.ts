@@ -1,5 +1,5 @@
-import type { HandlerTable } from '../handlers';
-import type { Handler, HandlerCategory } from '../handlers/types';
+import type { HandlerTable } from '../methods';
+import type { Handler, HandlerCategory } from '../methods/types';
 import { API_VERSION } from '../routes/http';
 import { describeParam, isRequired, paramSchema, type JsonSchema } from './params';
 import { COMPONENT_SCHEMAS, resultSchemaOf } from './results';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isJsonRpcPath, type JsonRpcTest } from '../auth';
 import { ApiError, ValidationError } from '../errors';
-import type { AppServices } from '../services';
+import type { AppServices } from '../routes/services';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
 import { handedOver, type HandedOver } from './handover';
 import { JsonBodyError, parseRequestJson } from './json';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { checkProofChain } from '../chain/blockProof';
-import { sameBlock } from '../chain/answers';
-import type { BlockRef } from '../chain/session';
+import { checkProofChain } from '../proofs/blockProof';
+import { sameBlock } from '../proofs/answers';
+import type { BlockRef } from '../proofs/chainSession';
 import { LiteServerProofError } from '../errors';
 import type { BlockIdExt, LiteQueryOf, PartialBlockProof } from '../tl';
 import type { KeyBlockStore, TrustAnchor } from './trust';

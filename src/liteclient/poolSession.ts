@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
-import type { AnswerCheck, BlockRef } from '../chain/session';
+import type { AnswerCheck, BlockRef } from '../proofs/chainSession';
 import { LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError } from './connection';

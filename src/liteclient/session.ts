@@ -1,6 +1,6 @@
 import type { BroadcastOutcome } from './fanout';
 import type { ServerStatus } from './serverRoster';
-import type { ChainSession, McBlock } from '../chain/session';
+import type { ChainSession, McBlock } from '../proofs/chainSession';
 import type { MasterchainInfo } from '../tl';
 
 /**

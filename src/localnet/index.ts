@@ -4,16 +4,16 @@
  * query dispatcher, plus funded wallets and the global config clients connect with.
  */
 import { createHash, randomBytes } from 'crypto';
-import { AdnlServer } from './adnl';
-import { LocalnetLogger, silentLogger } from './adnl/logger';
-import { LocalChain } from './chain/LocalChain';
-import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } from './chain/faucet';
-import { ShardCount } from './chain/ids';
-import { readSnapshotFile, writeSnapshotFileAsync } from './chain/snapshot';
+import { AdnlServer } from './adnlServer';
+import { LocalnetLogger, silentLogger } from './adnlServer/logger';
+import { LocalChain } from './ledger/LocalChain';
+import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } from './ledger/faucet';
+import { ShardCount } from './ledger/ids';
+import { readSnapshotFile, writeSnapshotFileAsync } from './ledger/snapshot';
 import { startPeriodicSave } from './periodicSave';
 import { BocNodeCache } from '../cells';
 import { createLiteDispatcher } from './liteserver/dispatcher';
-import { createLocalnetHandlers } from './liteserver/handlers';
+import { createLocalnetHandlers } from './liteserver/queries';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetKey, fundLocalnetWallets, LocalnetWallets, localnetWalletsOf } from './wallets';
 
 export interface StartLocalnetOptions {
@@ -248,9 +248,9 @@ export function ipv4ToInt32(ip: string): number {
   return (parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3] | 0;
 }
 
-export { LocalChain } from './chain/LocalChain';
-export type { LocalChainOptions, GenesisAccount, GetMethodRun, ChainSnapshot } from './chain/LocalChain';
-export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } from './chain/snapshot';
-export type { LocalnetSnapshot } from './chain/snapshot';
+export { LocalChain } from './ledger/LocalChain';
+export type { LocalChainOptions, GenesisAccount, GetMethodRun, ChainSnapshot } from './ledger/LocalChain';
+export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } from './ledger/snapshot';
+export type { LocalnetSnapshot } from './ledger/snapshot';
 export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
 export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';

@@ -4,10 +4,10 @@ import { responseKey } from '../cache/key';
 import { cachePolicyOf, type CachePolicy } from '../cache/policy';
 import { masterchainBlock, type McBlock } from '../chain';
 import { ApiError, NoHealthyLiteServerError } from '../errors';
-import type { Handler, HandlerContext, JsonValue } from '../handlers/types';
+import type { Handler, HandlerContext, JsonValue } from '../methods/types';
 import type { LiteSession, LiteSessionOptions } from '../liteclient/session';
 import type { RequestSource } from '../params/schema';
-import type { AppServices } from '../services';
+import type { AppServices } from './services';
 
 export interface CallOutcome {
   /** The JSON of `result`, as sent (cached answers are these very bytes). */

@@ -1,13 +1,13 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { startTime as loggedFrom } from 'pino-http';
-import type { Handler } from '../handlers/types';
+import type { Handler } from '../methods/types';
 import { gateAdmission, markHandedOver, MAX_URL_BYTES, readJsonBody } from '../intake';
-import { logAnsweredRequest } from '../logging';
-import { recordRequest } from '../metrics/http';
+import { logAnsweredRequest } from '../logging/index';
+import { recordRequest } from '../monitoring/http';
 import { fastPathRequests } from '../metrics/registry';
-import { readRpcCall, RefusedCall, sendRpcResult } from '../rpc';
-import type { AppServices } from '../services';
+import { readRpcCall, RefusedCall, sendRpcResult } from './jsonRpc';
+import type { AppServices } from './services';
 import { assignRequestId, setEdgeHeaders } from './edge';
 import { cacheKeyNow, cachePolicyFor, extraOf, parseCall } from './execute';
 import { sendResult } from './http';

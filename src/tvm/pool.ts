@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { useNativeCellHashing } from '../converters/cellHashing';
+import { useNativeCellHashing } from '../cells/nativeHashing';
 import { ApiError } from '../errors';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
 import type {

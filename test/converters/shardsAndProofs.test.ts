@@ -5,7 +5,7 @@ import type { BlockInfo } from '../../src/tlb';
 import { toConfigInfo } from '../../src/converters/config';
 import { toOutMsgQueueSizes } from '../../src/converters/outMsgQueueSizes';
 import { toShardBlockProof } from '../../src/converters/shardBlockProof';
-import { loadShardDescrHead, loadShardHashesTopBlocks } from '../../src/converters/shardHashes';
+import { loadShardDescrHead, loadShardHashesTopBlocks } from '../../src/tlb/shardHashes';
 import { toBlockShards } from '../../src/converters/shards';
 import { describeWithFixtures, fixtureResult } from '../helpers/fixtures';
 import { type RecordedId, fixtureRows, idInput, keyOrder, withoutExtra } from './support';

@@ -1,5 +1,5 @@
 import { LiteServerError } from '../../src/errors';
-import { AdnlServer } from '../../src/localnet/adnl/server';
+import { AdnlServer } from '../../src/localnet/adnlServer/server';
 import { createLiteDispatcher, type LiteHandlers } from '../../src/localnet/liteserver/dispatcher';
 import type { BlockIdExt } from '../../src/tl';
 import { decodeLiteServerQueryFully } from '../../src/tl/envelope';

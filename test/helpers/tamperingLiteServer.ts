@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { LiteServerError } from '../../src/errors';
-import { AdnlServer } from '../../src/localnet/adnl/server';
+import { AdnlServer } from '../../src/localnet/adnlServer/server';
 import { AdnlClientConnection } from '../../src/liteclient/connection';
 import type { PooledServer } from '../../src/liteclient/serverRoster';
 import { trustAnchorOf } from '../../src/liteclient/trust';

@@ -4,8 +4,8 @@
  * handler and encodes the result. Every failure becomes a `liteServer.error`; nothing throws.
  */
 import { LiteServerError } from '../../errors';
-import { AdnlQueryHandler, ConnectionInfo } from '../adnl/connection';
-import { LocalnetLogger, silentLogger } from '../adnl/logger';
+import { AdnlQueryHandler, ConnectionInfo } from '../adnlServer/connection';
+import { LocalnetLogger, silentLogger } from '../adnlServer/logger';
 import { TlDecodeError } from '../../tl/buffer';
 import { decodeLiteServerQuery, encodeLiteServerError } from '../../tl/envelope';
 import {
