@@ -1,3 +1,4 @@
+import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
 import type { BlockHeaderInput } from '../converters/blockHeader';
 import type { BlockIdExtInput } from '../converters/blockId';
 import { loadBlockHeaderPart, shardIdentToShardId } from '../tlb/blockHeaderPart';
@@ -15,7 +16,7 @@ import {
   sameBlock,
   tlBlockId,
 } from '../proofs/answers';
-import { FULL_SHARD, MASTERCHAIN, masterchainBlock } from './blockRefs';
+import { masterchainBlock } from './blockRefs';
 import { checkAllShardsProof, checkHeaderProof, proofFailure } from '../proofs/checks';
 import type { BlockRef, ChainSession, McBlock } from '../proofs/chainSession';
 
@@ -67,7 +68,7 @@ export interface BlockSignatures {
 export async function masterchainSignatures(session: ChainSession, seqno: number): Promise<BlockSignatures> {
   const zeroState = seqno === 1 ? (await session.head()).init : undefined;
   const previous: BlockRef = zeroState
-    ? { workchain: zeroState.workchain, rootHash: zeroState.rootHash, fileHash: zeroState.fileHash, shard: FULL_SHARD, seqno: 0 }
+    ? { workchain: zeroState.workchain, rootHash: zeroState.rootHash, fileHash: zeroState.fileHash, shard: FULL_SHARD_SIGNED, seqno: 0 }
     : await masterchainBlock(session, seqno - 1);
   const block = await masterchainBlock(session, seqno);
   const links = await masterchainProofLinks(session, previous, block);

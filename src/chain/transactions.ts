@@ -1,3 +1,4 @@
+import { LITE_ERROR } from '../constants';
 import { Address, loadTransaction, Transaction } from '@ton/core';
 import { LiteServerError } from '../errors';
 import { hashToBuffer } from '../converters';
@@ -25,7 +26,6 @@ export interface HistoryPage {
 
 /** A lite server returns at most this many transactions per getTransactions query. */
 export const LITE_TRANSACTIONS_PER_QUERY = 16;
-const BLOCK_NOT_FOUND = 651;
 
 export function previousOf(tx: Transaction): TransactionCursor | null {
   return tx.prevTransactionLt === 0n ? null : { lt: tx.prevTransactionLt, hash: hashToBuffer(tx.prevTransactionHash) };
@@ -74,7 +74,7 @@ export async function walkHistory(
     } catch (err) {
       // Older blocks are gone from every server we have (a non-archival node, the local chain's
       // --keep-blocks window): the history ends where theirs does, as one lite query's would.
-      if (transactions.length > 0 && err instanceof LiteServerError && err.liteCode === BLOCK_NOT_FOUND) break;
+      if (transactions.length > 0 && err instanceof LiteServerError && err.liteCode === LITE_ERROR.notReady) break;
       throw err;
     }
     if (page.length === 0) break;

@@ -21,7 +21,5 @@ export * from './signatures';
 export * from './stack';
 export * from './suspendedAccounts';
 export * from './transaction';
-export * from '../v3/fromV2';
-export * from '../v3/stack';
 export * from './stack/v3Input';
 export * from './wallet';

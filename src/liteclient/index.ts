@@ -3,12 +3,13 @@ import type { AppConfig } from '../config';
 import { HeadVerifier } from './headVerifier';
 import { LitePool, type PoolOptions } from './pool';
 import type { PooledServer } from './serverRoster';
-import { LiteServerConfigError, loadNetworkGlobalConfig, parseGlobalConfig, readGlobalConfigJson } from './sources';
+import { LiteServerConfigError } from '../errors';
+import { loadNetworkGlobalConfig, parseGlobalConfig, readGlobalConfigJson } from './sources';
 import { KeyBlockStore, trustAnchorOf, type TrustAnchor } from './trust';
 
 export { LitePool } from './pool';
 export type { PooledServer, ServerStatus } from './serverRoster';
-export { parseGlobalConfig, loadGlobalConfigFile, loadNetworkConfig, LiteServerConfigError } from './sources';
+export { parseGlobalConfig, loadGlobalConfigFile, loadNetworkConfig } from './sources';
 export { trustAnchorOf, type TrustAnchor } from './trust';
 
 /** The lite servers to use and what their answers are proven against (null: the config names no zero state). */

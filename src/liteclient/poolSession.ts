@@ -1,3 +1,4 @@
+import { LITE_ERROR } from '../constants';
 import { EventEmitter } from 'node:events';
 import type { LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
@@ -10,7 +11,6 @@ import type { LitePool } from './pool';
 import type { PoolMember } from './serverRoster';
 import type { LiteSession, LiteSessionOptions } from './session';
 
-const BLOCK_NOT_FOUND = 651;
 const MASTERCHAIN_INFO = liteClientFunction('liteServer.getMasterchainInfo');
 const GET_BLOCK_PROOF = liteClientFunction('liteServer.getBlockProof');
 
@@ -105,7 +105,7 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
         tried.add(member.index);
         if (err instanceof LiteServerError) {
           // An old block a non-archival server no longer has may still be on an archival one.
-          if (err.liteCode === BLOCK_NOT_FOUND && !rerouted && !member.server.archival && this.options.archival === undefined) {
+          if (err.liteCode === LITE_ERROR.notReady && !rerouted && !member.server.archival && this.options.archival === undefined) {
             rerouted = true;
             const archivalMember = this.pool.pick({ archival: true }, tried);
             if (archivalMember) {

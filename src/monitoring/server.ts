@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { StartupError } from '../startup';
+import { StartupError } from '../errors';
 import { refreshPoolGauges } from './pool';
 import { metricsRegistry } from '../metrics/registry';
 

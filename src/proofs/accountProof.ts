@@ -1,3 +1,4 @@
+import { MASTERCHAIN } from '../constants';
 import { type Address, beginCell } from '@ton/core';
 import type { AccountState } from '../tl';
 import { loadDepthBalanceInfo, loadShardAccountRef, type ShardAccountRef } from '../tlb';
@@ -18,7 +19,6 @@ import type { McBlock } from './chainSession';
  * masterchain proves the account's workchain has no shards.
  */
 
-const MASTERCHAIN = -1;
 /** `account_none$0`: the Account of an account that does not exist. */
 const ACCOUNT_NONE_HASH = beginCell().storeBit(0).endCell().hash();
 

@@ -1,3 +1,4 @@
+import { MASTERCHAIN } from '../constants';
 import { Cell, CellType } from '@ton/core';
 import { LiteServerProofError } from '../errors';
 import {
@@ -12,11 +13,11 @@ import {
   loadStateConfigRoot,
   type BlockInfo,
 } from '../tlb';
-import type { BlockLinkBack, BlockLinkForward, BlockLink, PartialBlockProof } from '../tl';
+import { validatorSetHash, type BlockLinkBack, type BlockLinkForward, type BlockLink, type PartialBlockProof } from '../tl';
 import { sameBlock } from './answers';
 import { hashmapLookup } from '../cells/hashmapLookup';
 import type { BlockRef } from './chainSession';
-import { checkBlockSignatures, masterchainValidators, validatorSetHash } from './validatorSignatures';
+import { checkBlockSignatures, masterchainValidators } from './validatorSignatures';
 
 /**
  * Checks `liteServer.getBlockProof` answers as TON's BlockProofLink/BlockProofChain::validate do,
@@ -28,8 +29,6 @@ import { checkBlockSignatures, masterchainValidators, validatorSetHash } from '.
  *   dictionary must list the destination with the same hashes.
  * Both prove the destination header (seqno, key-block flag) from its root hash.
  */
-
-export const MASTERCHAIN = -1;
 
 export interface ProvenChain {
   /** Where the chain ends: verified. */

@@ -1,11 +1,10 @@
+import { MASTERCHAIN } from '../constants';
 import { loadBlockHeaderPart } from '../tlb/blockHeaderPart';
 import type { ExtBlkRef } from '../tlb';
-import { LiteServerProofError } from '../errors';
 import type { BlockIdExt, ShardBlockProof } from '../tl';
-import { sameBlock, tlBlockId } from './answers';
-import { masterchainBlock, MASTERCHAIN } from '../chain/blockRefs';
+import { sameBlock } from './answers';
 import { merkleProofContents, proofFailure, provenBlock, provenDictValue, provenShardHashes, proving, shardLeaf } from './checks';
-import type { BlockRef, ChainSession } from './chainSession';
+import type { BlockRef } from './chainSession';
 
 /**
  * A shard block is only as good as the masterchain block that registered it: as tonlib does for
@@ -56,33 +55,4 @@ export function checkShardBlockLinks(block: BlockRef, answer: ShardBlockProof): 
     container = link.id;
   }
   if (!sameBlock(container, block)) proofFailure(`${what}: the links do not end at the block`);
-}
-
-/** Proves that shard block `block` is registered by a verified masterchain block; masterchain blocks pass as they are. */
-export async function proveShardBlock(session: ChainSession, block: BlockRef): Promise<void> {
-  if (block.workchain === MASTERCHAIN || session.checksAnswers === false) return;
-  // Checked here rather than as the query's check: when the lie is the block id an earlier
-  // answer gave, asking another server for this proof cannot help; the caller reads again.
-  const answer = await session.liteQuery({ kind: 'liteServer.getShardBlockProof', id: tlBlockId(block) });
-  checkShardBlockLinks(block, answer);
-  const verified = await masterchainBlock(session, answer.masterchainId.seqno);
-  if (!sameBlock(verified, answer.masterchainId))
-    proofFailure('shard block proof: linked to a masterchain block that is not the verified one');
-}
-
-/**
- * A shard block id from `fetchId` (a lookup, or the caller's hashes), proven registered. When the
- * proof fails (a lie across answers: the id and its links), the server is taken out and the id
- * fetched and proven once more on another server. `fetchId`'s own proof errors pass as they are.
- */
-export async function provenBlockId(session: ChainSession, fetchId: () => Promise<BlockIdExt>): Promise<BlockIdExt> {
-  for (let attempt = 0; ; attempt++) {
-    const id = await fetchId();
-    try {
-      await proveShardBlock(session, id);
-      return id;
-    } catch (err) {
-      if (attempt > 0 || !(err instanceof LiteServerProofError) || !session.distrust?.(err)) throw err;
-    }
-  }
 }

@@ -1,8 +1,7 @@
-import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Cell } from '@ton/core';
-import { crc32cValue } from '../cells';
+import { nodeIdShort, signedBlockIdBytes, type Signature, type ValidatorSetEntry } from '../tl';
 import { loadValidatorDescr, loadValidatorSet } from '../tlb';
-import type { Signature } from '../tl';
 import { hashmapLookup } from '../cells/hashmapLookup';
 
 /**
@@ -12,31 +11,15 @@ import { hashmapLookup } from '../cells/hashmapLookup';
  * than two thirds of the set's weight.
  */
 
-export interface MasterchainValidator {
-  readonly publicKey: Buffer;
-  readonly weight: bigint;
-  /** `adnl_addr` of a `validator_addr#73` descriptor; zero bytes otherwise (it enters the set hash). */
-  readonly adnlAddr: Buffer;
+export interface MasterchainValidator extends ValidatorSetEntry {
   /** `sha256(pub.ed25519 TL ‖ key)`: how signatures name their validator. */
   readonly nodeIdShort: Buffer;
 }
 
-/** TL constructor of `pub.ed25519 key:int256`, written little-endian before the key. */
-const PUB_ED25519 = 0x4813b4c6;
-/** TL constructor of `ton.blockId root_cell_hash:int256 file_hash:int256` (what validators sign). */
-const TON_BLOCK_ID = 0xc50b6e70;
-/** `compute_validator_set_hash` starts with this (`test0.validatorSet`). */
-const VALIDATOR_SET_MAGIC = -1877581587;
 /** DER prefix of an ed25519 SubjectPublicKeyInfo; the 32-byte key follows. */
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** Masterchain validator sets are at most a few hundred; this bounds a forged `main`. */
 const MAX_VALIDATORS = 1000;
-
-export function nodeIdShort(publicKey: Buffer): Buffer {
-  const magic = Buffer.alloc(4);
-  magic.writeUInt32LE(PUB_ED25519, 0);
-  return createHash('sha256').update(magic).update(publicKey).digest();
-}
 
 /**
  * The validators that sign masterchain blocks under configuration `configRoot` (the ConfigParams
@@ -62,30 +45,6 @@ export function masterchainValidators(configRoot: Cell): MasterchainValidator[] 
     });
   }
   return validators;
-}
-
-/** TON's `compute_validator_set_hash`: crc32c over the set as catchain `ccSeqno` sees it (unsigned). */
-export function validatorSetHash(ccSeqno: number, validators: readonly MasterchainValidator[]): number {
-  const buf = Buffer.alloc(12 + validators.length * 72);
-  buf.writeInt32LE(VALIDATOR_SET_MAGIC, 0);
-  buf.writeInt32LE(ccSeqno | 0, 4);
-  buf.writeUInt32LE(validators.length, 8);
-  validators.forEach((v, i) => {
-    const at = 12 + i * 72;
-    v.publicKey.copy(buf, at);
-    buf.writeBigUInt64LE(v.weight, at + 32);
-    v.adnlAddr.copy(buf, at + 40);
-  });
-  return crc32cValue(buf) >>> 0;
-}
-
-/** The 68 bytes a validator signs for a block: `ton.blockId` TL of its root and file hashes. */
-export function signedBlockIdBytes(rootHash: Buffer, fileHash: Buffer): Buffer {
-  const bytes = Buffer.alloc(68);
-  bytes.writeUInt32LE(TON_BLOCK_ID, 0);
-  rootHash.copy(bytes, 4);
-  fileHash.copy(bytes, 36);
-  return bytes;
 }
 
 function ed25519Key(raw: Buffer): KeyObject {

@@ -1,16 +1,16 @@
 import { Router, type Request, type Response } from 'express';
 import { ApiError, ConflictError, ValidationError } from '../errors';
+import type { LegacyStackEntryJson } from '../converters';
 import {
   toV3AddressInformation,
   toV3EstimateFee,
   toV3SendMessageResult,
   toV3Stack,
   toV3WalletInformation,
-  type LegacyStackEntryJson,
   type V2AddressInformationLike,
   type V2WalletInformationLike,
   type V3StatusWords,
-} from '../converters';
+} from '../v3';
 import type { AppServices } from './services';
 import { bodyObject, callV2, missingParameter, sendV3Error, v3Pipeline } from './v3Pipeline';
 

@@ -1,6 +1,5 @@
 import { Builder, Cell, Dictionary, DictionaryValue, Slice } from '@ton/core';
-import { shardChild } from '../converters/blockHeader';
-import { BlockIdExtInput } from '../converters/blockId';
+import { shardChild, type BlockIdExtInput } from './shardIds';
 
 /**
  * TL-B of the masterchain's shard configuration (block.tlb): `ShardHashes = HashmapE 32

@@ -1,5 +1,6 @@
 import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
-import { toBlockHeader, previousBlockIds, shardChild, shardParent } from '../../src/converters/blockHeader';
+import { toBlockHeader, previousBlockIds } from '../../src/converters/blockHeader';
+import { shardChild, shardParent } from '../../src/tlb';
 import {
   BlockIdExtInput,
   emptyTransactionId,

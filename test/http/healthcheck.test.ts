@@ -5,7 +5,7 @@ import type { PooledServer } from '../../src/liteclient';
 import { plainReason } from '../../src/liteclient/health';
 import { createLogger } from '../../src/logging/index';
 import { startServer, type RunningServer } from '../../src/server';
-import { StartupError } from '../../src/startup';
+import { StartupError } from '../../src/errors';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
 import { freePort, until } from '../helpers/waiting';
 

@@ -19,7 +19,7 @@ import { ExternalMessageRejectedError } from '../../src/localnet/ledger/errors';
 import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../src/localnet/ledger/ids';
 import { accountLeaf, GLOBAL_BALANCE, LocalChain } from '../../src/localnet/ledger/LocalChain';
 import { StoredBlock } from '../../src/localnet/ledger/store';
-import { signedBlockIdBytes } from '../../src/proofs/validatorSignatures';
+import { signedBlockIdBytes } from '../../src/tl';
 import { loadMerkleUpdateHeader, loadMcStateExtra, loadShardStateUnsplit, loadValidatorDescr, loadValidatorSet } from '../../src/tlb';
 import {
   DEFAULT_LOCALNET_MNEMONIC,

@@ -7,7 +7,7 @@ import { createHash } from 'crypto';
 import { Functions } from 'ton-lite-client/dist/schema';
 import nacl from 'tweetnacl';
 import { dictLookupPath } from '../../src/cells';
-import { signedBlockIdBytes } from '../../src/proofs/validatorSignatures';
+import { signedBlockIdBytes } from '../../src/tl';
 import { shardContains, shardToLong } from '../../src/localnet/ledger/ids';
 import { shardTreePath } from '../../src/localnet/ledger/proofs';
 import { LiteClientFunctions } from '../../src/tl';

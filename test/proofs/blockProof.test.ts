@@ -5,7 +5,8 @@
  */
 import { LiteServerProofError } from '../../src/errors';
 import { checkProofChain } from '../../src/proofs/blockProof';
-import { checkBlockSignatures, masterchainValidators, nodeIdShort, type MasterchainValidator } from '../../src/proofs/validatorSignatures';
+import { checkBlockSignatures, masterchainValidators, type MasterchainValidator } from '../../src/proofs/validatorSignatures';
+import { nodeIdShort } from '../../src/tl';
 import { LocalChain } from '../../src/localnet/ledger/LocalChain';
 import { getBlockProof } from '../../src/localnet/liteserver/queries/getBlockProof';
 import { toTlBlockId } from '../../src/localnet/liteserver/queries/common';

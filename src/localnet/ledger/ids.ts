@@ -1,9 +1,8 @@
+import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../constants';
 import { ExtBlkRef } from '../../tlb';
 
-/** The single basechain shard and the masterchain shard: the full shard, `0x8000000000000000`. */
-export const FULL_SHARD = 0x8000000000000000n;
-export const MASTERCHAIN = -1;
-export const BASECHAIN = 0;
+// The embedded chain's single basechain shard and the masterchain shard are the full shard.
+export { BASECHAIN, FULL_SHARD, MASTERCHAIN };
 
 /** A full block id (`tonNode.blockIdExt`); `shard` is the unsigned 64-bit shard id. */
 export interface BlockId {

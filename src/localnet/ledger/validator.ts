@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, KeyObject, sign } from 'crypto';
-import { nodeIdShort, signedBlockIdBytes, validatorSetHash } from '../../proofs/validatorSignatures';
+import { nodeIdShort, signedBlockIdBytes, validatorSetHash } from '../../tl';
 
 /** PKCS#8 DER prefix of an ed25519 private key; the 32-byte seed follows it. */
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');

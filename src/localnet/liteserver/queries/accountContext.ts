@@ -7,7 +7,8 @@ import { accountInState, shardInfoProof, stateRootProof } from '../../ledger/pro
 import { StoredBlock } from '../../ledger/store';
 import type { Cell } from '@ton/core';
 import { AccountState, BlockIdExt } from '../../../tl';
-import { ERR_FATAL, INVALID_BLOCK_ID, requireBlock, toTlBlockId } from './common';
+import { INVALID_BLOCK_ID, requireBlock, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 /** Where an account is read from for a reference block, and the proof linking the two. */
 export interface AccountContext {
@@ -22,12 +23,12 @@ export function resolveAccountContext(chain: LocalChain, id: BlockIdExt, account
   const base = requireBlock(chain, id);
   const workchain = account.workchain;
   if (base.id.workchain !== MASTERCHAIN && base.id.workchain !== workchain) {
-    throw new LiteServerError(ERR_FATAL, 'reference block for a getAccountState() must belong to the masterchain');
+    throw new LiteServerError(LITE_ERROR.fatal, 'reference block for a getAccountState() must belong to the masterchain');
   }
   // The account's deepest shard: its 64-bit prefix with the lowest bit as the tag.
   const accountShard = accountPrefix(account.id) | 1n;
   if (base.id.workchain !== MASTERCHAIN && !shardContains(base.id.shard, accountShard)) {
-    throw new LiteServerError(ERR_FATAL, 'requested account id is not contained in the shard of the reference block');
+    throw new LiteServerError(LITE_ERROR.fatal, 'requested account id is not contained in the shard of the reference block');
   }
   if (base.id.workchain !== MASTERCHAIN || workchain === MASTERCHAIN) {
     return { base, shard: base, shardProof: Buffer.alloc(0) };

@@ -3,6 +3,7 @@ import { BlockId, blockIdString, longToShard, MASTERCHAIN, shardToLong } from '.
 import { LocalChain } from '../../ledger/LocalChain';
 import { StoredBlock } from '../../ledger/store';
 import { BlockIdExt } from '../../../tl';
+import { LITE_ERROR } from '../../../constants';
 
 /** TON's lite-server constants (liteserver.hpp). */
 export const LS_VERSION = 0x101;
@@ -11,10 +12,6 @@ export const MAX_TRANSACTION_COUNT = 16;
 export const MAX_BLOCK_TRANSACTIONS = 256;
 /** Collator::get_skip_externals_queue_size(), reported by getOutMsgQueueSizes. */
 export const EXT_MSG_QUEUE_SIZE_LIMIT = 8000;
-
-export const ERR_FATAL = -400;
-export const ERR_PROTOVIOLATION = 621;
-export const ERR_NOT_READY = 651;
 
 export function toTlBlockId(id: BlockId): BlockIdExt {
   return {
@@ -44,7 +41,7 @@ export const INVALID_BLOCK_ID: BlockIdExt = {
 /** The stored block with exactly this id; 651 `block not found` otherwise. */
 export function requireBlock(chain: LocalChain, id: BlockIdExt): StoredBlock {
   const block = chain.store.byId(fromTlBlockId(id));
-  if (!block) throw new LiteServerError(ERR_NOT_READY, `block ${blockIdString(fromTlBlockId(id))} not found`);
+  if (!block) throw new LiteServerError(LITE_ERROR.notReady, `block ${blockIdString(fromTlBlockId(id))} not found`);
   return block;
 }
 
@@ -53,6 +50,6 @@ export function requireMasterchainBlock(
   id: BlockIdExt,
   what = 'reference block must belong to the masterchain',
 ): StoredBlock {
-  if (id.workchain !== MASTERCHAIN) throw new LiteServerError(ERR_FATAL, what);
+  if (id.workchain !== MASTERCHAIN) throw new LiteServerError(LITE_ERROR.fatal, what);
   return requireBlock(chain, id);
 }

@@ -5,7 +5,8 @@ import { LocalChain } from '../../ledger/LocalChain';
 import { configStateProof, keyBlockConfigProof, mcStateExtraParts, stateRootProof } from '../../ledger/proofs';
 import { ConfigInfo } from '../../../tl';
 import { BlockIdExt } from '../../../tl';
-import { ERR_FATAL, requireBlock, toTlBlockId } from './common';
+import { requireBlock, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 /**
  * Shared by getConfigAll and getConfigParams. Mode 0x8000 reads the configuration of the
@@ -15,13 +16,13 @@ import { ERR_FATAL, requireBlock, toTlBlockId } from './common';
  */
 export function configInfo(chain: LocalChain, id: BlockIdExt, mode: number, params: readonly number[] | 'all'): ConfigInfo {
   if (id.workchain !== MASTERCHAIN) {
-    throw new LiteServerError(ERR_FATAL, 'configuration parameters can be loaded with respect to a masterchain block only');
+    throw new LiteServerError(LITE_ERROR.fatal, 'configuration parameters can be loaded with respect to a masterchain block only');
   }
   const block = requireBlock(chain, id);
   if (mode & 0x8000) {
     const keySeqno = block.keyBlock ? block.id.seqno : block.prevKeyBlockSeqno;
     const keyBlock = chain.store.bySeqno(MASTERCHAIN, keySeqno);
-    if (!keyBlock) throw new LiteServerError(ERR_FATAL, 'no key block with a configuration before this block');
+    if (!keyBlock) throw new LiteServerError(LITE_ERROR.fatal, 'no key block with a configuration before this block');
     return {
       kind: 'liteServer.configInfo',
       mode: mode & 0xffff,

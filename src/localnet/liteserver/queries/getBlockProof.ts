@@ -6,7 +6,8 @@ import { ancestorProof, blockHeaderProof, configStateProof, keyBlockConfigProof,
 import { StoredBlock } from '../../ledger/store';
 import { BlockIdExt, BlockLink } from '../../../tl';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, fromTlBlockId, toTlBlockId } from './common';
+import { fromTlBlockId, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 /** Config parameters a forward link must reveal: the validator set and the catchain config. */
 const VALIDATOR_PARAMS = [28, 34];
@@ -32,7 +33,7 @@ export function getBlockProof(chain: LocalChain): LiteHandler<'liteServer.getBlo
     while (steps.length < MAX_LINKS && !sameBlockId(cur.id, to.id)) {
       if (cur.id.seqno === to.id.seqno) {
         throw new LiteServerError(
-          ERR_FATAL,
+          LITE_ERROR.fatal,
           `cannot have two different masterchain blocks ${blockIdString(to.id)} and ${blockIdString(cur.id)} of the same height`,
         );
       }
@@ -59,13 +60,13 @@ export function getBlockProof(chain: LocalChain): LiteHandler<'liteServer.getBlo
 function point(chain: LocalChain, id: BlockIdExt, what: string): McPoint {
   const blockId = fromTlBlockId(id);
   if (id.workchain !== MASTERCHAIN) {
-    throw new LiteServerError(ERR_FATAL, `${what} block ${blockIdString(blockId)} is not a valid masterchain block id`);
+    throw new LiteServerError(LITE_ERROR.fatal, `${what} block ${blockIdString(blockId)} is not a valid masterchain block id`);
   }
   if (id.seqno === 0 && sameBlockId(chain.zeroState.id, blockId)) return { id: blockId, block: null };
   const block = chain.store.byId(blockId);
   if (!block) {
     throw new LiteServerError(
-      ERR_FATAL,
+      LITE_ERROR.fatal,
       `${what} masterchain block ${blockIdString(blockId)} is unknown from the perspective of reference block ${blockIdString(chain.lastMasterchainBlock().id)}`,
     );
   }
@@ -103,7 +104,7 @@ function isKey(p: McPoint): boolean {
 }
 
 function backLink(cur: McPoint, next: McPoint): BlockLink {
-  if (!cur.block) throw new LiteServerError(ERR_FATAL, 'cannot construct a backward proof link from the zerostate');
+  if (!cur.block) throw new LiteServerError(LITE_ERROR.fatal, 'cannot construct a backward proof link from the zerostate');
   return {
     kind: 'liteServer.blockLinkBack',
     toKeyBlock: isKey(next),
@@ -116,7 +117,7 @@ function backLink(cur: McPoint, next: McPoint): BlockLink {
 }
 
 function forwardLink(chain: LocalChain, cur: McPoint, next: McPoint): BlockLink {
-  if (!next.block || !next.block.signature) throw new LiteServerError(ERR_FATAL, 'forward link destination has no signatures');
+  if (!next.block || !next.block.signature) throw new LiteServerError(LITE_ERROR.fatal, 'forward link destination has no signatures');
   const configProof = cur.block
     ? keyBlockConfigProof(cur.block.root, VALIDATOR_PARAMS)
     : configStateProof(chain.zeroState.state, VALIDATOR_PARAMS);

@@ -1,12 +1,13 @@
 import { LiteServerError } from '../../../errors';
 import { LocalChain } from '../../ledger/LocalChain';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, LS_CAPABILITIES, LS_VERSION, toTlBlockId } from './common';
+import { LS_CAPABILITIES, LS_VERSION, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 export function getMasterchainInfoExt(chain: LocalChain): LiteHandler<'liteServer.getMasterchainInfoExt'> {
   return async (query) => {
     const mode = query.mode & 0x7fffffff;
-    if (mode > 0) throw new LiteServerError(ERR_FATAL, 'unsupported getMasterchainInfo mode');
+    if (mode > 0) throw new LiteServerError(LITE_ERROR.fatal, 'unsupported getMasterchainInfo mode');
     const last = chain.lastMasterchainBlock();
     const zero = chain.zeroState.id;
     return {

@@ -4,14 +4,15 @@ import { accountPrefix, shardContains } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
 import { transactionProof } from '../../ledger/proofs';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, requireBlock, toTlBlockId } from './common';
+import { requireBlock, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 export function getOneTransaction(chain: LocalChain): LiteHandler<'liteServer.getOneTransaction'> {
   return async (query) => {
     const block = requireBlock(chain, query.id);
     const inShard = shardContains(block.id.shard, accountPrefix(query.account.id) | 1n);
     if (block.id.workchain !== query.account.workchain || !inShard) {
-      throw new LiteServerError(ERR_FATAL, 'requested account id is not contained in the shard of the specified block');
+      throw new LiteServerError(LITE_ERROR.fatal, 'requested account id is not contained in the shard of the specified block');
     }
     const lt = BigInt(query.lt);
     const tx = block.transactions.find((t) => t.lt === lt && t.address.equals(query.account.id));

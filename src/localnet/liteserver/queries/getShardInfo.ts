@@ -4,12 +4,13 @@ import { BASECHAIN, longToShard, shardContains } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
 import { shardInfoProof, stateRootProof } from '../../ledger/proofs';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, INVALID_BLOCK_ID, requireMasterchainBlock, toTlBlockId } from './common';
+import { INVALID_BLOCK_ID, requireMasterchainBlock, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 /** The shard holding `workchain:shard` as of a masterchain block (with `exact`, that very shard). */
 export function getShardInfo(chain: LocalChain): LiteHandler<'liteServer.getShardInfo'> {
   return async (query) => {
-    if (BigInt(query.shard) === 0n) throw new LiteServerError(ERR_FATAL, 'requested shard is invalid');
+    if (BigInt(query.shard) === 0n) throw new LiteServerError(LITE_ERROR.fatal, 'requested shard is invalid');
     const block = requireMasterchainBlock(chain, query.id);
     const shard = longToShard(query.shard);
     const info = shardInfoProof(block.state, query.workchain, shard);

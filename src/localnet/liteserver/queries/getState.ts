@@ -5,7 +5,8 @@ import { fromTlBlockId } from './common';
 import { sameBlockId } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, requireBlock, toTlBlockId } from './common';
+import { requireBlock, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 /** Whole state BoC, as TON's server: zerostates and blocks up to seqno 1000 only. */
 export function getState(chain: LocalChain): LiteHandler<'liteServer.getState'> {
@@ -15,7 +16,7 @@ export function getState(chain: LocalChain): LiteHandler<'liteServer.getState'> 
       if (!sameBlockId(zero.id, fromTlBlockId(query.id))) requireBlock(chain, query.id);
       return { kind: 'liteServer.blockState', id: query.id, rootHash: zero.id.rootHash, fileHash: zero.id.fileHash, data: zero.boc };
     }
-    if (query.id.seqno > 1000) throw new LiteServerError(ERR_FATAL, 'cannot request total state: possibly too large');
+    if (query.id.seqno > 1000) throw new LiteServerError(LITE_ERROR.fatal, 'cannot request total state: possibly too large');
     const block = requireBlock(chain, query.id);
     const data = serializeBoc([block.state]);
     return {

@@ -2,7 +2,8 @@ import { LiteServerError } from '../../../errors';
 import { serializeBoc } from '../../../cells';
 import { LocalChain } from '../../ledger/LocalChain';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, ERR_NOT_READY, MAX_TRANSACTION_COUNT, toTlBlockId } from './common';
+import { MAX_TRANSACTION_COUNT, toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 /** Follows prev_trans_lt/prev_trans_hash back from (lt, hash), at most 16 transactions. */
 export function getTransactions(chain: LocalChain): LiteHandler<'liteServer.getTransactions'> {
@@ -21,13 +22,13 @@ export function getTransactions(chain: LocalChain): LiteHandler<'liteServer.getT
       }
     }
     if (index < 0 && count > 0 && lt > 0n) {
-      throw new LiteServerError(ERR_NOT_READY, 'cannot locate transaction in block with specified logical time');
+      throw new LiteServerError(LITE_ERROR.notReady, 'cannot locate transaction in block with specified logical time');
     }
     while (picked.length < count && lt > 0n && index >= 0) {
       const tx = history[index];
       if (tx.lt !== lt) break;
       if (!tx.hash.equals(hash)) {
-        if (picked.length === 0) throw new LiteServerError(ERR_FATAL, 'transaction hash mismatch');
+        if (picked.length === 0) throw new LiteServerError(LITE_ERROR.fatal, 'transaction hash mismatch');
         break;
       }
       picked.push(tx);

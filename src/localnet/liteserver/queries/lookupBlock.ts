@@ -5,7 +5,8 @@ import { LocalChain } from '../../ledger/LocalChain';
 import { blockHeaderProof } from '../../ledger/proofs';
 import { StoredBlock } from '../../ledger/store';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, ERR_NOT_READY, toTlBlockId } from './common';
+import { toTlBlockId } from './common';
+import { LITE_ERROR } from '../../../constants';
 
 /**
  * In the shard chain holding the requested shard (the shard itself or, for an account's deepest
@@ -16,7 +17,7 @@ export function lookupBlock(chain: LocalChain): LiteHandler<'liteServer.lookupBl
   return async (query) => {
     const mode = query.mode;
     if (!((1 << (mode & 7)) & 0x16)) {
-      throw new LiteServerError(ERR_FATAL, 'exactly one of mode.0, mode.1 and mode.2 bits must be set');
+      throw new LiteServerError(LITE_ERROR.fatal, 'exactly one of mode.0, mode.1 and mode.2 bits must be set');
     }
     const workchain = query.id.workchain;
     let block: StoredBlock | undefined;
@@ -27,7 +28,7 @@ export function lookupBlock(chain: LocalChain): LiteHandler<'liteServer.lookupBl
       else if (mode & 2) block = chain.store.byLt(workchain, BigInt(query.lt ?? '0'), shard);
       else block = chain.store.byUtime(workchain, query.utime ?? 0, shard);
     }
-    if (!block) throw new LiteServerError(ERR_NOT_READY, 'block not found');
+    if (!block) throw new LiteServerError(LITE_ERROR.notReady, 'block not found');
     const headerMode = mode >> 4;
     return {
       kind: 'liteServer.blockHeader',

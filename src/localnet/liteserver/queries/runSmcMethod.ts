@@ -4,8 +4,9 @@ import { serializeProofs } from '../../../cells';
 import { LocalChain } from '../../ledger/LocalChain';
 import { accountInState, stateRootProof } from '../../ledger/proofs';
 import { LiteHandler } from '../dispatcher';
-import { ERR_FATAL, INVALID_BLOCK_ID, toTlBlockId } from './common';
+import { INVALID_BLOCK_ID, toTlBlockId } from './common';
 import { resolveAccountContext } from './accountContext';
+import { LITE_ERROR } from '../../../constants';
 
 /**
  * Runs a get-method on the account as of the requested block (old code and data, that block's
@@ -15,11 +16,11 @@ import { resolveAccountContext } from './accountContext';
 export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcMethod'> {
   return async (query) => {
     const mode = query.mode;
-    if (mode & ~0x3f) throw new LiteServerError(ERR_FATAL, 'unsupported mode in runSmcMethod');
+    if (mode & ~0x3f) throw new LiteServerError(LITE_ERROR.fatal, 'unsupported mode in runSmcMethod');
     if (mode & (8 | 16)) {
-      throw new LiteServerError(ERR_FATAL, 'unsupported mode in runSmcMethod: the local lite server does not return c7 or library extras');
+      throw new LiteServerError(LITE_ERROR.fatal, 'unsupported mode in runSmcMethod: the local lite server does not return c7 or library extras');
     }
-    if (query.params.length >= 65536) throw new LiteServerError(ERR_FATAL, 'more than 64k parameter bytes passed');
+    if (query.params.length >= 65536) throw new LiteServerError(LITE_ERROR.fatal, 'more than 64k parameter bytes passed');
     const ctx = resolveAccountContext(chain, query.id, query.account);
     const withProofs = (mode & 1) !== 0;
     if (!ctx.shard) {
@@ -44,7 +45,7 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
           : Buffer.alloc(0)
         : null;
     const methodId = Number(BigInt(query.methodId));
-    if (!Number.isSafeInteger(methodId)) throw new LiteServerError(ERR_FATAL, 'method id out of range');
+    if (!Number.isSafeInteger(methodId)) throw new LiteServerError(LITE_ERROR.fatal, 'method id out of range');
     let run;
     try {
       run = await chain.runGetMethod({
@@ -56,7 +57,7 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
         params: query.params,
       });
     } catch (err) {
-      throw new LiteServerError(ERR_FATAL, err instanceof Error ? err.message : String(err));
+      throw new LiteServerError(LITE_ERROR.fatal, err instanceof Error ? err.message : String(err));
     }
     const stack = mode & 4 ? (run.stack ?? Buffer.alloc(0)) : null;
     return result(
