@@ -98,8 +98,10 @@ module.exports = {
       name: 'root-through-the-index',
       comment: "the composition root imports folders through their public index.ts",
       severity: 'error',
+      // One exception: startup.ts loads the TVM pool module alone, so the threads start before the
+      // tvm index loads @ton/core and the emulator (the start's first 0.1 s).
       from: { path: '^src/[^/]+\\.ts$' },
-      to: { path: '^src/[^/]+/(?!index\\.ts$).+' },
+      to: { path: '^src/[^/]+/(?!index\\.ts$).+', pathNot: '^src/tvm/pool\\.ts$' },
     },
   ],
   options: {

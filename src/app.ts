@@ -2,19 +2,19 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
 import { requestLogLevel, serializeRequest } from './logging/index';
-import { createDocsRouter } from './docs/router';
-import { LOCALNET_PATHS } from './docs/localnetPaths';
-import { requestMetrics } from './monitoring/http';
-import { healthcheck } from './routes/health';
-import { createRestRouter } from './routes/rest';
+import { createDocsRouter } from './docs';
+import { LOCALNET_PATHS } from './docs';
+import { requestMetrics } from './monitoring';
+import { healthcheck } from './routes';
+import { createRestRouter } from './routes';
 import { createApiIntake, urlError } from './intake';
-import { assignRequestId, setEdgeHeaders } from './routes/edge';
-import { sendError } from './routes/http';
-import { createJsonRpcRouter } from './routes/jsonRpc';
-import { rewriteJsonRpcAlias, rootRedirect } from './routes/jsonRpcAliases';
-import { createV3Router } from './routes/v3Routes';
-import { createLocalnetRouter } from './routes/localnet';
-import type { AppServices } from './routes/services';
+import { assignRequestId, setEdgeHeaders } from './routes';
+import { sendError } from './routes';
+import { createJsonRpcRouter } from './routes';
+import { rewriteJsonRpcAlias, rootRedirect } from './routes';
+import { createV3Router } from './routes';
+import { createLocalnetRouter } from './routes';
+import type { AppServices } from './routes';
 
 /**
  * The first steps of every request in one middleware (each router layer costs a match and a

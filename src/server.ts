@@ -2,22 +2,22 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { createRequestListener } from './routes/fastPath';
+import { createRequestListener } from './routes';
 import { createApiHttpServer } from './intake';
-import { API_VERSION } from './routes/http';
+import { API_VERSION } from './routes';
 import { createAccessControl, type AccessControl } from './auth';
-import { ResponseCache } from './cache/responseCache';
+import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
 import type { Localnet } from './localnet';
-import { LocalnetControls } from './localnet/controls';
+import { LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
-import { observePool } from './monitoring/pool';
-import { startMetricsServer, type MetricsServer } from './monitoring/server';
+import { observePool } from './monitoring';
+import { startMetricsServer, type MetricsServer } from './monitoring';
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
-import type { AppServices } from './routes/services';
+import type { AppServices } from './routes';
 import { closeTvm } from './tvm';
-import { useNativeCellHashing } from './cells/nativeHashing';
+import { useNativeCellHashing } from './cells';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a

@@ -1,5 +1,5 @@
 import type { Cell, Slice } from '@ton/core';
-import { dictLookupPath } from '.';
+import { dictLookupPath } from './dictPath';
 
 /**
  * The value slice stored under `key` in a (non-empty) `Hashmap keyBits X`, or null. Only the path

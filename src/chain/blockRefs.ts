@@ -1,10 +1,10 @@
 import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
 import { LiteServerProofError } from '../errors';
 import type { BlockIdExt } from '../tl';
-import { invalidLiteAnswer, sameBlock, tlBlockId } from '../proofs/answers';
-import { checkHeaderProof, proofFailure } from '../proofs/checks';
-import type { BlockRef, ChainSession, McBlock } from '../proofs/chainSession';
-import { checkShardBlockLinks } from '../proofs/shardBlockLinks';
+import { invalidLiteAnswer, sameBlock, tlBlockId } from '../proofs';
+import { checkHeaderProof, proofFailure } from '../proofs';
+import type { BlockRef, ChainSession, McBlock } from '../proofs';
+import { checkShardBlockLinks } from '../proofs';
 
 /** Which block a read is made at: what toncenter resolves before most state queries. */
 

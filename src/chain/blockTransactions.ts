@@ -1,12 +1,12 @@
 import { loadTransaction, Transaction } from '@ton/core';
 
-import type { ShortTxIdInput } from '../converters/blockTransactions';
+import type { ShortTxIdInput } from '../converters';
 import type { TransactionId3 } from '../tl';
 import { loadTransactionHead } from '../tlb';
-import { bocRoots, invalidLiteAnswer, parseLiteAnswer, sameBlock, tlBlockId } from '../proofs/answers';
-import { checkBlockTransactionsProof, type ListedTransaction } from '../proofs/blockTransactionsProof';
-import { proofFailure, proving } from '../proofs/checks';
-import type { BlockRef, ChainSession } from '../proofs/chainSession';
+import { bocRoots, invalidLiteAnswer, parseLiteAnswer, sameBlock, tlBlockId } from '../proofs';
+import { checkBlockTransactionsProof, type ListedTransaction } from '../proofs';
+import { proofFailure, proving } from '../proofs';
+import type { BlockRef, ChainSession } from '../proofs';
 
 /**
  * toncenter's paging over a block's transactions, shared by getBlockTransactions and

@@ -1,24 +1,15 @@
 import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
-import type { BlockHeaderInput } from '../converters/blockHeader';
-import type { BlockIdExtInput } from '../converters/blockId';
-import { loadBlockHeaderPart, shardIdentToShardId } from '../tlb/blockHeaderPart';
-import { loadShardHashesTopBlocks } from '../tlb/shardHashes';
-import type { BlockLinkBackInput, ShardBlockProofInput } from '../converters/shardBlockProof';
+import type { BlockHeaderInput } from '../converters';
+import type { BlockIdExtInput } from '../converters';
+import { loadBlockHeaderPart, shardIdentToShardId } from '../tlb';
+import { loadShardHashesTopBlocks } from '../tlb';
+import type { BlockLinkBackInput, ShardBlockProofInput } from '../converters';
 import { ApiError } from '../errors';
 import type { OutMsgQueueSizes, SignatureSet } from '../tl';
-import {
-  bocRoot,
-  invalidLiteAnswer,
-  masterchainProofLinks,
-  optionalBocRoot,
-  parseLiteAnswer,
-  provenBlockRoot,
-  sameBlock,
-  tlBlockId,
-} from '../proofs/answers';
+import { bocRoot, invalidLiteAnswer, masterchainProofLinks, optionalBocRoot, parseLiteAnswer, provenBlockRoot, sameBlock, tlBlockId } from '../proofs';
 import { masterchainBlock } from './blockRefs';
-import { checkAllShardsProof, checkHeaderProof, proofFailure } from '../proofs/checks';
-import type { BlockRef, ChainSession, McBlock } from '../proofs/chainSession';
+import { checkAllShardsProof, checkHeaderProof, proofFailure } from '../proofs';
+import type { BlockRef, ChainSession, McBlock } from '../proofs';
 
 /** Reads about blocks themselves: headers, shard lists, signatures, proofs, queue sizes. */
 

@@ -2,10 +2,10 @@ import { Cell, CellType, Dictionary } from '@ton/core';
 import { InternalError } from '../errors';
 import type { ConfigInfo } from '../tl';
 import { loadStateConfigRoot } from '../tlb';
-import { invalidLiteAnswer, merkleProofContent, parseLiteAnswer, provenBlockRoot, sameBlock, tlBlockId } from '../proofs/answers';
-import { hashmapLookup } from '../cells/hashmapLookup';
-import { proving } from '../proofs/checks';
-import type { ChainSession, McBlock } from '../proofs/chainSession';
+import { invalidLiteAnswer, merkleProofContent, parseLiteAnswer, provenBlockRoot, sameBlock, tlBlockId } from '../proofs';
+import { hashmapLookup } from '../cells';
+import { proving } from '../proofs';
+import type { ChainSession, McBlock } from '../proofs';
 
 /**
  * The blockchain config read out of liteServer.configInfo answers, as tonlib's

@@ -1,26 +1,10 @@
 import { Address, Cell, loadTransaction } from '@ton/core';
-import {
-  CONFIG_GAS_PRICES_BASECHAIN,
-  CONFIG_GAS_PRICES_MASTERCHAIN,
-  CONFIG_MSG_PRICES_BASECHAIN,
-  CONFIG_MSG_PRICES_MASTERCHAIN,
-  CONFIG_STORAGE_PRICES,
-  FeeBreakdown,
-  gasFee,
-  forwardFee,
-  outboundForwardFees,
-  parseGasPrices,
-  parseMsgPrices,
-  parseStoragePrices,
-  QueryFeesJson,
-  storageFee,
-  toQueryFees,
-} from '../converters/fees';
+import { CONFIG_GAS_PRICES_BASECHAIN, CONFIG_GAS_PRICES_MASTERCHAIN, CONFIG_MSG_PRICES_BASECHAIN, CONFIG_MSG_PRICES_MASTERCHAIN, CONFIG_STORAGE_PRICES, FeeBreakdown, gasFee, forwardFee, outboundForwardFees, parseGasPrices, parseMsgPrices, parseStoragePrices, QueryFeesJson, storageFee, toQueryFees } from '../converters';
 import { type BuiltMessage, tvmPool } from '../tvm';
 import { accountAt, shardAccountCell } from './accounts';
 import { requiredConfigParam as configParam } from './config';
 import { emulationContext, libraryBoc } from './getMethods';
-import type { ChainSession, McBlock } from '../proofs/chainSession';
+import type { ChainSession, McBlock } from '../proofs';
 
 /** How long the emulation may run when the caller gives no deadline. */
 const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;

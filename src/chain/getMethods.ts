@@ -1,14 +1,15 @@
 import { Address, beginCell, Cell, Dictionary, TupleItem } from '@ton/core';
 import { parseTvmInteger } from '../converters';
-import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
+import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters';
 import { invalid } from '../errors';
-import { crc16 } from '../params/address';
-import { type GetMethodAnswer, MAX_STACK_CELL_DEPTH, parseStackCell, serializeStackCell, type StackRendering, tvmPool } from '../tvm';
+import { crc16 } from '../params';
+import { type GetMethodAnswer, parseStackCell, serializeStackCell, type StackRendering, tvmPool } from '../tvm';
+import { MAX_STACK_CELL_DEPTH } from '../params';
 import { type AccountRead, accountAt } from './accounts';
 import { type ChainConfig, chainConfigAt } from './config';
 import { librariesByHash } from './libraries';
-import { libraryReferences } from '../tvm/libraryRefs';
-import type { ChainSession, McBlock } from '../proofs/chainSession';
+import { libraryReferences } from '../tvm';
+import type { ChainSession, McBlock } from '../proofs';
 
 /**
  * Get-methods run the way toncenter runs them: locally, in the TVM (tonlib there, the sandbox

@@ -1,8 +1,8 @@
 import { Cell } from '@ton/core';
 import type { LibraryEntry } from '../tl';
-import { bocRoots } from '../proofs/answers';
-import { proofFailure, proving } from '../proofs/checks';
-import type { ChainSession } from '../proofs/chainSession';
+import { bocRoots } from '../proofs';
+import { proofFailure, proving } from '../proofs';
+import type { ChainSession } from '../proofs';
 
 /**
  * The answer's check: every entry is one that was asked for and its BoC is one cell tree hashing

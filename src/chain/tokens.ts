@@ -1,24 +1,9 @@
 import { Address, beginCell, Cell, TupleItem } from '@ton/core';
-import {
-  DnsContentJson,
-  parseDnsRecords,
-  parseTokenContent,
-  readJettonWalletData,
-  readNftItemData,
-  stackAddress,
-  stackCell,
-  stackInt,
-  toJettonMasterData,
-  toJettonWalletData,
-  toNftCollectionData,
-  toNftItemData,
-  TokenContentJson,
-  TokenDataJson,
-} from '../converters/tokenData';
+import { DnsContentJson, parseDnsRecords, parseTokenContent, readJettonWalletData, readNftItemData, stackAddress, stackCell, stackInt, toJettonMasterData, toJettonWalletData, toNftCollectionData, toNftItemData, TokenContentJson, TokenDataJson } from '../converters';
 import { ConflictError } from '../errors';
 import { accountAt } from './accounts';
 import { contractAt, contractOf, type GetMethodOutcome, type LoadedContract } from './getMethods';
-import type { ChainSession, McBlock } from '../proofs/chainSession';
+import type { ChainSession, McBlock } from '../proofs';
 
 /**
  * getTokenData as toncenter's C++ server decides it: the standard get-methods are tried in the

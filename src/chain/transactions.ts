@@ -3,9 +3,9 @@ import { Address, loadTransaction, Transaction } from '@ton/core';
 import { LiteServerError } from '../errors';
 import { hashToBuffer } from '../converters';
 import { accountAt } from './accounts';
-import { bocRoots, parseLiteAnswer } from '../proofs/answers';
-import { checkTransactionChain } from '../proofs/checks';
-import type { ChainSession, McBlock } from '../proofs/chainSession';
+import { bocRoots, parseLiteAnswer } from '../proofs';
+import { checkTransactionChain } from '../proofs';
+import type { ChainSession, McBlock } from '../proofs';
 
 /**
  * An account's history walked from one transaction back through `prev_trans_lt/hash`, the way

@@ -1,6 +1,6 @@
 import type { HandlerTable } from '../methods';
-import type { Handler, HandlerCategory } from '../methods/types';
-import { API_VERSION } from '../routes/http';
+import type { Handler, HandlerCategory } from '../methods';
+import { API_VERSION } from '../routes';
 import { describeParam, isRequired, paramSchema, type JsonSchema } from './params';
 import { COMPONENT_SCHEMAS, resultSchemaOf } from './results';
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { checkProofChain } from '../proofs/blockProof';
-import { sameBlock } from '../proofs/answers';
-import type { BlockRef } from '../proofs/chainSession';
+import { checkProofChain } from '../proofs';
+import { sameBlock } from '../proofs';
+import type { BlockRef } from '../proofs';
 import { LiteServerProofError } from '../errors';
 import type { BlockIdExt, LiteQueryOf, PartialBlockProof } from '../tl';
 import type { KeyBlockStore, TrustAnchor } from './trust';

@@ -2,13 +2,13 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import { HeadVerifier } from './headVerifier';
 import { LitePool, type PoolOptions } from './pool';
-import type { PooledServer } from './serverRoster';
+import type { PooledServer } from './gateway';
 import { LiteServerConfigError } from '../errors';
 import { loadNetworkGlobalConfig, parseGlobalConfig, readGlobalConfigJson } from './sources';
 import { KeyBlockStore, trustAnchorOf, type TrustAnchor } from './trust';
 
 export { LitePool } from './pool';
-export type { PooledServer, ServerStatus } from './serverRoster';
+export type { BroadcastOutcome, LiteGateway, LiteSession, LiteSessionOptions, PooledServer, ServerStatus, TrackedHead } from './gateway';
 export { parseGlobalConfig, loadGlobalConfigFile, loadNetworkConfig } from './sources';
 export { trustAnchorOf, type TrustAnchor } from './trust';
 
@@ -72,3 +72,4 @@ export function createLitePool(set: LiteServerSet, config: AppConfig, logger: Lo
   }
   return new LitePool(set.servers, poolLogger, options);
 }
+export { type ProbeEvent } from './pool';

@@ -2,14 +2,13 @@ import { LITE_ERROR } from '../constants';
 import { EventEmitter } from 'node:events';
 import type { LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
-import type { AnswerCheck, BlockRef } from '../proofs/chainSession';
+import type { AnswerCheck, BlockRef } from '../proofs';
 import { LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError } from './connection';
-// Type-only: pool.ts builds sessions (openSession), so a value import would be a cycle.
-import type { LitePool } from './pool';
+import type { SessionPool } from './sessionPool';
 import type { PoolMember } from './serverRoster';
-import type { LiteSession, LiteSessionOptions } from './session';
+import type { LiteSession, LiteSessionOptions } from './gateway';
 
 const MASTERCHAIN_INFO = liteClientFunction('liteServer.getMasterchainInfo');
 const GET_BLOCK_PROOF = liteClientFunction('liteServer.getBlockProof');
@@ -28,7 +27,7 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
   private readonly lookedUp = new Map<number, BlockRef>();
 
   constructor(
-    private readonly pool: LitePool,
+    private readonly pool: SessionPool,
     private readonly options: LiteSessionOptions,
     private readonly deadline: number,
   ) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PooledServer } from './serverRoster';
+import type { PooledServer } from './gateway';
 import { LiteServerConfigError } from '../errors';
 
 /**

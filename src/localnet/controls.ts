@@ -5,7 +5,7 @@
  */
 import { Address } from '@ton/core';
 import { invalid, NotFoundError } from '../errors';
-import type { Localnet } from '.';
+import type { Localnet } from './localnet';
 import { ChainState } from './ledger/LocalChain';
 import { MAX_CHAIN_TIME } from './ledger/clock';
 import { FundResult } from './ledger/faucet';

@@ -1,5 +1,5 @@
 import { NotImplementedError, ValidationError } from '../errors';
-import { ParamError, ParamShape, ParamValues, parseParams } from '../params/schema';
+import { ParamError, ParamShape, ParamValues, parseParams } from '../params';
 import type { Handler, HandlerDefinition } from './types';
 
 /** Turns a handler file's definition into a table entry. */

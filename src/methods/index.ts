@@ -105,3 +105,4 @@ export class HandlerTable {
 export function createHandlerTable(): HandlerTable {
   return new HandlerTable(HANDLERS);
 }
+export { type Handler, type HandlerCategory, type HandlerContext, type HttpVerb, type JsonValue } from './types';

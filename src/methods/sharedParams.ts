@@ -1,4 +1,4 @@
-import { param } from '../params/schema';
+import { param } from '../params';
 
 /** Parameter schemas that pairs of methods share (a method and its Ext/Std twin), kept in one place. */
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
-import type { LiteSession, LiteSessionOptions } from '../liteclient/session';
-import type { ParamShape, ParamValues, RequestSource } from '../params/schema';
+import type { LiteSession, LiteSessionOptions } from '../liteclient';
+import type { ParamShape, ParamValues, RequestSource } from '../params';
 
 export type HttpVerb = 'GET' | 'POST';
 

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
+import { apiRequestStarts, handedOver, type ApiRequestStart } from '../intake';
 import type { HandlerTable } from '../methods';
-import { handedOver } from '../intake/handover';
-import { httpRequestDuration, httpRequests } from '../metrics/registry';
+import { httpRequestDuration, httpRequests } from '../metrics';
 
 type Mode = 'rest' | 'jsonrpc';
 
@@ -10,9 +10,12 @@ interface CallRecord {
   status: number;
 }
 
+/** Which method a call's name names (aliases fold into the method); undefined for an unknown name. */
+type MethodOf = ApiRequestStart['methodOf'];
+
 /** A method label from the table only: aliases fold into the method, anything else is `unknown`. */
-function methodLabel(table: HandlerTable, name: unknown): string {
-  return (typeof name === 'string' && table.find(name)?.name) || 'unknown';
+function methodLabel(methodOf: MethodOf, name: unknown): string {
+  return methodOf(name) || 'unknown';
 }
 
 /** The status of one reply of a JSON-RPC batch: 200 when ok, its envelope code otherwise. */
@@ -23,12 +26,12 @@ function elementStatus(reply: unknown, fallback: number): number {
   return typeof code === 'number' ? code : fallback;
 }
 
-function callsOf(table: HandlerTable, mode: Mode, path: string, body: unknown, reply: unknown, status: number): CallRecord[] {
-  if (mode === 'rest') return [{ method: methodLabel(table, path.slice(1)), status }];
-  if (!Array.isArray(body)) return [{ method: methodLabel(table, (body as { method?: unknown } | undefined)?.method), status }];
+function callsOf(methodOf: MethodOf, mode: Mode, path: string, body: unknown, reply: unknown, status: number): CallRecord[] {
+  if (mode === 'rest') return [{ method: methodLabel(methodOf, path.slice(1)), status }];
+  if (!Array.isArray(body)) return [{ method: methodLabel(methodOf, (body as { method?: unknown } | undefined)?.method), status }];
   // A batch: one call per element; a batch refused as a whole (one envelope) gives each its status.
   return body.map((element: unknown, index) => ({
-    method: methodLabel(table, (element as { method?: unknown } | null)?.method),
+    method: methodLabel(methodOf, (element as { method?: unknown } | null)?.method),
     status: Array.isArray(reply) ? elementStatus(reply[index], status) : status,
   }));
 }
@@ -37,7 +40,7 @@ function callsOf(table: HandlerTable, mode: Mode, path: string, body: unknown, r
  * Starts counting the calls of one request (by method, mode and status) and timing it; they are
  * counted when its answer has been written. `path` is the request's path below /api/v2.
  */
-export function recordRequest(table: HandlerTable, req: Request, res: Response, path: string): void {
+function recordRequest(methodOf: MethodOf, req: Request, res: Response, path: string): void {
   const started = performance.now();
   const trimmed = path.endsWith('/') ? path.replace(/\/+$/, '') : path;
   const mode: Mode = req.method === 'POST' && trimmed.toLowerCase() === '/jsonrpc' ? 'jsonrpc' : 'rest';
@@ -52,7 +55,7 @@ export function recordRequest(table: HandlerTable, req: Request, res: Response, 
   }
   res.once('finish', () => {
     const seconds = (performance.now() - started) / 1000;
-    for (const call of callsOf(table, mode, trimmed, req.body, reply, res.statusCode)) {
+    for (const call of callsOf(methodOf, mode, trimmed, req.body, reply, res.statusCode)) {
       httpRequests.inc({ method: call.method, mode, status: String(call.status) });
       httpRequestDuration.observe({ method: call.method, mode }, seconds);
     }
@@ -65,8 +68,15 @@ export function recordRequest(table: HandlerTable, req: Request, res: Response, 
  * path handed over is being counted already (the fast path starts the same recording).
  */
 export function requestMetrics(table: HandlerTable) {
+  const methodOf: MethodOf = (name) => (typeof name === 'string' ? table.find(name)?.name : undefined);
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!handedOver(req)) recordRequest(table, req, res, req.path);
+    if (!handedOver(req)) recordRequest(methodOf, req, res, req.path);
     next();
   };
 }
+
+// The fast path (src/routes/fastPath.ts) announces the requests it takes; they are counted the same way.
+apiRequestStarts.subscribe((message) => {
+  const start = message as ApiRequestStart;
+  recordRequest(start.methodOf, start.req, start.res, start.path);
+});

@@ -1,6 +1,6 @@
 import type { LitePool, ServerStatus } from '../liteclient';
-import type { ProbeEvent } from '../liteclient/pool';
-import { liteServerErrors, liteServerLag, liteServerProbeDuration, liteServerSeqno, liteServerState, liteServerUp } from '../metrics/registry';
+import type { ProbeEvent } from '../liteclient';
+import { liteServerErrors, liteServerLag, liteServerProbeDuration, liteServerSeqno, liteServerState, liteServerUp } from '../metrics';
 
 const STATES: readonly ServerStatus['state'][] = ['starting', 'up', 'down', 'lagging', 'unverified'];
 

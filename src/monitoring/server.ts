@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { StartupError } from '../errors';
 import { refreshPoolGauges } from './pool';
-import { metricsRegistry } from '../metrics/registry';
+import { metricsRegistry } from '../metrics';
 
 export interface MetricsServer {
   readonly url: string;

@@ -1,7 +1,7 @@
 import { Cell, CellType } from '@ton/core';
 import { ApiError } from '../errors';
 import { CellInterner } from '../cells';
-import { scanBoc } from '../params/bounds';
+import { scanBoc } from '../params';
 import type { BlockIdExt, BlockLink } from '../tl';
 import type { BlockRef, ChainSession } from './chainSession';
 

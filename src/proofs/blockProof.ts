@@ -15,7 +15,7 @@ import {
 } from '../tlb';
 import { validatorSetHash, type BlockLinkBack, type BlockLinkForward, type BlockLink, type PartialBlockProof } from '../tl';
 import { sameBlock } from './answers';
-import { hashmapLookup } from '../cells/hashmapLookup';
+import { hashmapLookup } from '../cells';
 import type { BlockRef } from './chainSession';
 import { checkBlockSignatures, masterchainValidators } from './validatorSignatures';
 

@@ -1,6 +1,6 @@
 import { Cell, CellType } from '@ton/core';
-import { loadBlockHeaderPart, shardIdentToShardId, type BlockHeaderPart } from '../tlb/blockHeaderPart';
-import { loadShardDescrHead, type ShardDescrHead } from '../tlb/shardHashes';
+import { loadBlockHeaderPart, shardIdentToShardId, type BlockHeaderPart } from '../tlb';
+import { loadShardDescrHead, type ShardDescrHead } from '../tlb';
 import { LiteServerProofError } from '../errors';
 import { dictLookupPath } from '../cells';
 import { loadMcBlockExtraHead, loadMcStateExtraCells, loadShardStateHeader, loadTransactionHead, type ShardStateHeader } from '../tlb';

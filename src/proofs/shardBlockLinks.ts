@@ -1,5 +1,5 @@
 import { MASTERCHAIN } from '../constants';
-import { loadBlockHeaderPart } from '../tlb/blockHeaderPart';
+import { loadBlockHeaderPart } from '../tlb';
 import type { ExtBlkRef } from '../tlb';
 import type { BlockIdExt, ShardBlockProof } from '../tl';
 import { sameBlock } from './answers';

@@ -2,7 +2,7 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { Cell } from '@ton/core';
 import { nodeIdShort, signedBlockIdBytes, type Signature, type ValidatorSetEntry } from '../tl';
 import { loadValidatorDescr, loadValidatorSet } from '../tlb';
-import { hashmapLookup } from '../cells/hashmapLookup';
+import { hashmapLookup } from '../cells';
 
 /**
  * The masterchain validators of a key block's configuration and the signature rule of a forward

@@ -1,11 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { startTime as loggedFrom } from 'pino-http';
-import type { Handler } from '../methods/types';
-import { gateAdmission, markHandedOver, MAX_URL_BYTES, readJsonBody } from '../intake';
+import type { Handler } from '../methods';
+import { gateAdmission, markHandedOver, MAX_URL_BYTES, publishApiRequestStart, readJsonBody } from '../intake';
 import { logAnsweredRequest } from '../logging/index';
-import { recordRequest } from '../monitoring/http';
-import { fastPathRequests } from '../metrics/registry';
+import { fastPathRequests } from '../metrics';
 import { readRpcCall, RefusedCall, sendRpcResult } from './jsonRpc';
 import type { AppServices } from './services';
 import { assignRequestId, setEdgeHeaders } from './edge';
@@ -156,7 +155,12 @@ export function createRequestListener(app: Express, services: AppServices): Requ
     res.locals ??= Object.create(null) as Record<string, unknown>;
     req.id = assignRequestId(req, res);
     setEdgeHeaders(res);
-    recordRequest(services.table, req, res, mode === 'rest' ? `/${taken.handler.name}` : '/jsonRPC');
+    publishApiRequestStart({
+      req,
+      res,
+      path: mode === 'rest' ? `/${taken.handler.name}` : '/jsonRPC',
+      methodOf: (name) => (typeof name === 'string' ? services.table.find(name)?.name : undefined),
+    });
     let body: unknown;
     try {
       const admit = mode === 'rest' ? admitRest : admitJsonRpc;

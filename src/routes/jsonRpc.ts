@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import * as jayson from 'jayson';
 import { ApiError, MethodNotAllowedError, ValidationError, toErrorResponse } from '../errors';
-import { quoteInput } from '../params/quote';
+import { quoteInput } from '../params';
 import { executeCall, type CallOutcome } from './execute';
 import { requestIdOf, requestLogger } from './http';
-import type { Handler } from '../methods/types';
+import type { Handler } from '../methods';
 import type { AppServices } from './services';
 
 /**

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
-import type { HttpVerb } from '../methods/types';
+import type { HttpVerb } from '../methods';
 import type { AppServices } from './services';
 import { CachedApiError, executeCall } from './execute';
 import { requestLogger, requestIdOf, sendError, sendResult } from './http';

@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
 import type { AccessControl } from '../auth';
-import type { ResponseCache } from '../cache/responseCache';
+import type { ResponseCache } from '../cache';
 import type { AppConfig } from '../config';
 import type { HandlerTable } from '../methods';
-import type { LiteGateway } from '../liteclient/session';
-import type { LocalnetControls } from '../localnet/controls';
+import type { LiteGateway } from '../liteclient';
+import type { LocalnetControls } from '../localnet';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
 export interface AppServices {

@@ -1,5 +1,5 @@
 import { Cell, CellType, type ShardIdent } from '@ton/core';
-import { loadBlockInfo, type BlockInfo } from '.';
+import { loadBlockInfo, type BlockInfo } from './blockInfo';
 
 /**
  * The header part of a block that getBlockHeader reports: `global_id` and `BlockInfo`, read with

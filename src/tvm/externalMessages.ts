@@ -1,6 +1,6 @@
 import { Address, beginCell, Builder, Cell, loadMessage, StateInit, storeStateInit } from '@ton/core';
 import { ApiError, invalid } from '../errors';
-import { decodeBoundedBoc, MAX_BOC_CELLS, MAX_MESSAGE_PART_DEPTH } from '../params/bounds';
+import { decodeBoundedBoc, MAX_BOC_CELLS, MAX_MESSAGE_PART_DEPTH } from '../params';
 
 /**
  * Inbound external messages: checking a BoC a client wants sent, building one from parts

@@ -1,7 +1,7 @@
 import type { Address } from '@ton/core';
-import type { ExtMessageInfoJson } from '../converters/extMessage';
+import type { ExtMessageInfoJson } from '../converters';
 import { invalid } from '../errors';
-import { checkBocBounds } from '../params/bounds';
+import { checkBocBounds } from '../params';
 import { type BuiltMessage, tvmPool } from './pool';
 
 /**

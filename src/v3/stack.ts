@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import { LegacyStackEntryJson, toLegacyHex, TvmStackEntryJson } from '../converters/stack';
+import { LegacyStackEntryJson, toLegacyHex, TvmStackEntryJson } from '../converters';
 
 /**
  * toncenter v3's stack form `{type, value}` (ton-index-go `V2StackEntity`) on the way out: `num`

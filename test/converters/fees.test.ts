@@ -14,7 +14,7 @@ import {
   storageFee,
   toQueryFees,
 } from '../../src/converters/fees';
-import { buildExternalMessage } from '../../src/chain';
+import { buildExternalMessage } from '../../src/tvm';
 import { describeWithFixtures, fixtureResult, loadFixtures } from '../helpers/fixtures';
 import { fixtureRows, keyOrder, withoutExtra } from './support';
 

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config';
 import { LiteServerError } from '../../src/errors';
 import { AdnlServer } from '../../src/localnet/adnlServer/server';
 import { AdnlClientConnection } from '../../src/liteclient/connection';
-import type { PooledServer } from '../../src/liteclient/serverRoster';
+import type { PooledServer } from '../../src/liteclient';
 import { trustAnchorOf } from '../../src/liteclient/trust';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { startServer, type RunningServer } from '../../src/server';

@@ -6,12 +6,12 @@
  * capped per connection and, through a budget shared by all connections, in total.
  */
 import { Socket } from 'net';
-import { TlDecodeError } from '../../tl/buffer';
-import { encodeTl } from '../../tl/codec';
-import { adnlMessageAnswerCodec, decodeAdnlPayload, tcpPongCodec } from '../../tl/adnlMessages';
-import { AdnlFrameError, FrameReader, encodeFrame } from '../../adnl/frames';
-import { AdnlHandshakeError, AdnlSessionCiphers, HANDSHAKE_SIZE, acceptHandshake } from '../../adnl/handshake';
-import { AdnlKeyPair } from '../../adnl/keys';
+import { TlDecodeError } from '../../tl';
+import { encodeTl } from '../../tl';
+import { adnlMessageAnswerCodec, decodeAdnlPayload, tcpPongCodec } from '../../tl';
+import { AdnlFrameError, FrameReader, encodeFrame } from '../../adnl';
+import { AdnlHandshakeError, AdnlSessionCiphers, HANDSHAKE_SIZE, acceptHandshake } from '../../adnl';
+import { AdnlKeyPair } from '../../adnl';
 import { LocalnetLogger } from './logger';
 
 export interface ConnectionInfo {

@@ -14,7 +14,7 @@ import { captureState, ChainState, restoreState } from './memorySnapshot';
 import { LiveChain, loadHeadAccounts, loadZeroStateAccounts, newLiveChain } from './liveChain';
 import { applyAccountChanges } from './accountChanges';
 import { BlockTimer } from './blockTimer';
-import { createEmulator } from '../../tvm/emulator';
+import { createEmulator } from '../../tvm';
 import { SandboxEngine } from './sandboxAdapter';
 import { sealBlocks } from './sealing';
 import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';

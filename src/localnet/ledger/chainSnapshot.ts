@@ -1,9 +1,7 @@
 /** What a chain snapshot holds, and how sealed blocks and account sets are rebuilt from its cells. */
-import { Address, Cell, loadShardAccount, loadTransaction } from '@ton/core';
+import { Cell, loadTransaction } from '@ton/core';
 import { forEachDictLeaf } from '../../cells';
-import { loadBlockInfo, loadCurrencyCollection, loadDepthBalanceInfo } from '../../tlb';
-import { accountsOf } from './proofs';
-import { AccountsDict, emptyAccounts } from './builder';
+import { loadBlockInfo, loadCurrencyCollection } from '../../tlb';
 import { BASECHAIN, BlockId, FULL_SHARD, MASTERCHAIN, shardOfIdent } from './ids';
 import { BlockStore, StoredBlock, StoredTransaction } from './store';
 import type { LiveChain } from './liveChain';
@@ -25,13 +23,6 @@ export interface SavedBlock {
   root: Cell;
   state: Cell;
   fileHash: Buffer;
-}
-
-/** An account to load back into the emulator. */
-export interface RestoredAccount {
-  address: Address;
-  shardAccount: Cell;
-  lastTxTime: number;
 }
 
 /** A StoredBlock rebuilt from its cells: header fields from BlockInfo, transactions from account_blocks. */
@@ -81,24 +72,6 @@ export function restoredBlock(saved: SavedBlock, signature: Buffer | null): Stor
     shardTops: [],
     signature,
   };
-}
-
-/** The accounts of a ShardStateUnsplit: the augmented dictionary and the emulator's view. */
-export function accountsOfState(workchain: number, state: Cell): { dict: AccountsDict; accounts: RestoredAccount[] } {
-  let dict = emptyAccounts();
-  const accounts: RestoredAccount[] = [];
-  forEachDictLeaf(accountsOf(state).root, 256, (key, leaf) => {
-    const { balance } = loadDepthBalanceInfo(leaf);
-    const shardAccount = leaf.asCell();
-    dict = dict.set(key, shardAccount, balance);
-    const lastPaid = loadShardAccount(shardAccount.beginParse()).account?.storageStats.lastPaid ?? 0;
-    accounts.push({
-      address: new Address(workchain, Buffer.from(key.toString(16).padStart(64, '0'), 'hex')),
-      shardAccount,
-      lastTxTime: lastPaid,
-    });
-  });
-  return { dict, accounts };
 }
 
 /** The saved form of every stored block: the masterchain and each basechain shard. */

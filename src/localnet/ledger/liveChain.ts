@@ -6,7 +6,7 @@
  */
 import { Cell } from '@ton/core';
 import { AccountsDict, emptyAccounts } from './builder';
-import { accountsOfState, RestoredAccount } from './chainSnapshot';
+import { accountsOfState, RestoredAccount } from './restoredAccounts';
 import { ChainClock } from './clock';
 import { LocalConfig } from './config';
 import { MasterchainHistory } from './history';

@@ -31,7 +31,7 @@ import {
   Transaction,
 } from '@ton/core';
 import { CellInterner } from '../../cells';
-import { createEmulator } from '../../tvm/emulator';
+import { createEmulator } from '../../tvm';
 import { Blockchain, BlockchainTransaction, EmulationError, Executor, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
 
 /** One transaction as the chain needs it: exact cell plus the fields blocks are built from. */

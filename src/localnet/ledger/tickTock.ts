@@ -5,7 +5,7 @@
  * the first message executed for it, or at its seal), the tocks when it is sealed.
  */
 import { Address, loadShardAccount } from '@ton/core';
-import { RestoredAccount } from './chainSnapshot';
+import { RestoredAccount } from './restoredAccounts';
 import { MASTERCHAIN } from './ids';
 import { ExecutedTransaction, SandboxEngine } from './sandboxAdapter';
 

@@ -1,7 +1,7 @@
-import { param } from '../../params/schema';
+import { param } from '../../params';
 import { defineHandler, invalid } from '../define';
 import { dnsResolveAt, masterchainBlockAt, MAX_DNS_TTL } from '../../chain';
-import { encodeDnsName, MAX_DNS_NAME_BYTES } from '../../converters/dns';
+import { encodeDnsName, MAX_DNS_NAME_BYTES } from '../../converters';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 

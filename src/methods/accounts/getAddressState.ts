@@ -1,5 +1,5 @@
 import { toAddressState } from '../../converters';
-import { param } from '../../params/schema';
+import { param } from '../../params';
 import { accountAtSeqno } from '../../chain';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';

@@ -1,6 +1,6 @@
 import { blockHeader, resolveBlock } from '../../chain';
-import { toBlockHeader } from '../../converters/blockHeader';
-import { param } from '../../params/schema';
+import { toBlockHeader } from '../../converters';
+import { param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';

@@ -1,6 +1,6 @@
 import { masterchainSignatures } from '../../chain';
-import { toBlockSignatures, toBlockSignaturesSimplex } from '../../converters/signatures';
-import { param } from '../../params/schema';
+import { toBlockSignatures, toBlockSignaturesSimplex } from '../../converters';
+import { param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';

@@ -1,4 +1,4 @@
-import { toBlockIdExt, zeroStateToBlockIdExt } from '../../converters/blockId';
+import { toBlockIdExt, zeroStateToBlockIdExt } from '../../converters';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

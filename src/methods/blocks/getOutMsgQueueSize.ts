@@ -1,5 +1,5 @@
 import { outMsgQueueSizes } from '../../chain';
-import { toOutMsgQueueSizes } from '../../converters/outMsgQueueSizes';
+import { toOutMsgQueueSizes } from '../../converters';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

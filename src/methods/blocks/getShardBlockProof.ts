@@ -1,6 +1,6 @@
 import { masterchainBlockAt, resolveBlock, shardBlockProof } from '../../chain';
-import { toShardBlockProof } from '../../converters/shardBlockProof';
-import { param } from '../../params/schema';
+import { toShardBlockProof } from '../../converters';
+import { param } from '../../params';
 import { defineHandler, invalid } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';

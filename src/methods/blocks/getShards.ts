@@ -1,6 +1,6 @@
 import { masterchainBlock, shardsAt } from '../../chain';
-import { toBlockShards } from '../../converters/shards';
-import { param } from '../../params/schema';
+import { toBlockShards } from '../../converters';
+import { param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';

@@ -1,6 +1,6 @@
 import { blockByLt, blockBySeqno, blockByUtime } from '../../chain';
-import { toBlockIdExt } from '../../converters/blockId';
-import { param } from '../../params/schema';
+import { toBlockIdExt } from '../../converters';
+import { param } from '../../params';
 import { defineHandler, invalid } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';

@@ -1,6 +1,6 @@
 import { configParamAt, masterchainBlockAt } from '../../chain';
-import { toConfigInfo } from '../../converters/config';
-import { param } from '../../params/schema';
+import { toConfigInfo } from '../../converters';
+import { param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { configParamSelector, positiveSeqno } from '../validation';

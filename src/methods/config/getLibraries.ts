@@ -1,6 +1,6 @@
 import { librariesByHash } from '../../chain';
-import { toLibraryResult } from '../../converters/libraries';
-import { param } from '../../params/schema';
+import { toLibraryResult } from '../../converters';
+import { param } from '../../params';
 import { defineHandler, invalid } from '../define';
 
 /** Hashes one call may ask for: a lite server answers at most 16 libraries per query. */

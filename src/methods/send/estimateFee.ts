@@ -1,6 +1,7 @@
-import { param } from '../../params/schema';
+import { param } from '../../params';
 import { defineHandler } from '../define';
-import { buildQueryMessage, estimateFeeAt } from '../../chain';
+import { buildQueryMessage } from '../../tvm';
+import { estimateFeeAt } from '../../chain';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({

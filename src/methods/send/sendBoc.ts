@@ -1,6 +1,6 @@
-import { param } from '../../params/schema';
+import { param } from '../../params';
 import { defineHandler } from '../define';
-import { checkSendableBoc, externalMessageInfo } from '../../chain';
+import { checkSendableBoc, externalMessageInfo } from '../../tvm';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({

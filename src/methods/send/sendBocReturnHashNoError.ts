@@ -1,7 +1,7 @@
 import { ApiError, LiteServerError } from '../../errors';
-import { param } from '../../params/schema';
+import { param } from '../../params';
 import { defineHandler } from '../define';
-import { checkSendableBoc, externalMessageInfo } from '../../chain';
+import { checkSendableBoc, externalMessageInfo } from '../../tvm';
 import { POST_ONLY } from '../types';
 
 /** A message that cannot be sent is the caller's problem here: 400 with the reason, never 422/500. */

@@ -1,6 +1,6 @@
-import { param } from '../../params/schema';
+import { param } from '../../params';
 import { defineHandler } from '../define';
-import { buildQueryMessage } from '../../chain';
+import { buildQueryMessage } from '../../tvm';
 import { POST_ONLY } from '../types';
 
 export default defineHandler({

@@ -1,5 +1,5 @@
 import { blockTransactionsCursor, listBlockShortTxIds, resolveBlock } from '../../chain';
-import { toBlockTransactions } from '../../converters/blockTransactions';
+import { toBlockTransactions } from '../../converters';
 import { blockTransactionsParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';

@@ -1,5 +1,5 @@
 import { blockTransactionsCursor, listBlockTransactionsExt, resolveBlock } from '../../chain';
-import { toBlockTransactionsExt } from '../../converters/blockTransactions';
+import { toBlockTransactionsExt } from '../../converters';
 import { blockTransactionsParams } from '../sharedParams';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';

@@ -1,5 +1,5 @@
-import { toFriendly, toRawForm } from '../../params/address';
-import { param } from '../../params/schema';
+import { toFriendly, toRawForm } from '../../params';
+import { param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

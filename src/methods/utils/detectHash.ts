@@ -1,4 +1,4 @@
-import { param } from '../../params/schema';
+import { param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

@@ -1,5 +1,5 @@
-import { toFriendly } from '../../params/address';
-import { param } from '../../params/schema';
+import { toFriendly } from '../../params';
+import { param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

@@ -1,7 +1,10 @@
-import type { BroadcastOutcome } from './fanout';
-import type { ServerStatus } from './serverRoster';
-import type { ChainSession, McBlock } from '../proofs/chainSession';
+import type { ChainSession, McBlock } from '../proofs';
 import type { MasterchainInfo } from '../tl';
+import type { LiteServerEndpoint } from './connection';
+import type { ServerState } from './health';
+
+// The pool's public types, in a leaf module: the pool's parts and the HTTP layer import them,
+// and this module imports no part of the pool.
 
 /**
  * What a handler sees of the lite-server pool: one session per HTTP request, sticky to one lite
@@ -50,4 +53,35 @@ export interface LiteGateway {
   refreshHeads?(deadline: number): Promise<void>;
   /** The embedded chain went back to masterchain block `seqno` (a restored snapshot): forget what was proven above it. */
   chainRewound?(seqno: number): void;
+}
+
+export interface PooledServer extends LiteServerEndpoint {
+  /** Keeps every block (answers old seqnos); toncenter routes `archival=true` only to these. */
+  readonly archival: boolean;
+  /** Relative share of the requests among healthy servers. */
+  readonly weight: number;
+}
+
+export interface ServerStatus {
+  index: number;
+  host: string;
+  port: number;
+  archival: boolean;
+  weight: number;
+  state: ServerState;
+  connected: boolean;
+  seqno: number | null;
+  lag: number | null;
+  latencyMs: number | null;
+  lastError: string | null;
+  /** Why it is out of rotation, in plain words (`connection refused`, `lagging 12 blocks behind`); null when up. */
+  reason: string | null;
+}
+
+/** What broadcastMessage reports (src/liteclient/fanout.ts). */
+export interface BroadcastOutcome {
+  /** Index of the first server that accepted. */
+  readonly acceptedBy: number;
+  /** Every server the message went to, in the order it was sent. */
+  readonly sentTo: readonly number[];
 }
