@@ -2,19 +2,22 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
 import { requestLogLevel, serializeRequest } from './logging/index';
-import { createDocsRouter } from './docs';
-import { LOCALNET_PATHS } from './docs';
+import { createDocsRouter, LOCALNET_PATHS } from './docs';
 import { requestMetrics } from './monitoring';
-import { healthcheck } from './routes';
-import { createRestRouter } from './routes';
+import {
+  healthcheck,
+  createRestRouter,
+  assignRequestId,
+  setEdgeHeaders,
+  sendError,
+  createJsonRpcRouter,
+  rewriteJsonRpcAlias,
+  rootRedirect,
+  createV3Router,
+  createLocalnetRouter,
+  type AppServices,
+} from './routes';
 import { createApiIntake, urlError } from './intake';
-import { assignRequestId, setEdgeHeaders } from './routes';
-import { sendError } from './routes';
-import { createJsonRpcRouter } from './routes';
-import { rewriteJsonRpcAlias, rootRedirect } from './routes';
-import { createV3Router } from './routes';
-import { createLocalnetRouter } from './routes';
-import type { AppServices } from './routes';
 
 /**
  * The first steps of every request in one middleware (each router layer costs a match and a

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { Logger } from 'pino';
-import type { AppConfig } from './config';
-import { ConfigError } from './config';
+import { type AppConfig, ConfigError } from './config';
 import { parseGlobalConfig, trustAnchorOf } from './liteclient';
 import { startLocalnet, type Localnet } from './localnet';
 import type { LiteServerSource } from './server';

@@ -26,3 +26,4 @@ export {
 } from './bocWriter';
 export { hashmapLookup } from './hashmapLookup';
 export { nativeSha256, useNativeCellHashing } from './nativeHashing';
+export { cellStats, type CellStats } from './cellStats';

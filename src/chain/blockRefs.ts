@@ -1,13 +1,19 @@
 import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
 import { LiteServerProofError } from '../errors';
 import type { BlockIdExt } from '../tl';
-import { invalidLiteAnswer, sameBlock, tlBlockId } from '../proofs';
-import { checkHeaderProof, proofFailure } from '../proofs';
-import type { BlockRef, ChainSession, McBlock } from '../proofs';
-import { checkShardBlockLinks } from '../proofs';
+import {
+  invalidLiteAnswer,
+  sameBlock,
+  tlBlockId,
+  checkHeaderProof,
+  proofFailure,
+  type BlockRef,
+  type ChainSession,
+  type McBlock,
+  checkShardBlockLinks,
+} from '../proofs';
 
 /** Which block a read is made at: what toncenter resolves before most state queries. */
-
 
 /** lookupBlock mode bits: by seqno, by lt, by unix time. */
 const BY_SEQNO = 1;

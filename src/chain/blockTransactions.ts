@@ -3,10 +3,19 @@ import { loadTransaction, Transaction } from '@ton/core';
 import type { ShortTxIdInput } from '../converters';
 import type { TransactionId3 } from '../tl';
 import { loadTransactionHead } from '../tlb';
-import { bocRoots, invalidLiteAnswer, parseLiteAnswer, sameBlock, tlBlockId } from '../proofs';
-import { checkBlockTransactionsProof, type ListedTransaction } from '../proofs';
-import { proofFailure, proving } from '../proofs';
-import type { BlockRef, ChainSession } from '../proofs';
+import {
+  bocRoots,
+  invalidLiteAnswer,
+  parseLiteAnswer,
+  sameBlock,
+  tlBlockId,
+  checkBlockTransactionsProof,
+  type ListedTransaction,
+  proofFailure,
+  proving,
+  type BlockRef,
+  type ChainSession,
+} from '../proofs';
 
 /**
  * toncenter's paging over a block's transactions, shared by getBlockTransactions and

@@ -1,15 +1,25 @@
 import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
-import type { BlockHeaderInput } from '../converters';
-import type { BlockIdExtInput } from '../converters';
-import { loadBlockHeaderPart, shardIdentToShardId } from '../tlb';
-import { loadShardHashesTopBlocks } from '../tlb';
-import type { BlockLinkBackInput, ShardBlockProofInput } from '../converters';
+import type { BlockHeaderInput, BlockIdExtInput, BlockLinkBackInput, ShardBlockProofInput } from '../converters';
+import { loadBlockHeaderPart, shardIdentToShardId, loadShardHashesTopBlocks } from '../tlb';
 import { ApiError } from '../errors';
 import type { OutMsgQueueSizes, SignatureSet } from '../tl';
-import { bocRoot, invalidLiteAnswer, masterchainProofLinks, optionalBocRoot, parseLiteAnswer, provenBlockRoot, sameBlock, tlBlockId } from '../proofs';
+import {
+  bocRoot,
+  invalidLiteAnswer,
+  masterchainProofLinks,
+  optionalBocRoot,
+  parseLiteAnswer,
+  provenBlockRoot,
+  sameBlock,
+  tlBlockId,
+  checkAllShardsProof,
+  checkHeaderProof,
+  proofFailure,
+  type BlockRef,
+  type ChainSession,
+  type McBlock,
+} from '../proofs';
 import { masterchainBlock } from './blockRefs';
-import { checkAllShardsProof, checkHeaderProof, proofFailure } from '../proofs';
-import type { BlockRef, ChainSession, McBlock } from '../proofs';
 
 /** Reads about blocks themselves: headers, shard lists, signatures, proofs, queue sizes. */
 

@@ -1,14 +1,11 @@
 import { Address, beginCell, Cell, Dictionary, TupleItem } from '@ton/core';
-import { parseTvmInteger } from '../converters';
-import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters';
+import { parseTvmInteger, type LegacyStackEntryJson, type TvmStackEntryJson } from '../converters';
 import { invalid } from '../errors';
-import { crc16 } from '../params';
-import { type GetMethodAnswer, parseStackCell, serializeStackCell, type StackRendering, tvmPool } from '../tvm';
-import { MAX_STACK_CELL_DEPTH } from '../params';
+import { crc16, MAX_STACK_CELL_DEPTH } from '../params';
+import { type GetMethodAnswer, parseStackCell, serializeStackCell, type StackRendering, tvmPool, libraryReferences } from '../tvm';
 import { type AccountRead, accountAt } from './accounts';
 import { type ChainConfig, chainConfigAt } from './config';
 import { librariesByHash } from './libraries';
-import { libraryReferences } from '../tvm';
 import type { ChainSession, McBlock } from '../proofs';
 
 /**

@@ -3,10 +3,9 @@ import { Address, Transaction } from '@ton/core';
 import { transactionMessages } from '../converters';
 import { LiteServerError, NotFoundError } from '../errors';
 import type { BlockIdExt } from '../tl';
-import { tlBlockId } from '../proofs';
+import { tlBlockId, type BlockRef, type ChainSession } from '../proofs';
 import { BLOCK_TRANSACTIONS_MODE, checkPage, listedId } from './blockTransactions';
 import { blockByLt as lookupByLt, blockBySeqno } from './blockRefs';
-import type { BlockRef, ChainSession } from '../proofs';
 import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } from './transactions';
 
 /**

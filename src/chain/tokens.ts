@@ -1,5 +1,20 @@
 import { Address, beginCell, Cell, TupleItem } from '@ton/core';
-import { DnsContentJson, parseDnsRecords, parseTokenContent, readJettonWalletData, readNftItemData, stackAddress, stackCell, stackInt, toJettonMasterData, toJettonWalletData, toNftCollectionData, toNftItemData, TokenContentJson, TokenDataJson } from '../converters';
+import {
+  DnsContentJson,
+  parseDnsRecords,
+  parseTokenContent,
+  readJettonWalletData,
+  readNftItemData,
+  stackAddress,
+  stackCell,
+  stackInt,
+  toJettonMasterData,
+  toJettonWalletData,
+  toNftCollectionData,
+  toNftItemData,
+  TokenContentJson,
+  TokenDataJson,
+} from '../converters';
 import { ConflictError } from '../errors';
 import { accountAt } from './accounts';
 import { contractAt, contractOf, type GetMethodOutcome, type LoadedContract } from './getMethods';

@@ -3,9 +3,7 @@ import { Address, loadTransaction, Transaction } from '@ton/core';
 import { LiteServerError } from '../errors';
 import { hashToBuffer } from '../converters';
 import { accountAt } from './accounts';
-import { bocRoots, parseLiteAnswer } from '../proofs';
-import { checkTransactionChain } from '../proofs';
-import type { ChainSession, McBlock } from '../proofs';
+import { bocRoots, parseLiteAnswer, checkTransactionChain, type ChainSession, type McBlock } from '../proofs';
 
 /**
  * An account's history walked from one transaction back through `prev_trans_lt/hash`, the way

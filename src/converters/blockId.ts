@@ -21,7 +21,6 @@ export interface InternalTransactionIdJson {
   hash: string;
 }
 
-
 /** A zero-state id has no shard/seqno (`tonNode.zeroStateIdExt`). */
 export interface ZeroStateIdInput {
   workchain: number;

@@ -1,5 +1,4 @@
-import type { HandlerTable } from '../methods';
-import type { Handler, HandlerCategory } from '../methods';
+import type { HandlerTable, Handler, HandlerCategory } from '../methods';
 import { API_VERSION } from '../routes';
 import { describeParam, isRequired, paramSchema, type JsonSchema } from './params';
 import { COMPONENT_SCHEMAS, resultSchemaOf } from './results';

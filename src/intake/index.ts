@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isJsonRpcPath, type JsonRpcTest } from '../auth';
+import { isJsonRpcPath, type JsonRpcTest, type AccessControl } from '../auth';
 import { ApiError, ValidationError } from '../errors';
-import type { AccessControl } from '../auth';
 import type { AppConfig } from '../config';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
 import { handedOver, type HandedOver } from './handover';

@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
-import { checkProofChain } from '../proofs';
-import { sameBlock } from '../proofs';
-import type { BlockRef } from '../proofs';
+import { checkProofChain, sameBlock, type BlockRef } from '../proofs';
 import { LiteServerProofError } from '../errors';
 import type { BlockIdExt, LiteQueryOf, PartialBlockProof } from '../tl';
 import type { KeyBlockStore, TrustAnchor } from './trust';

@@ -63,7 +63,7 @@ export function createLitePool(set: LiteServerSet, config: AppConfig, logger: Lo
   if (!config.trustLiteservers) {
     if (!set.anchor) {
       throw new LiteServerConfigError(
-        'the global config has no validator.zero_state to prove the lite servers\' answers against; ' +
+        "the global config has no validator.zero_state to prove the lite servers' answers against; " +
           'use a config with its "validator" section (as ton.org publishes), or pass --trust-liteservers',
       );
     }

@@ -1,5 +1,4 @@
-import type { LitePool, ServerStatus } from '../liteclient';
-import type { ProbeEvent } from '../liteclient';
+import type { LitePool, ServerStatus, ProbeEvent } from '../liteclient';
 import { liteServerErrors, liteServerLag, liteServerProbeDuration, liteServerSeqno, liteServerState, liteServerUp } from '../metrics';
 
 const STATES: readonly ServerStatus['state'][] = ['starting', 'up', 'down', 'lagging', 'unverified'];

@@ -1,9 +1,18 @@
 import { Cell, CellType } from '@ton/core';
-import { loadBlockHeaderPart, shardIdentToShardId, type BlockHeaderPart } from '../tlb';
-import { loadShardDescrHead, type ShardDescrHead } from '../tlb';
+import {
+  loadBlockHeaderPart,
+  shardIdentToShardId,
+  type BlockHeaderPart,
+  loadShardDescrHead,
+  type ShardDescrHead,
+  loadMcBlockExtraHead,
+  loadMcStateExtraCells,
+  loadShardStateHeader,
+  loadTransactionHead,
+  type ShardStateHeader,
+} from '../tlb';
 import { LiteServerProofError } from '../errors';
 import { dictLookupPath } from '../cells';
-import { loadMcBlockExtraHead, loadMcStateExtraCells, loadShardStateHeader, loadTransactionHead, type ShardStateHeader } from '../tlb';
 import { bocRoots, sameBlock } from './answers';
 import type { BlockRef, McBlock } from './chainSession';
 import { provenMasterchainState } from './shardProofCache';

@@ -1,6 +1,5 @@
 import { MASTERCHAIN } from '../constants';
-import { loadBlockHeaderPart } from '../tlb';
-import type { ExtBlkRef } from '../tlb';
+import { loadBlockHeaderPart, type ExtBlkRef } from '../tlb';
 import type { BlockIdExt, ShardBlockProof } from '../tl';
 import { sameBlock } from './answers';
 import { merkleProofContents, proofFailure, provenBlock, provenDictValue, provenShardHashes, proving, shardLeaf } from './checks';

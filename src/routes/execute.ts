@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
-import type { CachedAnswer, ResponseCache } from '../cache';
-import { responseKey } from '../cache';
-import { cachePolicyOf, type CachePolicy } from '../cache';
+import { type CachedAnswer, type ResponseCache, responseKey, cachePolicyOf, type CachePolicy } from '../cache';
 import { masterchainBlock } from '../chain';
 import type { McBlock } from '../proofs';
 import { ApiError, NoHealthyLiteServerError } from '../errors';

@@ -1,10 +1,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
 import { createApiIntake } from '../intake';
-import type { LocalnetControls } from '../localnet';
-import { MAX_CHAIN_TIME } from '../localnet';
-import { ParamError, param } from '../params';
-import { quoteInput } from '../params';
+import { type LocalnetControls, MAX_CHAIN_TIME } from '../localnet';
+import { ParamError, param, quoteInput } from '../params';
 import type { AppServices } from './services';
 import { sendError } from './http';
 

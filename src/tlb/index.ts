@@ -10,3 +10,4 @@ export * from './shardAccount';
 export * from './shardIds';
 export * from './shardHashes';
 export * from './blockHeaderPart';
+export * from './feePrices';

@@ -4,8 +4,7 @@
  */
 import { Cell, TupleItem } from '@ton/core';
 import { ApiError, ValidationError } from '../../errors';
-import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES } from '../../params';
-import { quoteInput } from '../../params';
+import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES, quoteInput } from '../../params';
 import { isV3StackEntry, v3EntryToLegacy } from './v3Input';
 import { DEFAULT_MAX_STACK_DEPTH, StackOptions } from './types';
 

@@ -6,12 +6,17 @@
  * capped per connection and, through a budget shared by all connections, in total.
  */
 import { Socket } from 'net';
-import { TlDecodeError } from '../../tl';
-import { encodeTl } from '../../tl';
-import { adnlMessageAnswerCodec, decodeAdnlPayload, tcpPongCodec } from '../../tl';
-import { AdnlFrameError, FrameReader, encodeFrame } from '../../adnl';
-import { AdnlHandshakeError, AdnlSessionCiphers, HANDSHAKE_SIZE, acceptHandshake } from '../../adnl';
-import { AdnlKeyPair } from '../../adnl';
+import { TlDecodeError, encodeTl, adnlMessageAnswerCodec, decodeAdnlPayload, tcpPongCodec } from '../../tl';
+import {
+  AdnlFrameError,
+  FrameReader,
+  encodeFrame,
+  AdnlHandshakeError,
+  AdnlSessionCiphers,
+  HANDSHAKE_SIZE,
+  acceptHandshake,
+  AdnlKeyPair,
+} from '../../adnl';
 import { LocalnetLogger } from './logger';
 
 export interface ConnectionInfo {

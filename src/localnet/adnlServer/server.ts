@@ -1,8 +1,7 @@
 /** ADNL/TCP server: accepts lite clients and hands each query's bytes to `onQuery`. */
 import { Server, Socket, createServer } from 'net';
 import { AdnlConnection, AdnlQueryHandler, InboundBudget } from './connection';
-import { FRAME_OVERHEAD } from '../../adnl';
-import { AdnlKeyPair, createAdnlKeyPair } from '../../adnl';
+import { FRAME_OVERHEAD, AdnlKeyPair, createAdnlKeyPair } from '../../adnl';
 import { LocalnetLogger, silentLogger } from './logger';
 
 export interface AdnlServerOptions {

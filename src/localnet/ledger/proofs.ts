@@ -6,13 +6,18 @@
  */
 import { Cell, Slice } from '@ton/core';
 import { dictLookupPath, dictLookupPathInline, KeepSet, merkleProof, ProofSpec } from '../../cells';
-import { loadMcStateExtraCells, loadMcStateExtraPrevBlocks, loadShardStateHeader, type McStateExtraCells } from '../../tlb';
+import {
+  loadMcStateExtraCells,
+  loadMcStateExtraPrevBlocks,
+  loadShardStateHeader,
+  type McStateExtraCells,
+  loadMcBlockExtra,
+} from '../../tlb';
 
 /** Builds the MerkleProof cell of a spec (tests and callers that need a Cell). */
 export function proofCell(spec: ProofSpec): Cell {
   return merkleProof(spec.root, spec.keep);
 }
-import { loadMcBlockExtra } from '../../tlb';
 
 function keepOf(open: Iterable<Cell>, full: Iterable<Cell> = []): KeepSet {
   return { open: new Set(open), full: new Set(full) };

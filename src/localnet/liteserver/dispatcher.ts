@@ -6,9 +6,18 @@
 import { LiteServerError } from '../../errors';
 import { AdnlQueryHandler, ConnectionInfo } from '../adnlServer/connection';
 import { LocalnetLogger, silentLogger } from '../adnlServer/logger';
-import { TlDecodeError } from '../../tl';
-import { decodeLiteServerQuery, encodeLiteServerError } from '../../tl';
-import { LiteAnswerMap, LiteQuery, LiteQueryKind, LiteQueryOf, UnknownLiteFunctionError, decodeLiteQuery, encodeLiteAnswer } from '../../tl';
+import {
+  TlDecodeError,
+  decodeLiteServerQuery,
+  encodeLiteServerError,
+  LiteAnswerMap,
+  LiteQuery,
+  LiteQueryKind,
+  LiteQueryOf,
+  UnknownLiteFunctionError,
+  decodeLiteQuery,
+  encodeLiteAnswer,
+} from '../../tl';
 import { LITE_ERROR } from '../../constants';
 
 /** Largest answer an `adnl.message.answer` can carry (TL bytes hold at most 2^24 - 1). */

@@ -1,7 +1,6 @@
 import { friendlyAddress, rawAddressUpper } from '../../converters';
 import { masterchainBlockAt, tokenDataAt } from '../../chain';
-import type { ParsedAddress } from '../../params';
-import { param } from '../../params';
+import { type ParsedAddress, param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';

@@ -1,5 +1,4 @@
-import { toFriendly, toRawForm } from '../../params';
-import { param } from '../../params';
+import { toFriendly, toRawForm, param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

@@ -1,5 +1,4 @@
-import { toFriendly } from '../../params';
-import { param } from '../../params';
+import { toFriendly, param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

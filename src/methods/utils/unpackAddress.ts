@@ -1,5 +1,4 @@
-import { toRawForm } from '../../params';
-import { param } from '../../params';
+import { toRawForm, param } from '../../params';
 import { defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 

@@ -3,8 +3,7 @@ import { serializeProofs } from '../../../cells';
 import { MASTERCHAIN } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
 import { configStateProof, keyBlockConfigProof, mcStateExtraParts, stateRootProof } from '../../ledger/proofs';
-import { ConfigInfo } from '../../../tl';
-import { BlockIdExt } from '../../../tl';
+import { ConfigInfo, BlockIdExt } from '../../../tl';
 import { requireBlock, toTlBlockId } from './common';
 import { LITE_ERROR } from '../../../constants';
 

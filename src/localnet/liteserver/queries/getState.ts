@@ -1,11 +1,10 @@
 import { createHash } from 'crypto';
 import { LiteServerError } from '../../../errors';
 import { serializeBoc } from '../../../cells';
-import { fromTlBlockId } from './common';
+import { fromTlBlockId, requireBlock, toTlBlockId } from './common';
 import { sameBlockId } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
 import { LiteHandler } from '../dispatcher';
-import { requireBlock, toTlBlockId } from './common';
 import { LITE_ERROR } from '../../../constants';
 
 /** Whole state BoC, as TON's server: zerostates and blocks up to seqno 1000 only. */

@@ -18,7 +18,10 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
     const mode = query.mode;
     if (mode & ~0x3f) throw new LiteServerError(LITE_ERROR.fatal, 'unsupported mode in runSmcMethod');
     if (mode & (8 | 16)) {
-      throw new LiteServerError(LITE_ERROR.fatal, 'unsupported mode in runSmcMethod: the local lite server does not return c7 or library extras');
+      throw new LiteServerError(
+        LITE_ERROR.fatal,
+        'unsupported mode in runSmcMethod: the local lite server does not return c7 or library extras',
+      );
     }
     if (query.params.length >= 65536) throw new LiteServerError(LITE_ERROR.fatal, 'more than 64k parameter bytes passed');
     const ctx = resolveAccountContext(chain, query.id, query.account);
