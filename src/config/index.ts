@@ -55,7 +55,8 @@ export const OPTIONS = {
   mnemonic: { flag: 'mnemonic', kind: 'string', defaultValue: undefined, description: '24 words for the funded local wallets (a documented default otherwise)' },
   accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)', min: 0, max: 100_000 },
   blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms; 0 = blocks only on messages and POST /localnet/mine', min: 0, max: 3_600_000 },
-  shards: { flag: 'shards', kind: 'int', defaultValue: 2, description: 'basechain shards of the local chain', choices: ['1', '2', '4', '8'], min: 1, max: 8 },
+  // The local chain splits its basechain in block 1 into a power of two shards (SHARD_COUNTS in the chain; a test keeps the two equal).
+  shards: { flag: 'shards', kind: 'int', defaultValue: 2, description: 'basechain shards of the local chain (1, 2, 4 or 8)', choices: ['1', '2', '4', '8'], min: 1, max: 8 },
   keepBlocks: { flag: 'keep-blocks', kind: 'int', defaultValue: 1000, description: 'local chain: masterchain blocks (with their shard blocks and states) kept; older ones answer 651 like a non-archival node', min: 16, max: 100_000_000 },
   saveInterval: { flag: 'save-interval', kind: 'int', defaultValue: 60, description: 'local chain: with --state-file, also save it (atomically) every this many seconds; 0 = only on exit', min: 0, max: 86_400 },
   localnetMaxConnections: { flag: 'localnet-max-connections', kind: 'int', defaultValue: 256, description: 'local chain lite server: most client connections at once (more are closed)', min: 1, max: 65_536 },
@@ -134,7 +135,12 @@ function convert(spec: OptionSpec, text: string, source: string): string | numbe
   switch (spec.kind) {
     case 'int': {
       if (!/^-?\d+$/.test(text)) throw new ConfigError(`${source} expects an integer, got '${text}'`);
-      return inRange(spec, Number(text), source);
+      const value = inRange(spec, Number(text), source);
+      // A range can hold values the option cannot run (--shards 3): those are refused here too.
+      if (spec.choices && !spec.choices.includes(String(value))) {
+        throw new ConfigError(`${source} must be one of ${spec.choices.join(', ')}, got ${value}`);
+      }
+      return value;
     }
     case 'bytes': {
       const match = BYTES_PATTERN.exec(text.trim());

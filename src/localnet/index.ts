@@ -254,3 +254,5 @@ export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } f
 export type { LocalnetSnapshot } from './chain/snapshot';
 export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
 export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';
+export { SHARD_COUNTS } from './chain/ids';
+export type { ShardCount } from './chain/ids';
