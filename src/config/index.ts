@@ -1,7 +1,8 @@
 /**
  * Server configuration from CLI flags and environment variables. Every option has one flag
  * (`--body-limit`) and one variable (`TON_BRIDGE_BODY_LIMIT`); a flag wins over the variable.
- * The option list below is also what `--help` and the README table show.
+ * The option list below is also what `--help` shows and what docs/configuration.md documents
+ * (test/docs/configuration.test.ts fails when the two differ).
  */
 
 import { availableParallelism } from 'node:os';
