@@ -17,13 +17,14 @@ const LEAF_BYTES = 80;
 let stack: SplitStack;
 
 // Each request costs ~1 s of CPU in all (the API's worker and the chain's lite server both decode
-// the BoC): on a loaded 2-core machine that passed the default 10 s deadline. The deadline is not
-// what this suite checks, so it is generous, and so are the tests' own timeouts.
+// the BoC): on a loaded 2-core machine that passed the default 10 s request deadline and the 5 s
+// of one lite-server query (504s). Deadlines are not what this suite checks, so they are generous,
+// and so are the tests' own timeouts.
 const REQUEST_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 90_000;
 
 beforeAll(async () => {
-  stack = await startSplitStack(['--request-timeout', String(REQUEST_TIMEOUT_MS)]);
+  stack = await startSplitStack(['--request-timeout', String(REQUEST_TIMEOUT_MS), '--query-timeout', String(REQUEST_TIMEOUT_MS)]);
   // Each path once with a one-cell body first: the first use of a path loads and compiles its
   // code on the main thread and starts a TVM thread, a one-time cost that is not the BoC's.
   const small = beginCell().store(storeMessage(external({ to: Address.parseRaw(EMPTY_ACCOUNT), body: beginCell().endCell() }))).endCell();
