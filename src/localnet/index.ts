@@ -217,3 +217,5 @@ export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './w
 export { LocalnetControls } from './controls';
 export type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
 export { MAX_CHAIN_TIME } from './ledger/clock';
+export { SHARD_COUNTS } from './ledger/ids';
+export type { ShardCount } from './ledger/ids';
