@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { mnemonicValidate } from '@ton/crypto';
 import type { Logger } from 'pino';
-import type { AppConfig } from './config';
-import { ConfigError } from './config';
+import { type AppConfig, ConfigError } from './config';
 import { parseGlobalConfig, trustAnchorOf } from './liteclient';
 import { startLocalnet, type Localnet } from './localnet';
 import type { LiteServerSource } from './server';

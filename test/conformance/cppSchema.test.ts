@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, external, storeMessage, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
-import { createHandlerTable } from '../../src/handlers';
+import { createHandlerTable } from '../../src/methods';
 import { cppSchemaErrors, describeWithCppSpec, RESULT_SCHEMA, SCHEMA_PATCHES } from '../helpers/cppSchema';
 import { fixedAnswerInit, FIXED_ANSWER_CODE } from '../helpers/fixedAnswerContract';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';

@@ -4,8 +4,8 @@ import request from 'supertest';
 import { buildOpenApiDocument } from '../../src/docs/openapi';
 import { LOCALNET_PATHS } from '../../src/docs/localnetPaths';
 import { documentedResults, resultSchemaOf } from '../../src/docs/results';
-import { createHandlerTable } from '../../src/handlers';
-import type { HandlerCategory } from '../../src/handlers/types';
+import { createHandlerTable } from '../../src/methods';
+import type { HandlerCategory } from '../../src/methods/types';
 import { buildTestApp } from '../helpers/app';
 import { resultValidators, validateOpenApi } from '../helpers/openapi';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logging';
+import { createLogger } from '../../src/logging/index';
 import { startLocalnetSource } from '../../src/localnetSource';
 import { startServer, type RunningServer } from '../../src/server';
 import { expectCanary, expectEnvelope, rawRequest } from './support';

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ipFromInt, ipToInt, loadGlobalConfigFile, loadNetworkConfig, parseGlobalConfig, LiteServerConfigError } from '../../src/liteclient/sources';
+import { ipFromInt, ipToInt, loadGlobalConfigFile, loadNetworkConfig, parseGlobalConfig } from '../../src/liteclient/sources';
+import { LiteServerConfigError } from '../../src/errors';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 

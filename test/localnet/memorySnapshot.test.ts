@@ -1,7 +1,7 @@
 import { internal, SendMode, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import { MASTERCHAIN } from '../../src/localnet/chain/ids';
-import { LocalChain } from '../../src/localnet/chain/LocalChain';
+import { MASTERCHAIN } from '../../src/localnet/ledger/ids';
+import { LocalChain } from '../../src/localnet/ledger/LocalChain';
 import { startConnectedLocalnet, type ConnectedLocalnet } from './helpers/liteClient';
 import { strictLoad } from './helpers/strictTlb';
 

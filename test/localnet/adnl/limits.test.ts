@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'crypto';
 import { encodeFrame, FRAME_OVERHEAD } from '../../../src/adnl';
-import { AdnlServer, LOCAL_MAX_FRAME_SIZE } from '../../../src/localnet/adnl/server';
+import { AdnlServer, LOCAL_MAX_FRAME_SIZE } from '../../../src/localnet/adnlServer/server';
 import { createLiteDispatcher } from '../../../src/localnet/liteserver/dispatcher';
 import { AdnlMessageAnswer, decodeLiteAnswer, encodeLiteServerQuery, encodeTl, liteServerQueryCodec } from '../../../src/tl';
 import { RawAdnlClient, waitUntil } from './rawAdnlClient';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 import { createAdnlKeyPair, createClientHandshake, encodeFrame } from '../../../src/adnl';
-import { AdnlServer } from '../../../src/localnet/adnl';
+import { AdnlServer } from '../../../src/localnet/adnlServer';
 import { createLiteDispatcher } from '../../../src/localnet/liteserver/dispatcher';
 import {
   AdnlMessageAnswer,
