@@ -148,7 +148,8 @@ export const OPTIONS = {
     min: 0,
     max: 3_600_000,
   },
-  // The local chain splits its basechain in block 1 into a power of two shards (SHARD_COUNTS in the chain; a test keeps the two equal).
+  // The local chain splits its basechain in block 1 into a power of two shards (SHARD_COUNTS in the
+  // chain; a test keeps the two equal).
   shards: {
     flag: 'shards',
     kind: 'int',
