@@ -4,7 +4,7 @@ import { loadShardStateHeader } from '../tlb';
 import { checkAccountState, type ProvenAccountState } from './accountProof';
 import { bocRoots, optionalBocRoot, parseLiteAnswer, tlBlockId } from './answers';
 import { masterchainBlockAt } from './blockRefs';
-import type { ChainSession, McBlock } from './session';
+import type { BlockRef, ChainSession, McBlock } from './session';
 
 /**
  * Reading one account the way tonlib's `raw.getAccountState` does: at a masterchain block, with
@@ -17,6 +17,8 @@ export interface AccountRead extends AccountStateInput {
   block: McBlock;
   /** The Account cell exactly as the lite server sent it; null when the account does not exist. */
   accountCell: Cell | null;
+  /** The shard block whose state the account was read from (the masterchain block for its accounts). */
+  shardBlock: BlockRef;
 }
 
 interface ShardStateView {
@@ -91,6 +93,7 @@ export async function accountAt(session: ChainSession, block: McBlock, address: 
     // A ShardAccount with lt 0 and a zero hash is tonlib's "no transaction yet".
     lastTransaction: account && last && (last.lt !== 0n || !isZeroHash(last.hash)) ? last : null,
     block: answer.id,
+    shardBlock: answer.shardblk,
     syncUtime: view.genUtime,
   };
 }

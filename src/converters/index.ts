@@ -22,6 +22,7 @@ export * from './stack';
 export * from './suspendedAccounts';
 export * from './transaction';
 export * from './v3';
+export * from './v3Transaction';
 export * from './v3Stack';
 export * from './v3StackInput';
 export * from './wallet';

@@ -126,6 +126,19 @@ export class LiteServerTimeoutError extends ApiError {
   }
 }
 
+/**
+ * The destination of an external message being emulated did not accept it (toncenter's trace
+ * emulator: "EmulationExternalNotAccepted"). The client's message: a 422, not toncenter's 500.
+ */
+export class EmulationNotAcceptedError extends ApiError {
+  constructor(
+    readonly exitCode: number | undefined,
+    detail: string | undefined,
+  ) {
+    super(422, `EmulationExternalNotAccepted: ${exitCode ?? detail ?? 'the contract did not accept the message'}`);
+  }
+}
+
 /** Any bug of ours: the text never carries internals or stack traces. */
 export class InternalError extends ApiError {
   constructor(message = 'internal server error') {

@@ -5,6 +5,8 @@
  */
 
 import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
+import type { V3TransactionJson, V3TransactionPlace } from '../converters/v3Transaction';
+import type { TonConnectRequest } from '../chain/walletMessages';
 
 /** Runs one get-method (the sandbox emulator's `run_get_method`). */
 export interface GetMethodTask {
@@ -52,6 +54,65 @@ export interface TransactionTask {
 }
 
 /**
+ * One transaction of an emulated trace (src/emulate): the message run on the account as
+ * TransactionTask does, and everything the trace needs of the result read here, off the event
+ * loop: the account's next state, the internal messages it sent (to run next), the libraries
+ * they reference, and the transaction rendered in toncenter v3's shape.
+ */
+export interface TraceStepTask {
+  readonly kind: 'traceStep';
+  /** BoC of the inbound message. */
+  readonly message: Uint8Array;
+  /** BoC of the ShardAccount the transaction runs on. */
+  readonly shardAccount: Uint8Array;
+  readonly config: string;
+  readonly libs?: Uint8Array;
+  readonly now: number;
+  /** Decimal logical time of the transaction. */
+  readonly lt: string;
+  /** 32 bytes, hex: the block's random seed the contract sees. */
+  readonly randSeed: string;
+  readonly ignoreChksig: boolean;
+  /** Workchain of the account (the transaction cell holds only its 256-bit id). */
+  readonly workchain: number;
+  readonly place: V3TransactionPlace;
+  /** Return the BoCs of the account's code and data after the transaction. */
+  readonly includeCodeData: boolean;
+}
+
+/** An internal message a traced transaction sent. */
+export interface TracedOutMessage {
+  readonly boc: Uint8Array;
+  /** Base64 hash of the message cell. */
+  readonly hash: string;
+  /** Raw form `wc:hex` of the destination. */
+  readonly destination: string;
+  /** Decimal created_lt. */
+  readonly createdLt: string;
+}
+
+export interface TraceStepAnswer {
+  readonly kind: 'traceStep';
+  /** False: the emulator did not make a transaction (an external message the contract refused). */
+  readonly accepted: boolean;
+  readonly error?: string;
+  readonly exitCode?: number;
+  readonly transaction?: Uint8Array;
+  /** Base64 hash of the transaction cell. */
+  readonly hash?: string;
+  /** BoC of the account's ShardAccount after the transaction. */
+  readonly shardAccount?: Uint8Array;
+  /** Internal messages sent, in out_msgs order. */
+  readonly outMessages?: TracedOutMessage[];
+  /** Hex hashes of the library cells the sent messages reference. */
+  readonly libraries?: string[];
+  readonly rendered?: V3TransactionJson;
+  /** Base64 hash → base64 BoC, when asked. */
+  readonly code?: { hash: string; boc: string };
+  readonly data?: { hash: string; boc: string };
+}
+
+/**
  * Checks a BoC a client wants sent (one root, an inbound external message, within the bounds)
  * and hashes it. Decoding a BoC hashes every cell, tens of microseconds each: a client's 8 192-cell
  * BoC is half a second of CPU, so it is done here, never on the event loop.
@@ -72,12 +133,31 @@ export interface QueryMessageTask {
   readonly initData: Uint8Array;
 }
 
+/** Builds the external message of a TON Connect request (src/chain/walletMessages.ts; 422 for bad parts). */
+export interface TonConnectMessageTask {
+  readonly kind: 'tonConnectMessage';
+  readonly request: TonConnectRequest;
+}
+
+export interface TonConnectMessageAnswer {
+  readonly kind: 'tonConnectMessage';
+  /** BoC of the inbound external message. */
+  readonly boc: Uint8Array;
+}
+
 /** Makes a thread load its code and create its emulator, so the first real task does not wait. */
 export interface WarmTask {
   readonly kind: 'warm';
 }
 
-export type TvmTask = GetMethodTask | TransactionTask | ExternalMessageTask | QueryMessageTask | WarmTask;
+export type TvmTask =
+  | GetMethodTask
+  | TransactionTask
+  | TraceStepTask
+  | ExternalMessageTask
+  | QueryMessageTask
+  | TonConnectMessageTask
+  | WarmTask;
 
 export interface GetMethodAnswer {
   readonly kind: 'getMethod';
@@ -105,6 +185,8 @@ export interface ExternalMessageAnswer {
   readonly hash: string;
   /** Base64 hash of its normalized form (TEP-467). */
   readonly hashNorm: string;
+  /** Raw form `wc:hex` of the destination. */
+  readonly destination: string;
 }
 
 export interface QueryMessageAnswer {
@@ -147,8 +229,10 @@ export type TvmAnswer =
   | WarmAnswer
   | GetMethodAnswer
   | TransactionAnswer
+  | TraceStepAnswer
   | ExternalMessageAnswer
   | QueryMessageAnswer
+  | TonConnectMessageAnswer
   | RefusedAnswer
   | RejectedAnswer
   | TrappedAnswer;

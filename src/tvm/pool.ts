@@ -4,11 +4,14 @@ import { Piscina } from 'piscina';
 import { useNativeCellHashing } from '../converters/cellHashing';
 import { ApiError } from '../errors';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
+import type { TonConnectRequest } from '../chain/walletMessages';
 import type {
   ExternalMessageAnswer,
   GetMethodAnswer,
   GetMethodTask,
   QueryMessageTask,
+  TraceStepAnswer,
+  TraceStepTask,
   TransactionAnswer,
   TransactionTask,
   TvmAnswer,
@@ -144,6 +147,21 @@ export class TvmPool {
     if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
     if (answer.kind !== 'transaction') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
     return answer;
+  }
+
+  /** One transaction of an emulated trace (src/emulate), its result read in the worker. */
+  async traceStep(task: Omit<TraceStepTask, 'kind'>, deadline: number): Promise<TraceStepAnswer> {
+    const answer = await this.run({ ...task, kind: 'traceStep' }, deadline);
+    if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
+    if (answer.kind !== 'traceStep') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return answer;
+  }
+
+  /** The external message of a TON Connect request (422 for bad parts). */
+  async tonConnectMessage(request: TonConnectRequest, deadline: number): Promise<Buffer> {
+    const answer = await this.run({ kind: 'tonConnectMessage', request }, deadline);
+    if (answer.kind !== 'tonConnectMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength);
   }
 
   /** Checks and hashes a BoC a client wants sent (422 when it is not a sendable message). */

@@ -1,18 +1,32 @@
 import { threadId } from 'node:worker_threads';
-import { Address, Cell } from '@ton/core';
+import { Address, Cell, Dictionary, loadAccount } from '@ton/core';
 // The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
 // dependencies (~13 MB per thread that a worker never uses).
 import type { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { libraryReferences } from '../chain/libraryRefs';
 import { parseExternalMessage, queryMessage } from '../chain/messages';
+import { tonConnectExternalMessage } from '../chain/walletMessages';
 import { useNativeCellHashing } from '../converters/cellHashing';
 import { cellStats } from '../converters/fees';
 import { toExtMessageInfo } from '../converters/extMessage';
 import { renderLegacyStack, renderTypedStack } from '../converters/stack';
+import { parseMessageCell } from '../converters/message';
+import { toV3Transaction } from '../converters/v3Transaction';
 import { ApiError, ValidationError } from '../errors';
 import { createEmulator } from './emulator';
 import { parseStackCell } from './stackCell';
-import type { ExternalMessageTask, GetMethodAnswer, GetMethodTask, QueryMessageTask, TransactionTask, TvmAnswer, TvmTask } from './messages';
+import type {
+  ExternalMessageTask,
+  GetMethodAnswer,
+  GetMethodTask,
+  QueryMessageTask,
+  TonConnectMessageTask,
+  TracedOutMessage,
+  TraceStepTask,
+  TransactionTask,
+  TvmAnswer,
+  TvmTask,
+} from './messages';
 
 /**
  * The body of a TVM worker thread (loaded through workerEntry.js). It keeps one emulator (a wasm
@@ -97,13 +111,85 @@ async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmA
   };
 }
 
+/** The Account cell a ShardAccount cell references. */
+function accountOf(shardAccount: Cell): Cell {
+  return shardAccount.refs[0]!;
+}
+
+function cellBoc(cell: Cell | null | undefined): { hash: string; boc: string } | undefined {
+  return cell ? { hash: cell.hash().toString('base64'), boc: cell.toBoc().toString('base64') } : undefined;
+}
+
+/** Code and data of an Account cell, when it is active. */
+function codeAndData(account: Cell): { code: Cell | null; data: Cell | null } {
+  const slice = account.beginParse();
+  if (!slice.loadBit()) return { code: null, data: null };
+  const state = loadAccount(slice).storage.state;
+  return state?.type === 'active' ? { code: state.state.code ?? null, data: state.state.data ?? null } : { code: null, data: null };
+}
+
+async function runTraceStep(vm: Executor, task: TraceStepTask): Promise<TvmAnswer> {
+  const shardAccountBefore = fromBoc(task.shardAccount);
+  const emulation = await vm.runTransaction({
+    message: fromBoc(task.message),
+    shardAccount: Buffer.from(task.shardAccount).toString('base64'),
+    config: task.config,
+    libs: task.libs ? fromBoc(task.libs) : null,
+    verbosity: 'short',
+    now: task.now,
+    lt: BigInt(task.lt),
+    randomSeed: Buffer.from(task.randSeed, 'hex'),
+    ignoreChksig: task.ignoreChksig,
+    debugEnabled: false,
+  });
+  const result = emulation.result;
+  if (!result.success) {
+    return { kind: 'traceStep', accepted: false, error: result.error, ...(result.vmResults ? { exitCode: result.vmResults.vmExitCode } : {}) };
+  }
+  const transaction = bytesOf(result.transaction);
+  const txCell = fromBoc(transaction);
+  const shardAccountAfter = bytesOf(result.shardAccount);
+  const accountAfter = accountOf(fromBoc(shardAccountAfter));
+  const messages = txCell.refs[0]!.beginParse();
+  messages.loadMaybeRef();
+  const outCells = messages.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+  const outMessages: TracedOutMessage[] = [];
+  const sent: Cell[] = [];
+  for (const key of [...outCells.keys()].sort((a, b) => a - b)) {
+    const cell = outCells.get(key) as Cell;
+    const info = parseMessageCell(cell).info;
+    // Outbound external messages (logs) go nowhere: they end the branch.
+    if (info.type !== 'internal') continue;
+    sent.push(cell);
+    outMessages.push({ boc: new Uint8Array(cell.toBoc()), hash: cell.hash().toString('base64'), destination: info.dest.toRawString(), createdLt: info.createdLt.toString() });
+  }
+  const rendered = toV3Transaction(txCell, task.workchain, task.place, { before: accountOf(shardAccountBefore), after: accountAfter });
+  const after = task.includeCodeData ? codeAndData(accountAfter) : { code: null, data: null };
+  const code = cellBoc(after.code);
+  const data = cellBoc(after.data);
+  return {
+    kind: 'traceStep',
+    accepted: true,
+    transaction,
+    hash: txCell.hash().toString('base64'),
+    shardAccount: shardAccountAfter,
+    outMessages,
+    libraries: libraryReferences(sent).map((hash) => hash.toString('hex')),
+    rendered,
+    ...(code ? { code } : {}),
+    ...(data ? { data } : {}),
+  };
+}
+
 function buffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function checkExternalMessage(task: ExternalMessageTask): TvmAnswer {
-  const info = toExtMessageInfo(parseExternalMessage(buffer(task.boc)));
-  return { kind: 'externalMessage', hash: info.hash, hashNorm: info.hash_norm };
+  const message = parseExternalMessage(buffer(task.boc));
+  const info = toExtMessageInfo(message);
+  const dest = parseMessageCell(message).info.dest;
+  return { kind: 'externalMessage', hash: info.hash, hashNorm: info.hash_norm, destination: Address.isAddress(dest) ? dest.toRawString() : '' };
 }
 
 function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
@@ -119,8 +205,9 @@ function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
 }
 
 /** Message tasks never touch the emulator: whatever fails in them is the client's BoC. */
-function runMessageTask(task: ExternalMessageTask | QueryMessageTask): TvmAnswer {
+function runMessageTask(task: ExternalMessageTask | QueryMessageTask | TonConnectMessageTask): TvmAnswer {
   try {
+    if (task.kind === 'tonConnectMessage') return { kind: 'tonConnectMessage', boc: new Uint8Array(tonConnectExternalMessage(task.request)) };
     return task.kind === 'externalMessage' ? checkExternalMessage(task) : buildQueryMessage(task);
   } catch (err) {
     const error = err instanceof ApiError ? err : new ValidationError(`failed to validate request: ${err instanceof Error ? err.message : String(err)}`);
@@ -129,11 +216,12 @@ function runMessageTask(task: ExternalMessageTask | QueryMessageTask): TvmAnswer
 }
 
 export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
-  if (task.kind === 'externalMessage' || task.kind === 'queryMessage') return runMessageTask(task);
+  if (task.kind === 'externalMessage' || task.kind === 'queryMessage' || task.kind === 'tonConnectMessage') return runMessageTask(task);
   emulator ??= createEmulator();
   const vm = await emulator;
   try {
     if (task.kind === 'warm') return { kind: 'warm', threadId };
+    if (task.kind === 'traceStep') return await runTraceStep(vm, task);
     return task.kind === 'getMethod' ? await runGetMethod(vm, task) : await runTransaction(vm, task);
   } catch (err) {
     // Over a bound while reading the result: the caller's error, the emulator is fine.
