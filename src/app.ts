@@ -13,6 +13,7 @@ import { sendError } from './routes/http';
 import { createJsonRpcRouter } from './rpc';
 import { rewriteJsonRpcAlias, rootRedirect } from './routes/jsonRpcAliases';
 import { createV3Router } from './routes/v3';
+import { createEmulateRouter } from './routes/emulate';
 import { createLocalnetRouter } from './routes/localnet';
 import type { AppServices } from './services';
 
@@ -72,6 +73,7 @@ export function createApp(services: AppServices): express.Express {
   app.use('/api/v2', requestMetrics(services.table));
 
   app.use('/api/v3', createV3Router(services));
+  app.use('/api/emulate', createEmulateRouter(services));
   // The embedded chain's developer controls; without it (external lite servers) /localnet/* is a 404.
   if (services.localnet) app.use('/localnet', createLocalnetRouter(services, services.localnet));
 

@@ -90,6 +90,8 @@ export interface TraceRequest {
   readonly deadline: number;
   readonly maxTransactions?: number;
   readonly maxDepth?: number;
+  /** Accounts the caller already read at the block (TON Connect's wallet): not read again. */
+  readonly accounts?: readonly AccountRead[];
 }
 
 interface QueuedMessage {
@@ -177,6 +179,15 @@ class TraceState {
     private readonly block: McBlock,
   ) {}
 
+  /** An account the caller already read. */
+  known(read: AccountRead): void {
+    const raw = read.address.toRawString();
+    if (this.accounts.has(raw)) return;
+    const slot = this.slotOf(read);
+    slot.catch(() => undefined);
+    this.accounts.set(raw, slot);
+  }
+
   /** Starts reading the account (once); the slot resolves with its state and libraries fetched. */
   account(raw: string): Promise<AccountSlot> {
     let slot = this.accounts.get(raw);
@@ -190,7 +201,11 @@ class TraceState {
   }
 
   private async read(address: Address): Promise<AccountSlot> {
-    const read: AccountRead = await accountAt(this.session, this.block, address);
+    return this.slotOf(await accountAt(this.session, this.block, address));
+  }
+
+  private async slotOf(read: AccountRead): Promise<AccountSlot> {
+    const address = read.address;
     const state = read.account?.storage.state;
     if (state?.type === 'active') await this.fetchLibraries(libraryReferences([state.state.code ?? null, state.state.data ?? null]));
     return {
@@ -243,6 +258,7 @@ export async function emulateTraceAt(session: ChainSession, block: McBlock, requ
   // Checked and hashed in a worker: a 422 for anything but one inbound external message.
   const external = await tvmPool().externalMessage(request.boc, deadline);
   const state = new TraceState(session, block);
+  for (const read of request.accounts ?? []) state.known(read);
   const [config] = await Promise.all([chainConfigAt(session, block), state.account(external.destination)]);
   const randSeed = randomBytes(32);
   const queue = new MessageQueue();

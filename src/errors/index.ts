@@ -25,6 +25,13 @@ export function invalid(detail: string): never {
   throw new ValidationError(`failed to validate request: ${detail}`);
 }
 
+/** A request that is not what the route takes (toncenter's Emulate API: 400 "invalid request: ..."). */
+export class InvalidRequestError extends ApiError {
+  constructor(detail: string) {
+    super(400, `invalid request: ${detail}`);
+  }
+}
+
 export class NotFoundError extends ApiError {
   constructor(message = 'Not Found') {
     super(404, message);
