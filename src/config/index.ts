@@ -82,6 +82,13 @@ export const OPTIONS = {
     min: 0,
     max: 86_400_000,
   },
+  tvmNewerNetwork: {
+    flag: 'tvm-newer-network',
+    kind: 'string',
+    defaultValue: 'refuse',
+    description: "when the network's TVM global version (ConfigParam 8) is above the emulator's: refuse get-methods, fee estimates and emulation (501) or run them anyway",
+    choices: ['refuse', 'run'],
+  },
   getMethodGas: { flag: 'get-method-gas', kind: 'int', defaultValue: 4_000_000, description: 'gas limit of one get-method run (toncenter: 4000000)', min: 1, max: 1_000_000_000 },
   limiterPrefix: { flag: 'limiter-prefix', kind: 'string', defaultValue: 'ton-http-bridge:ratelimit:', description: 'prefix of the rate-limit keys in Redis' },
   metricsPort: { flag: 'metrics-port', kind: 'int', defaultValue: 8082, description: 'port of the Prometheus metrics server (/metrics, /stats) on --host; 0 = off', ...PORT },
@@ -103,7 +110,11 @@ type ValueOf<K extends OptionKey> = (typeof OPTIONS)[K]['kind'] extends 'int' | 
 
 export type AppConfig = {
   readonly [K in OptionKey]: (typeof OPTIONS)[K]['defaultValue'] extends undefined ? ValueOf<K> | undefined : ValueOf<K>;
-} & { readonly network: 'local' | 'mainnet' | 'testnet'; readonly redisFailurePolicy: 'open' | 'closed' };
+} & {
+  readonly network: 'local' | 'mainnet' | 'testnet';
+  readonly redisFailurePolicy: 'open' | 'closed';
+  readonly tvmNewerNetwork: 'refuse' | 'run';
+};
 
 export const ENV_PREFIX = 'TON_BRIDGE_';
 

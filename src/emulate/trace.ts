@@ -260,6 +260,7 @@ export async function emulateTraceAt(session: ChainSession, block: McBlock, requ
   const state = new TraceState(session, block);
   for (const read of request.accounts ?? []) state.known(read);
   const [config] = await Promise.all([chainConfigAt(session, block), state.account(external.destination)]);
+  tvmPool().admitGlobalVersion(config.globalVersion);
   const randSeed = randomBytes(32);
   const queue = new MessageQueue();
   let order = 0;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { useNativeCellHashing } from '../converters/cellHashing';
 import { ApiError } from '../errors';
+import { checkGlobalVersion, type NewerNetworkPolicy } from './version';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
 import type { TonConnectRequest } from '../chain/walletMessages';
 import type {
@@ -50,6 +51,8 @@ export interface TvmPoolOptions {
   readonly idleTimeoutMs?: number;
   /** Gas limit of get-methods (toncenter: 4 000 000). */
   readonly getMethodGas?: bigint;
+  /** A network whose global version is above the emulator's: refuse its tasks (default) or run them. */
+  readonly newerNetwork?: NewerNetworkPolicy;
 }
 
 /** toncenter's C++ server gives get-methods 4 000 000 gas (its patch of tonlib). */
@@ -81,6 +84,7 @@ export class TvmPool {
   readonly getMethodGas: bigint;
   /** 0: threads live as long as the pool. */
   readonly idleTimeoutMs: number;
+  readonly newerNetwork: NewerNetworkPolicy;
   private readonly piscina: Piscina<TvmTask, TvmAnswer>;
   /** True only while a deadline aborts a task: a thread piscina ends meanwhile ended under it. */
   private aborting = false;
@@ -89,6 +93,7 @@ export class TvmPool {
     this.workers = Math.max(1, options.workers ?? availableParallelism());
     this.getMethodGas = options.getMethodGas ?? DEFAULT_GET_METHOD_GAS;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_TVM_IDLE_TIMEOUT_MS;
+    this.newerNetwork = options.newerNetwork ?? 'refuse';
     const onDemand = this.idleTimeoutMs > 0;
     this.piscina = new Piscina<TvmTask, TvmAnswer>({
       filename: path.join(__dirname, 'workerEntry.js'),
@@ -133,6 +138,14 @@ export class TvmPool {
       const answers = await Promise.all(Array.from({ length: this.workers }, () => this.run({ kind: 'warm' }, deadline)));
       for (const answer of answers) if (answer.kind === 'warm') warmed.add(answer.threadId);
     }
+  }
+
+  /**
+   * Checks that the emulator implements the TVM a config's global version asks for (every
+   * get-method, fee estimate and emulation calls it with its block's config first).
+   */
+  admitGlobalVersion(networkVersion: number): void {
+    checkGlobalVersion(networkVersion, this.newerNetwork);
   }
 
   async getMethod(task: Omit<GetMethodTask, 'kind' | 'gasLimit'>, deadline: number): Promise<GetMethodAnswer> {

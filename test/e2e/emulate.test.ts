@@ -32,6 +32,8 @@ type Json = Record<string, unknown>;
 const FAN_OUT_CODE = Cell.fromBase64('te6cckEBAgEAPgABFP8A9KQT9LzyyAsBAF7TMzHQ0wMwcbCRMODXScEg3HFwgBDIywX4KM8WggiYloD6Astqyx/JIHH7AHH7ADj/hFE=');
 /** `50 THROW`: every message fails in the compute phase with exit code 50. */
 const THROW_CODE = beginCell().storeUint(0xf232, 16).endCell();
+/** NEWC, BTOS (global version 12's instruction), SBITS: exit 0 where the TVM has version 12. */
+const BTOS_CODE = beginCell().storeUint(0xc8, 8).storeUint(0xcf50, 16).storeUint(0xd749, 16).endCell();
 /** AGAINEND with nothing after it: every message loops until its gas runs out. */
 const GAS_LOOP_CODE = beginCell().storeUint(0xeb, 8).endCell();
 
@@ -275,6 +277,16 @@ describe('Emulate API on the embedded chain', () => {
     expect(emulated).toHaveLength(3);
     expect(emulated[1]!.description.compute_ph).toMatchObject({ success: false, exit_code: 50 });
     expect(emulated[1]!.description.aborted).toBe(true);
+  }, 60000);
+
+  test('a contract using an instruction of global version 12 (the chain runs 12): get-method and emulation run it', async () => {
+    const [btos] = await deployFromWallet(client, stack.localnet.wallets.keyPair, [{ code: BTOS_CODE, data: beginCell().storeUint(4, 8).endCell() }], toNano('0.2'));
+    const run = await rpc(stack, 'runGetMethod', { address: btos!.toString(), method: 'anything', stack: [] });
+    expect(run.status).toBe(200);
+    expect((run.body['result'] as Json)['exit_code']).toBe(0);
+    const root = await signedTransfer([internal({ to: btos!, value: toNano('0.1'), bounce: true })]);
+    const { emulated } = await emulateThenSend(root);
+    expect(emulated[1]!.description.compute_ph).toMatchObject({ success: true, exit_code: 0 });
   }, 60000);
 
   test('emulateTonConnect of a transfer gives the trace the signed transfer makes', async () => {
