@@ -150,6 +150,9 @@ export interface WarmTask {
   readonly kind: 'warm';
 }
 
+/** What a thread receives: a task and the time its caller stops waiting (ms since the epoch). */
+export type DeadlinedTask = TvmTask & { readonly deadline: number };
+
 export type TvmTask =
   | GetMethodTask
   | TransactionTask
@@ -219,6 +222,11 @@ export interface TrappedAnswer {
   readonly error: string;
 }
 
+/** The task's deadline had passed when a thread took it: nothing ran. */
+export interface ExpiredAnswer {
+  readonly kind: 'expired';
+}
+
 export interface WarmAnswer {
   readonly kind: 'warm';
   /** worker_threads id of the thread that ran it. */
@@ -227,6 +235,7 @@ export interface WarmAnswer {
 
 export type TvmAnswer =
   | WarmAnswer
+  | ExpiredAnswer
   | GetMethodAnswer
   | TransactionAnswer
   | TraceStepAnswer

@@ -7,6 +7,7 @@ import { checkGlobalVersion, type NewerNetworkPolicy } from './version';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
 import type { TonConnectRequest } from '../chain/walletMessages';
 import type {
+  DeadlinedTask,
   ExternalMessageAnswer,
   GetMethodAnswer,
   GetMethodTask,
@@ -26,9 +27,11 @@ import type {
  * get-methods carries none. The price is the first task after a quiet spell, which waits for a
  * thread to start and create its emulator (~0.3 s from compiled code). With `idleTimeoutMs` 0 every
  * thread starts with the pool and lives as long as it (`warm()` readies them at start).
- * A task is bounded by the request deadline: when it passes, the task is aborted, which
- * terminates that thread (the next task starts another). A task whose emulator trapped gets its
- * own error; the worker dropped that emulator instance, so later tasks never see its state.
+ * A task is bounded by the request deadline: when it passes the caller gets a 504, a task still
+ * queued is skipped, and a running one finishes in its thread (its gas limit bounds it) so the
+ * thread and its emulator are kept; only a runaway is terminated (see `run`). A task whose
+ * emulator trapped gets its own error; the worker dropped that emulator instance, so later tasks
+ * never see its state. Memory per thread: docs/emulate.md, "TVM threads".
  */
 
 /** A message built in a worker, with what estimateFee needs of it, so the event loop never decodes it. */
@@ -68,6 +71,16 @@ export const DEFAULT_TVM_IDLE_TIMEOUT_MS = 60_000;
  * a worker's JavaScript only moves BoCs and renders bounded stacks, its real work is in wasm.
  */
 const WORKER_YOUNG_GENERATION_MB = 4;
+/**
+ * V8 old generation of a worker thread, MB; a thread past it is ended by V8 and replaced. Its
+ * JavaScript holds bounded BoCs, cells and stacks (src/tvm/bounds.ts), and the emulator's answer:
+ * the emulator of @ton/sandbox 0.41.0 logs every VM step of a get-method whatever the verbosity
+ * (~11 bytes per gas unit), so a 4 000 000-gas run answers ~45 MB of text, held twice while it is
+ * parsed. The emulator's own memory is wasm linear memory, outside this limit (worker.ts bounds it).
+ */
+const WORKER_OLD_GENERATION_MB = 256;
+/** A run still going this long after its deadline has its thread terminated (a runaway). */
+const RUNAWAY_GRACE_MS = 60_000;
 /** Tasks waiting per worker before new ones are refused with a 503. */
 const QUEUED_TASKS_PER_WORKER = 16;
 /** Longest a stop waits for the threads to end (they are terminated with the process anyway). */
@@ -85,7 +98,7 @@ export class TvmPool {
   /** 0: threads live as long as the pool. */
   readonly idleTimeoutMs: number;
   readonly newerNetwork: NewerNetworkPolicy;
-  private readonly piscina: Piscina<TvmTask, TvmAnswer>;
+  private readonly piscina: Piscina<DeadlinedTask, TvmAnswer>;
   /** True only while a deadline aborts a task: a thread piscina ends meanwhile ended under it. */
   private aborting = false;
 
@@ -95,13 +108,13 @@ export class TvmPool {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_TVM_IDLE_TIMEOUT_MS;
     this.newerNetwork = options.newerNetwork ?? 'refuse';
     const onDemand = this.idleTimeoutMs > 0;
-    this.piscina = new Piscina<TvmTask, TvmAnswer>({
+    this.piscina = new Piscina<DeadlinedTask, TvmAnswer>({
       filename: path.join(__dirname, 'workerEntry.js'),
       minThreads: onDemand ? 0 : this.workers,
       maxThreads: this.workers,
       idleTimeout: onDemand ? this.idleTimeoutMs : Number.POSITIVE_INFINITY,
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB },
     });
     this.piscina.on('workerCreate', () => tvmThreads.set(this.piscina.threads.length));
     // Threads also end when idle (or at close); only the ones a deadline or a crash took count.
@@ -196,6 +209,14 @@ export class TvmPool {
     };
   }
 
+  /**
+   * Runs a task in a thread and answers by `deadline`. A task still queued then is skipped by the
+   * thread that takes it (it sees the deadline passed); a task already running is left to finish
+   * (every TVM run is bounded by its gas limit) and its thread and emulator are reused, rather
+   * than terminated: replacing a thread costs a new isolate and emulator (~50 MB, ~0.3 s of CPU)
+   * and, under a flood of long runs, churns the process's memory. Only a run still going
+   * RUNAWAY_GRACE_MS after its deadline has its thread terminated.
+   */
   private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
@@ -204,24 +225,45 @@ export class TvmPool {
     }
     const stopTimer = tvmRunDuration.startTimer({ kind: task.kind });
     let outcome = 'ok';
-    const abort = new AbortController();
+    const runaway = new AbortController();
     // piscina terminates the thread of a running task synchronously inside abort().
-    const timer = setTimeout(() => {
+    const runawayTimer = setTimeout(() => {
       this.aborting = true;
       try {
-        abort.abort();
+        runaway.abort();
       } finally {
         this.aborting = false;
       }
-    }, remaining);
-    timer.unref();
+    }, remaining + RUNAWAY_GRACE_MS);
+    runawayTimer.unref();
+    let deadlineTimer: NodeJS.Timeout | undefined;
     try {
-      let answer: TvmAnswer;
-      const running = this.piscina.run(task, { signal: abort.signal });
+      const running = this.piscina.run({ ...task, deadline } satisfies DeadlinedTask, { signal: runaway.signal });
       tvmQueueLength.set(this.piscina.queueSize);
+      // Whatever the task ends with after its caller stopped waiting is dropped here; a thread
+      // that died under it (or was ended as a runaway) still counts as replaced.
+      void running.then(
+        () => clearTimeout(runawayTimer),
+        (err: unknown) => {
+          clearTimeout(runawayTimer);
+          const detached = Date.now() >= deadline;
+          if (detached && !(err instanceof Error && err.name === 'AbortError')) tvmWorkerReplacements.inc();
+        },
+      );
+      const passed = new Promise<'deadline'>((resolve) => {
+        deadlineTimer = setTimeout(() => resolve('deadline'), remaining);
+        deadlineTimer.unref();
+      });
+      let answer: TvmAnswer;
       try {
-        answer = await running;
+        const first = await Promise.race([running, passed]);
+        if (first === 'deadline') {
+          outcome = 'deadline';
+          throw deadlineError();
+        }
+        answer = first;
       } catch (err) {
+        if (err instanceof ApiError) throw err;
         if (err instanceof Error && err.name === 'AbortError') {
           outcome = 'deadline';
           throw deadlineError();
@@ -230,10 +272,14 @@ export class TvmPool {
           outcome = 'busy';
           throw new ApiError(503, 'all TVM workers are busy; try again later');
         }
-        // The thread died under the task (a crash); the next task gets a new one.
+        // The thread died under the task (a crash, or its heap limit); the next task gets a new one.
         outcome = 'failed';
         tvmWorkerReplacements.inc();
         throw new ApiError(500, 'TVM worker failed; it was replaced');
+      }
+      if (answer.kind === 'expired') {
+        outcome = 'deadline';
+        throw deadlineError();
       }
       if (answer.kind === 'trapped') {
         outcome = 'trapped';
@@ -245,7 +291,7 @@ export class TvmPool {
       }
       return answer;
     } finally {
-      clearTimeout(timer);
+      clearTimeout(deadlineTimer);
       stopTimer();
       tvmRuns.inc({ kind: task.kind, outcome });
       tvmQueueLength.set(this.piscina.queueSize);

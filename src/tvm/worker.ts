@@ -13,9 +13,10 @@ import { renderLegacyStack, renderTypedStack } from '../converters/stack';
 import { parseMessageCell } from '../converters/message';
 import { toV3Transaction } from '../converters/v3Transaction';
 import { ApiError, ValidationError } from '../errors';
-import { createEmulator } from './emulator';
+import { createEmulator, emulatorMemoryBytes } from './emulator';
 import { parseStackCell } from './stackCell';
 import type {
+  DeadlinedTask,
   ExternalMessageTask,
   GetMethodAnswer,
   GetMethodTask,
@@ -32,8 +33,9 @@ import type {
  * The body of a TVM worker thread (loaded through workerEntry.js). It keeps one emulator (a wasm
  * instance, slow to create) for all the tasks it runs. When the emulator traps or throws, that
  * instance is dropped, so whatever state the trap left in its memory can never reach the next
- * task: the next task gets a fresh instance. A task that runs past its deadline is aborted by
- * the pool, which terminates this whole thread.
+ * task: the next task gets a fresh instance, as does the task after one that left the instance's
+ * memory large. A task taken after its deadline is skipped; one that runs past it finishes (the
+ * pool terminates the thread only of a runaway, long after).
  */
 
 // Message tasks decode and build BoCs, and get-method answers are parsed here: cell hashing is
@@ -215,7 +217,17 @@ function runMessageTask(task: ExternalMessageTask | QueryMessageTask | TonConnec
   }
 }
 
-export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
+/**
+ * Linear memory above which an emulator instance is dropped after its task (a new one is made
+ * for the next): a wasm memory never shrinks, so one task that needed much would otherwise keep
+ * it for the thread's life. The instance starts with 18 MB; ordinary tasks stay there.
+ */
+const MAX_EMULATOR_MEMORY_BYTES = 128 * 1024 * 1024;
+
+export default async function runTvmTask(deadlined: DeadlinedTask): Promise<TvmAnswer> {
+  // Taken from the queue after its caller stopped waiting: running it would only waste the thread.
+  if (Date.now() >= deadlined.deadline && deadlined.kind !== 'warm') return { kind: 'expired' };
+  const task: TvmTask = deadlined;
   if (task.kind === 'externalMessage' || task.kind === 'queryMessage' || task.kind === 'tonConnectMessage') return runMessageTask(task);
   emulator ??= createEmulator();
   const vm = await emulator;
@@ -229,5 +241,8 @@ export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
     // A wasm trap (`memory access out of bounds`...) or an emulator failure: never reuse it.
     emulator = undefined;
     return { kind: 'trapped', error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    // The instance that grew large is dropped; its memory goes with it at the next collection.
+    if (emulatorMemoryBytes(vm) > MAX_EMULATOR_MEMORY_BYTES) emulator = undefined;
   }
 }

@@ -16,7 +16,8 @@ import {
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { toV3Transaction, type V3TransactionJson } from '../../src/converters';
 import { startLocalStack, rpc, type LocalStack } from '../helpers/localStack';
-import { deployFromWallet } from '../helpers/walletActions';
+import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../helpers/jetton';
+import { deployFromWallet, transferFromWallet } from '../helpers/walletActions';
 
 /**
  * The Emulate API against the embedded chain: emulate a message, then send the very message and
@@ -288,6 +289,30 @@ describe('Emulate API on the embedded chain', () => {
     const { emulated } = await emulateThenSend(root);
     expect(emulated[1]!.description.compute_ph).toMatchObject({ success: true, exit_code: 0 });
   }, 60000);
+
+  test('a jetton transfer with a forward payload (mainnet jetton wallet code): five transactions', async () => {
+    const others = stack.localnet.wallets.wallets.filter((w) => topBit(w.address) !== topBit(wallet.address));
+    const receiver = others[0]!.address;
+    // Wallet 0 is the jetton's master: it mints to its own jetton wallet.
+    const ours = jettonWalletAddress(wallet.address, wallet.address);
+    await transferFromWallet(client, stack.localnet.wallets.keyPair, [
+      internal({ to: ours, value: toNano('0.2'), bounce: false, init: jettonWalletInit(wallet.address, wallet.address), body: mintBody(1_000_000n, wallet.address) }),
+    ]);
+    const body = jettonTransferBody({
+      amount: 12_345n,
+      to: receiver,
+      responseTo: wallet.address,
+      forwardTon: toNano('0.05'),
+      forwardPayload: beginCell().storeUint(0, 32).storeStringTail('for the receiver').endCell(),
+    });
+    const root = await signedTransfer([internal({ to: ours, value: toNano('0.3'), bounce: true, body })]);
+    const { emulated } = await emulateThenSend(root);
+    // wallet -> our jetton wallet -> theirs -> (notification to the receiver, excess back to us)
+    expect(emulated).toHaveLength(5);
+    expect(emulated[2]!.account).toBe(`0:${jettonWalletAddress(receiver, wallet.address).hash.toString('hex').toUpperCase()}`);
+    expect(emulated[3]!.in_msg!.opcode).toBe('0x7362d09c');
+    expect(emulated[4]!.in_msg!.opcode).toBe('0xd53276db');
+  }, 90000);
 
   test('emulateTonConnect of a transfer gives the trace the signed transfer makes', async () => {
     const others = stack.localnet.wallets.wallets.filter((w) => topBit(w.address) !== topBit(wallet.address));
