@@ -27,9 +27,8 @@ import type {
  * get-methods carries none. The price is the first task after a quiet spell, which waits for a
  * thread to start and create its emulator (~0.3 s from compiled code). With `idleTimeoutMs` 0 every
  * thread starts with the pool and lives as long as it (`warm()` readies them at start).
- * A task is bounded by the request deadline: when it passes the caller gets a 504, a task still
- * queued is skipped, and a running one finishes in its thread (its gas limit bounds it) so the
- * thread and its emulator are kept; only a runaway is terminated (see `run`). A task whose
+ * A task is bounded by the request deadline: when it passes, the task is aborted, which
+ * terminates that thread (the next task starts another; see `run` for why). A task whose
  * emulator trapped gets its own error; the worker dropped that emulator instance, so later tasks
  * never see its state. Memory per thread: docs/emulate.md, "TVM threads".
  */
@@ -79,8 +78,6 @@ const WORKER_YOUNG_GENERATION_MB = 4;
  * parsed. The emulator's own memory is wasm linear memory, outside this limit (worker.ts bounds it).
  */
 const WORKER_OLD_GENERATION_MB = 256;
-/** A run still going this long after its deadline has its thread terminated (a runaway). */
-const RUNAWAY_GRACE_MS = 60_000;
 /** Tasks waiting per worker before new ones are refused with a 503. */
 const QUEUED_TASKS_PER_WORKER = 16;
 /** Longest a stop waits for the threads to end (they are terminated with the process anyway). */
@@ -210,12 +207,13 @@ export class TvmPool {
   }
 
   /**
-   * Runs a task in a thread and answers by `deadline`. A task still queued then is skipped by the
-   * thread that takes it (it sees the deadline passed); a task already running is left to finish
-   * (every TVM run is bounded by its gas limit) and its thread and emulator are reused, rather
-   * than terminated: replacing a thread costs a new isolate and emulator (~50 MB, ~0.3 s of CPU)
-   * and, under a flood of long runs, churns the process's memory. Only a run still going
-   * RUNAWAY_GRACE_MS after its deadline has its thread terminated.
+   * Runs a task in a thread and answers by `deadline`. When it passes, a task still queued is
+   * dropped and a running one is aborted, which terminates its thread (the next task starts
+   * another). Terminating is what bounds memory: the emulator of @ton/sandbox 0.41.0 logs every
+   * VM step (~65 MB of wasm memory and ~11 bytes of text per 1 000 gas), so a run left to finish
+   * after its caller gave up would hold hundreds of MB for nothing (measured: bench tvmflood, RSS
+   * peak 988 MB when runs were left to finish against 469 MB when terminated, 30 s, 4 clients).
+   * A thread that takes a task whose deadline already passed skips it.
    */
   private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
     const remaining = deadline - Date.now();
@@ -225,45 +223,24 @@ export class TvmPool {
     }
     const stopTimer = tvmRunDuration.startTimer({ kind: task.kind });
     let outcome = 'ok';
-    const runaway = new AbortController();
+    const abort = new AbortController();
     // piscina terminates the thread of a running task synchronously inside abort().
-    const runawayTimer = setTimeout(() => {
+    const timer = setTimeout(() => {
       this.aborting = true;
       try {
-        runaway.abort();
+        abort.abort();
       } finally {
         this.aborting = false;
       }
-    }, remaining + RUNAWAY_GRACE_MS);
-    runawayTimer.unref();
-    let deadlineTimer: NodeJS.Timeout | undefined;
+    }, remaining);
+    timer.unref();
     try {
-      const running = this.piscina.run({ ...task, deadline } satisfies DeadlinedTask, { signal: runaway.signal });
-      tvmQueueLength.set(this.piscina.queueSize);
-      // Whatever the task ends with after its caller stopped waiting is dropped here; a thread
-      // that died under it (or was ended as a runaway) still counts as replaced.
-      void running.then(
-        () => clearTimeout(runawayTimer),
-        (err: unknown) => {
-          clearTimeout(runawayTimer);
-          const detached = Date.now() >= deadline;
-          if (detached && !(err instanceof Error && err.name === 'AbortError')) tvmWorkerReplacements.inc();
-        },
-      );
-      const passed = new Promise<'deadline'>((resolve) => {
-        deadlineTimer = setTimeout(() => resolve('deadline'), remaining);
-        deadlineTimer.unref();
-      });
       let answer: TvmAnswer;
+      const running = this.piscina.run({ ...task, deadline } satisfies DeadlinedTask, { signal: abort.signal });
+      tvmQueueLength.set(this.piscina.queueSize);
       try {
-        const first = await Promise.race([running, passed]);
-        if (first === 'deadline') {
-          outcome = 'deadline';
-          throw deadlineError();
-        }
-        answer = first;
+        answer = await running;
       } catch (err) {
-        if (err instanceof ApiError) throw err;
         if (err instanceof Error && err.name === 'AbortError') {
           outcome = 'deadline';
           throw deadlineError();
@@ -272,7 +249,7 @@ export class TvmPool {
           outcome = 'busy';
           throw new ApiError(503, 'all TVM workers are busy; try again later');
         }
-        // The thread died under the task (a crash, or its heap limit); the next task gets a new one.
+        // The thread died under the task (a crash, or past its heap limit); the next task gets a new one.
         outcome = 'failed';
         tvmWorkerReplacements.inc();
         throw new ApiError(500, 'TVM worker failed; it was replaced');
@@ -291,7 +268,7 @@ export class TvmPool {
       }
       return answer;
     } finally {
-      clearTimeout(deadlineTimer);
+      clearTimeout(timer);
       stopTimer();
       tvmRuns.inc({ kind: task.kind, outcome });
       tvmQueueLength.set(this.piscina.queueSize);

@@ -34,8 +34,8 @@ import type {
  * instance, slow to create) for all the tasks it runs. When the emulator traps or throws, that
  * instance is dropped, so whatever state the trap left in its memory can never reach the next
  * task: the next task gets a fresh instance, as does the task after one that left the instance's
- * memory large. A task taken after its deadline is skipped; one that runs past it finishes (the
- * pool terminates the thread only of a runaway, long after).
+ * memory large. A task taken after its deadline is skipped; one that runs past it is aborted by
+ * the pool, which terminates this whole thread.
  */
 
 // Message tasks decode and build BoCs, and get-method answers are parsed here: cell hashing is
