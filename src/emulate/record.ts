@@ -1,7 +1,8 @@
 import { ApiError, InvalidRequestError, ValidationError } from '../errors';
 import { type ChainSession, masterchainBlock, type McBlock } from '../chain';
 import { checkBocBounds } from '../tvm';
-import type { EmulateTraceRendering, EmulateTraceResponseJson } from './response';
+import { type EmulateTraceRendering, type EmulateTraceResponseJson, toEmulateTraceResponse } from './response';
+import { emulateTraceAt, type TraceRequest } from './trace';
 
 /**
  * One record per Emulate API route (src/emulate/records): its path, how it reads the body, its
@@ -111,4 +112,16 @@ export async function emulationBlock(session: ChainSession, seqno: number | null
   // toncenter's text; a 422 here, not its 500: the client named a block that does not exist yet.
   if (seqno > head.seqno) throw new ApiError(422, 'mc block seqno is too new');
   return masterchainBlock(session, seqno);
+}
+
+/** Emulates at `block` and renders toncenter's answer with the request's flags. */
+export async function emulateAndRender(
+  ctx: EmulateContext,
+  session: ChainSession,
+  block: McBlock,
+  flags: EmulateFlags,
+  request: Omit<TraceRequest, 'deadline' | 'includeCodeData'>,
+): Promise<EmulateTraceResponseJson> {
+  const trace = await emulateTraceAt(session, block, { ...request, includeCodeData: flags.includeCodeData, deadline: ctx.deadline });
+  return toEmulateTraceResponse(trace, renderingOf(flags, ctx.testnet));
 }

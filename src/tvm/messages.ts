@@ -38,9 +38,8 @@ export interface GetMethodTask {
 
 export type StackRendering = 'legacy' | 'typed';
 
-/** Emulates one inbound message on an account (the emulator's `emulate_with_emulator`). */
-export interface TransactionTask {
-  readonly kind: 'transaction';
+/** One inbound message on an account, as the emulator's `emulate_with_emulator` takes it. */
+export interface MessageRun {
   /** BoC of the message. */
   readonly message: Uint8Array;
   /** BoC of the ShardAccount. */
@@ -51,6 +50,13 @@ export interface TransactionTask {
   /** Decimal logical time of the emulated transaction. */
   readonly lt: string;
   readonly ignoreChksig: boolean;
+  /** 32 bytes, hex: the block's random seed the contract sees (the emulator's own when absent). */
+  readonly randSeed?: string;
+}
+
+/** Emulates one inbound message on an account (estimateFee). */
+export interface TransactionTask extends MessageRun {
+  readonly kind: 'transaction';
 }
 
 /**
@@ -59,20 +65,9 @@ export interface TransactionTask {
  * loop: the account's next state, the internal messages it sent (to run next), the libraries
  * they reference, and the transaction rendered in toncenter v3's shape.
  */
-export interface TraceStepTask {
+export interface TraceStepTask extends MessageRun {
   readonly kind: 'traceStep';
-  /** BoC of the inbound message. */
-  readonly message: Uint8Array;
-  /** BoC of the ShardAccount the transaction runs on. */
-  readonly shardAccount: Uint8Array;
-  readonly config: string;
-  readonly libs?: Uint8Array;
-  readonly now: number;
-  /** Decimal logical time of the transaction. */
-  readonly lt: string;
-  /** 32 bytes, hex: the block's random seed the contract sees. */
   readonly randSeed: string;
-  readonly ignoreChksig: boolean;
   /** Workchain of the account (the transaction cell holds only its 256-bit id). */
   readonly workchain: number;
   readonly place: V3TransactionPlace;

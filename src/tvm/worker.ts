@@ -20,6 +20,7 @@ import type {
   ExternalMessageTask,
   GetMethodAnswer,
   GetMethodTask,
+  MessageRun,
   QueryMessageTask,
   TonConnectMessageTask,
   TracedOutMessage,
@@ -91,19 +92,23 @@ async function runGetMethod(vm: Executor, task: GetMethodTask): Promise<TvmAnswe
   };
 }
 
-async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmAnswer> {
-  const emulation = await vm.runTransaction({
-    message: fromBoc(task.message),
-    shardAccount: Buffer.from(task.shardAccount).toString('base64'),
-    config: task.config,
-    libs: task.libs ? fromBoc(task.libs) : null,
+function emulateMessage(vm: Executor, run: MessageRun): ReturnType<Executor['runTransaction']> {
+  return vm.runTransaction({
+    message: fromBoc(run.message),
+    shardAccount: Buffer.from(run.shardAccount).toString('base64'),
+    config: run.config,
+    libs: run.libs ? fromBoc(run.libs) : null,
     verbosity: 'short',
-    now: task.now,
-    lt: BigInt(task.lt),
-    randomSeed: null,
-    ignoreChksig: task.ignoreChksig,
+    now: run.now,
+    lt: BigInt(run.lt),
+    randomSeed: run.randSeed ? Buffer.from(run.randSeed, 'hex') : null,
+    ignoreChksig: run.ignoreChksig,
     debugEnabled: false,
   });
+}
+
+async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmAnswer> {
+  const emulation = await emulateMessage(vm, task);
   const result = emulation.result;
   if (!result.success) return { kind: 'transaction' };
   return {
@@ -132,18 +137,7 @@ function codeAndData(account: Cell): { code: Cell | null; data: Cell | null } {
 
 async function runTraceStep(vm: Executor, task: TraceStepTask): Promise<TvmAnswer> {
   const shardAccountBefore = fromBoc(task.shardAccount);
-  const emulation = await vm.runTransaction({
-    message: fromBoc(task.message),
-    shardAccount: Buffer.from(task.shardAccount).toString('base64'),
-    config: task.config,
-    libs: task.libs ? fromBoc(task.libs) : null,
-    verbosity: 'short',
-    now: task.now,
-    lt: BigInt(task.lt),
-    randomSeed: Buffer.from(task.randSeed, 'hex'),
-    ignoreChksig: task.ignoreChksig,
-    debugEnabled: false,
-  });
+  const emulation = await emulateMessage(vm, task);
   const result = emulation.result;
   if (!result.success) {
     return { kind: 'traceStep', accepted: false, error: result.error, ...(result.vmResults ? { exitCode: result.vmResults.vmExitCode } : {}) };

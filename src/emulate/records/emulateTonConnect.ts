@@ -3,9 +3,7 @@ import { accountAt, type TonConnectMessagePart, type TonConnectWallet } from '..
 import { decodeWalletData, walletKindByCodeHash } from '../../converters';
 import { ApiError, InvalidRequestError } from '../../errors';
 import { tvmPool } from '../../tvm';
-import { bocField, emulationBlock, type EmulateFlags, type EmulateRecord, flagsOf, renderingOf, requestObject, stringField, uintField } from '../record';
-import { toEmulateTraceResponse } from '../response';
-import { emulateTraceAt } from '../trace';
+import { bocField, emulateAndRender, emulationBlock, type EmulateFlags, type EmulateRecord, flagsOf, requestObject, stringField, uintField } from '../record';
 
 /**
  * POST /api/emulate/v1/emulateTonConnect: the trace of a TON Connect transaction request
@@ -135,13 +133,6 @@ export const emulateTonConnectRecord: EmulateRecord<EmulateTonConnectParams> = {
       },
       ctx.deadline,
     );
-    const trace = await emulateTraceAt(session, block, {
-      boc,
-      ignoreChksig: true,
-      includeCodeData: p.includeCodeData,
-      deadline: ctx.deadline,
-      accounts: [wallet],
-    });
-    return toEmulateTraceResponse(trace, renderingOf(p, ctx.testnet));
+    return emulateAndRender(ctx, session, block, p, { boc, ignoreChksig: true, accounts: [wallet] });
   },
 };

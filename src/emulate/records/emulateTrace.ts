@@ -1,7 +1,5 @@
-import { emulationBlock, type EmulateFlags, type EmulateRecord, bocField, flagsOf, renderingOf, requestObject, boolField, stringField } from '../record';
 import { InvalidRequestError } from '../../errors';
-import { toEmulateTraceResponse } from '../response';
-import { emulateTraceAt } from '../trace';
+import { bocField, boolField, emulateAndRender, emulationBlock, type EmulateFlags, type EmulateRecord, flagsOf, requestObject, stringField } from '../record';
 
 /** POST /api/emulate/v1/emulateTrace: the trace of an external message (toncenter's EmulateRequest). */
 
@@ -23,12 +21,6 @@ export const emulateTraceRecord: EmulateRecord<EmulateTraceParams> = {
   async run(ctx, p) {
     const session = ctx.session();
     const block = await emulationBlock(session, p.mcBlockSeqno);
-    const trace = await emulateTraceAt(session, block, {
-      boc: p.boc,
-      ignoreChksig: p.ignoreChksig,
-      includeCodeData: p.includeCodeData,
-      deadline: ctx.deadline,
-    });
-    return toEmulateTraceResponse(trace, renderingOf(p, ctx.testnet));
+    return emulateAndRender(ctx, session, block, p, { boc: p.boc, ignoreChksig: p.ignoreChksig });
   },
 };
