@@ -15,7 +15,7 @@ import { startLocalnetSource } from '../src/localnetSource';
 import { startServer } from '../src/server';
 import { TonClient } from '@ton/ton';
 import { TvmPool, tvmPool } from '../src/tvm';
-import { tvmWorkerReplacements } from '../src/metrics/registry';
+import { tvmWorkerReplacements } from '../src/metrics';
 import { contractInit, GAS_LOOP_CODE, getMethodTask, postJson, type Answer } from '../test/hostile/tvmSupport';
 import type { LocalStack } from '../test/helpers/localStack';
 import { deployFromWallet } from '../test/helpers/walletActions';

@@ -1,6 +1,7 @@
 import { ApiError, InvalidRequestError, ValidationError } from '../errors';
-import { type ChainSession, masterchainBlock, type McBlock } from '../chain';
-import { checkBocBounds } from '../tvm';
+import { masterchainBlock } from '../chain';
+import { checkBocBounds } from '../params';
+import type { ChainSession, McBlock } from '../proofs';
 import { type EmulateTraceRendering, type EmulateTraceResponseJson, toEmulateTraceResponse } from './response';
 import { emulateTraceAt, type TraceRequest } from './trace';
 

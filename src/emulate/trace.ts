@@ -4,17 +4,15 @@ import {
   accountAt,
   type AccountRead,
   chainConfigAt,
-  type ChainSession,
   type LibraryDict,
   libraryBoc,
   librariesByHash,
-  libraryReferences,
-  type McBlock,
   shardAccountCell,
 } from '../chain';
 import { v3ShardId, type V3TransactionJson } from '../converters';
 import { ApiError, EmulationNotAcceptedError } from '../errors';
-import { type TracedOutMessage, tvmPool } from '../tvm';
+import type { ChainSession, McBlock } from '../proofs';
+import { libraryReferences, type TracedOutMessage, tvmPool } from '../tvm';
 
 
 /**

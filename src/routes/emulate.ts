@@ -2,8 +2,8 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { EMULATE_RECORDS, type EmulateContext } from '../emulate';
 import { ApiError, NoHealthyLiteServerError } from '../errors';
 import { createApiIntake } from '../intake';
-import type { LiteSession } from '../liteclient/session';
-import type { AppServices } from '../services';
+import type { LiteSession } from '../liteclient';
+import type { AppServices } from './services';
 import { errorResponseOf } from './http';
 
 /**

@@ -4,9 +4,8 @@
  * killed and replaced at any moment without the main thread holding anything of it.
  */
 
-import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
-import type { V3TransactionJson, V3TransactionPlace } from '../converters/v3Transaction';
-import type { TonConnectRequest } from '../chain/walletMessages';
+import type { LegacyStackEntryJson, TvmStackEntryJson, V3TransactionJson, V3TransactionPlace } from '../converters';
+import type { TonConnectRequest } from './walletMessages';
 
 /** Runs one get-method (the sandbox emulator's `run_get_method`). */
 export interface GetMethodTask {

@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { useNativeCellHashing } from '../converters/cellHashing';
+import { useNativeCellHashing } from '../cells';
 import { ApiError } from '../errors';
+import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics';
 import { checkGlobalVersion, type NewerNetworkPolicy } from './version';
-import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
-import type { TonConnectRequest } from '../chain/walletMessages';
+import type { TonConnectRequest } from './walletMessages';
 import type {
   DeadlinedTask,
   ExternalMessageAnswer,

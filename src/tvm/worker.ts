@@ -3,15 +3,11 @@ import { Address, Cell, Dictionary, loadAccount } from '@ton/core';
 // The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
 // dependencies (~13 MB per thread that a worker never uses).
 import type { Executor } from '@ton/sandbox/dist/executor/Executor';
-import { libraryReferences } from '../chain/libraryRefs';
-import { parseExternalMessage, queryMessage } from '../chain/messages';
-import { tonConnectExternalMessage } from '../chain/walletMessages';
-import { useNativeCellHashing } from '../converters/cellHashing';
-import { cellStats } from '../converters/fees';
-import { toExtMessageInfo } from '../converters/extMessage';
-import { renderLegacyStack, renderTypedStack } from '../converters/stack';
-import { parseMessageCell } from '../converters/message';
-import { toV3Transaction } from '../converters/v3Transaction';
+import { libraryReferences } from './libraryRefs';
+import { parseExternalMessage, queryMessage } from './externalMessages';
+import { tonConnectExternalMessage } from './walletMessages';
+import { cellStats, useNativeCellHashing } from '../cells';
+import { parseMessageCell, renderLegacyStack, renderTypedStack, toExtMessageInfo, toV3Transaction } from '../converters';
 import { ApiError, ValidationError } from '../errors';
 import { createEmulator, emulatorMemoryBytes } from './emulator';
 import { parseStackCell } from './stackCell';

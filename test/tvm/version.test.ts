@@ -1,7 +1,6 @@
 import { beginCell, Cell } from '@ton/core';
 import { defaultConfig, setGlobalVersion } from '@ton/sandbox';
-import { checkGlobalVersion, EMULATOR_GLOBAL_VERSION, TvmPool, TvmVersionError } from '../../src/tvm';
-import { createEmulator } from '../../src/tvm/emulator';
+import { checkGlobalVersion, createEmulator, EMULATOR_GLOBAL_VERSION, TvmPool, TvmVersionError } from '../../src/tvm';
 import { getMethodTask } from '../hostile/tvmSupport';
 
 /**

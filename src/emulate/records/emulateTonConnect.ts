@@ -1,8 +1,8 @@
 import { Address } from '@ton/core';
-import { accountAt, type TonConnectMessagePart, type TonConnectWallet } from '../../chain';
+import { accountAt } from '../../chain';
 import { decodeWalletData, walletKindByCodeHash } from '../../converters';
 import { ApiError, InvalidRequestError } from '../../errors';
-import { tvmPool } from '../../tvm';
+import { type TonConnectMessagePart, type TonConnectWallet, tvmPool } from '../../tvm';
 import { bocField, emulateAndRender, emulationBlock, type EmulateFlags, type EmulateRecord, flagsOf, requestObject, stringField, uintField } from '../record';
 
 /**
