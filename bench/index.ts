@@ -3,10 +3,12 @@
  * `npm run bench -- limiter` runs only the named ones.
  */
 import { runApiBench } from './api';
+import { runEmulateBench } from './emulate';
 import { runHostileBench } from './hostile';
 import { runLimiterBench } from './limiter';
 import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
+import { runTvmFloodBench } from './tvmFlood';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   limiter: runLimiterBench,
@@ -14,6 +16,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
   hostile: runHostileBench,
   serve: runServeBench,
   proofs: runProofsBench,
+  tvmflood: runTvmFloodBench,
+  emulate: runEmulateBench,
 };
 
 async function main(selected: string[]): Promise<void> {

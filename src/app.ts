@@ -14,6 +14,7 @@ import {
   rewriteJsonRpcAlias,
   rootRedirect,
   createV3Router,
+  createEmulateRouter,
   createLocalnetRouter,
   type AppServices,
 } from './routes';
@@ -75,6 +76,7 @@ export function createApp(services: AppServices): express.Express {
   app.use('/api/v2', requestMetrics(services.table));
 
   app.use('/api/v3', createV3Router(services));
+  app.use('/api/emulate', createEmulateRouter(services));
   // The embedded chain's developer controls; without it (external lite servers) /localnet/* is a 404.
   if (services.localnet) app.use('/localnet', createLocalnetRouter(services, services.localnet));
 

@@ -45,7 +45,7 @@ function describe(server: ServerStatus): string {
  * Otherwise threads start when the first task needs one, and nothing runs here.
  */
 export function startTvmWorkers(config: AppConfig, logger: Logger): Promise<void> {
-  return configureTvm({ workers: config.tvmWorkers, idleTimeoutMs: config.tvmIdleTimeout, getMethodGas: BigInt(config.getMethodGas) })
+  return configureTvm({ workers: config.tvmWorkers, idleTimeoutMs: config.tvmIdleTimeout, getMethodGas: BigInt(config.getMethodGas), newerNetwork: config.tvmNewerNetwork })
     .warm()
     .catch((err: unknown) => logger.warn({ err }, 'TVM workers did not start'));
 }

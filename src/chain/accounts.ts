@@ -8,6 +8,7 @@ import {
   optionalBocRoot,
   parseLiteAnswer,
   tlBlockId,
+  type BlockRef,
   type ChainSession,
   type McBlock,
 } from '../proofs';
@@ -24,6 +25,8 @@ export interface AccountRead extends AccountStateInput {
   block: McBlock;
   /** The Account cell exactly as the lite server sent it; null when the account does not exist. */
   accountCell: Cell | null;
+  /** The shard block whose state the account was read from (the masterchain block for its accounts). */
+  shardBlock: BlockRef;
 }
 
 interface ShardStateView {
@@ -98,6 +101,7 @@ export async function accountAt(session: ChainSession, block: McBlock, address: 
     // A ShardAccount with lt 0 and a zero hash is tonlib's "no transaction yet".
     lastTransaction: account && last && (last.lt !== 0n || !isZeroHash(last.hash)) ? last : null,
     block: answer.id,
+    shardBlock: answer.shardblk,
     syncUtime: view.genUtime,
   };
 }

@@ -1,7 +1,7 @@
 import { Cell, CellType, Dictionary } from '@ton/core';
 import { InternalError } from '../errors';
 import type { ConfigInfo } from '../tl';
-import { loadStateConfigRoot } from '../tlb';
+import { loadGlobalVersion, loadStateConfigRoot } from '../tlb';
 import {
   invalidLiteAnswer,
   merkleProofContent,
@@ -27,6 +27,8 @@ import { hashmapLookup } from '../cells';
 /** MERKLE_UPDATE cell data: tag, old_hash, new_hash, old_depth, new_depth. */
 const MERKLE_UPDATE_NEW_HASH_OFFSET = 8 + 256;
 const CONFIG_KEY_BITS = 32;
+/** `capabilities#c4 version:uint32 capabilities:uint64 = GlobalVersion` (ConfigParam 8). */
+const CONFIG_GLOBAL_VERSION = 8;
 
 /** The root of the config dictionary (`Hashmap 32 ^Cell`) at the block the answer is about. */
 export function configDictionary(answer: ConfigInfo, block: McBlock): Cell {
@@ -79,6 +81,8 @@ export interface ChainConfig {
   /** BoC of `root` in base64, the emulator's input form. */
   base64: string;
   params: Dictionary<number, Cell>;
+  /** ConfigParam 8's global version (0 when the config has none): what TVM the network runs. */
+  globalVersion: number;
 }
 
 // Keyed by the masterchain block's root hash: a block's config never changes, so entries are
@@ -88,10 +92,13 @@ const CONFIGS_KEPT = 16;
 
 async function fetchConfig(session: ChainSession, block: McBlock): Promise<ChainConfig> {
   const root = await configAllAt(session, block);
+  const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), root);
+  const versionParam = params.get(CONFIG_GLOBAL_VERSION);
   return {
     root,
     base64: root.toBoc().toString('base64'),
-    params: Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), root),
+    params,
+    globalVersion: versionParam ? parseLiteAnswer('config param 8', () => loadGlobalVersion(versionParam.beginParse()).version) : 0,
   };
 }
 

@@ -41,6 +41,7 @@ export async function estimateFeeAt(
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
   const data = state?.type === 'active' ? (state.state.data ?? null) : null;
   const { config, libraries } = await emulationContext(session, read, [code, data], message.libraries);
+  tvmPool().admitGlobalVersion(config.globalVersion);
 
   const msgPrices = {
     basechain: loadMsgPrices(configParam(config, CONFIG_MSG_PRICES_BASECHAIN)),

@@ -139,6 +139,7 @@ export async function contractOf(
   }
   const account = read.account;
   const { config, libraries } = await emulationContext(session, read, [code, data]);
+  tvmPool().admitGlobalVersion(config.globalVersion);
   const extraCurrency: Record<string, string> = {};
   for (const [id, amount] of account.storage.balance.other ?? []) extraCurrency[String(id)] = amount.toString();
   const codeBoc = code.toBoc();

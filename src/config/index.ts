@@ -253,6 +253,13 @@ export const OPTIONS = {
     min: 0,
     max: 86_400_000,
   },
+  tvmNewerNetwork: {
+    flag: 'tvm-newer-network',
+    kind: 'string',
+    defaultValue: 'refuse',
+    description: "when the network's TVM global version (ConfigParam 8) is above the emulator's: refuse get-methods, fee estimates and emulation (501) or run them anyway",
+    choices: ['refuse', 'run'],
+  },
   getMethodGas: {
     flag: 'get-method-gas',
     kind: 'int',
@@ -333,7 +340,11 @@ type ValueOf<K extends OptionKey> = (typeof OPTIONS)[K]['kind'] extends 'int' | 
 
 export type AppConfig = {
   readonly [K in OptionKey]: (typeof OPTIONS)[K]['defaultValue'] extends undefined ? ValueOf<K> | undefined : ValueOf<K>;
-} & { readonly network: 'local' | 'mainnet' | 'testnet'; readonly redisFailurePolicy: 'open' | 'closed' };
+} & {
+  readonly network: 'local' | 'mainnet' | 'testnet';
+  readonly redisFailurePolicy: 'open' | 'closed';
+  readonly tvmNewerNetwork: 'refuse' | 'run';
+};
 
 export const ENV_PREFIX = 'TON_BRIDGE_';
 

@@ -18,6 +18,7 @@ export * from './signatures';
 export * from './stack';
 export * from './suspendedAccounts';
 export * from './transaction';
+export * from './v3Transaction';
 export * from './wallet';
 export * from './extMessage';
 export * from './fees';

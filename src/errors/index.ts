@@ -26,6 +26,13 @@ export function invalid(detail: string): never {
   throw new ValidationError(`failed to validate request: ${detail}`);
 }
 
+/** A request that is not what the route takes (toncenter's Emulate API: 400 "invalid request: ..."). */
+export class InvalidRequestError extends ApiError {
+  constructor(detail: string) {
+    super(400, `invalid request: ${detail}`);
+  }
+}
+
 export class NotFoundError extends ApiError {
   constructor(message = 'Not Found') {
     super(404, message);
@@ -124,6 +131,19 @@ export class NoHealthyLiteServerError extends ApiError {
 export class LiteServerTimeoutError extends ApiError {
   constructor() {
     super(504, 'LITE_SERVER_NETWORK timeout');
+  }
+}
+
+/**
+ * The destination of an external message being emulated did not accept it (toncenter's trace
+ * emulator: "EmulationExternalNotAccepted"). The client's message: a 422, not toncenter's 500.
+ */
+export class EmulationNotAcceptedError extends ApiError {
+  constructor(
+    readonly exitCode: number | undefined,
+    detail: string | undefined,
+  ) {
+    super(422, `EmulationExternalNotAccepted: ${exitCode ?? detail ?? 'the contract did not accept the message'}`);
   }
 }
 

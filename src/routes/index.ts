@@ -13,3 +13,4 @@ export * from './rest';
 export * from './services';
 export * from './v3Pipeline';
 export * from './v3Routes';
+export * from './emulate';

@@ -25,9 +25,14 @@ interface WasmModule {
 interface WasmInstance {
   readonly exports: object;
 }
+/** A wasm memory: its buffer is the instance's whole linear memory. */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
 interface WasmApi {
   compile(bytes: Uint8Array): Promise<WasmModule>;
   instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
+  Memory: abstract new (...args: never[]) => WasmMemory;
 }
 const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: WasmApi };
 
@@ -49,6 +54,17 @@ export function emulatorWasmBytes(): Buffer {
 
 let compiled: Promise<WasmModule> | undefined;
 
+/** The linear memory of each emulator made here (the instance exports it under a minified name). */
+const memories = new WeakMap<Executor, WasmMemory>();
+
+/**
+ * Bytes of linear memory an emulator's instance holds: a wasm memory only grows, so an instance
+ * that once needed much keeps it until the instance is dropped (src/tvm/worker.ts does).
+ */
+export function emulatorMemoryBytes(vm: Executor): number {
+  return memories.get(vm)?.buffer.byteLength ?? 0;
+}
+
 /** A new emulator: its own wasm instance and memory over this thread's compiled module. */
 export async function createEmulator(): Promise<Executor> {
   compiled ??= wasmApi.compile(emulatorWasmBytes());
@@ -56,16 +72,22 @@ export async function createEmulator(): Promise<Executor> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- emscripten's CommonJS factory, untyped
   const factory = require('@ton/sandbox/dist/executor/emulator-emscripten.js') as EmulatorModuleFactory;
   let failed: (err: unknown) => void = () => undefined;
+  let memory: WasmMemory | undefined;
   const instantiationFailed = new Promise<never>((_, reject) => (failed = reject));
   const module = await Promise.race([
     factory({
       instantiateWasm: (imports, done) => {
         // The factory waits for `done` only: a failure must reach the caller by itself.
-        wasmApi.instantiate(wasm, imports).then((instance) => done(instance, wasm), failed);
+        wasmApi.instantiate(wasm, imports).then((instance) => {
+          memory = Object.values(instance.exports).find((value): value is WasmMemory => value instanceof wasmApi.Memory);
+          done(instance, wasm);
+        }, failed);
         return {};
       },
     }),
     instantiationFailed,
   ]);
-  return new (Executor as unknown as ExecutorConstructor)(module);
+  const executor = new (Executor as unknown as ExecutorConstructor)(module);
+  if (memory) memories.set(executor, memory);
+  return executor;
 }

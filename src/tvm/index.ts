@@ -5,3 +5,5 @@ export { createEmulator } from './emulator';
 export * from './externalMessages';
 export * from './libraryRefs';
 export * from './messageTasks';
+export { checkGlobalVersion, EMULATOR_BUILD, EMULATOR_GLOBAL_VERSION, type NewerNetworkPolicy, TvmVersionError } from './version';
+export * from './walletMessages';

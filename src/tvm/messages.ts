@@ -4,7 +4,8 @@
  * killed and replaced at any moment without the main thread holding anything of it.
  */
 
-import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters';
+import type { LegacyStackEntryJson, TvmStackEntryJson, V3TransactionJson, V3TransactionPlace } from '../converters';
+import type { TonConnectRequest } from './walletMessages';
 
 /** Runs one get-method (the sandbox emulator's `run_get_method`). */
 export interface GetMethodTask {
@@ -36,9 +37,8 @@ export interface GetMethodTask {
 
 export type StackRendering = 'legacy' | 'typed';
 
-/** Emulates one inbound message on an account (the emulator's `emulate_with_emulator`). */
-export interface TransactionTask {
-  readonly kind: 'transaction';
+/** One inbound message on an account, as the emulator's `emulate_with_emulator` takes it. */
+export interface MessageRun {
   /** BoC of the message. */
   readonly message: Uint8Array;
   /** BoC of the ShardAccount. */
@@ -49,6 +49,61 @@ export interface TransactionTask {
   /** Decimal logical time of the emulated transaction. */
   readonly lt: string;
   readonly ignoreChksig: boolean;
+  /** 32 bytes, hex: the block's random seed the contract sees (the emulator's own when absent). */
+  readonly randSeed?: string;
+}
+
+/** Emulates one inbound message on an account (estimateFee). */
+export interface TransactionTask extends MessageRun {
+  readonly kind: 'transaction';
+}
+
+/**
+ * One transaction of an emulated trace (src/emulate): the message run on the account as
+ * TransactionTask does, and everything the trace needs of the result read here, off the event
+ * loop: the account's next state, the internal messages it sent (to run next), the libraries
+ * they reference, and the transaction rendered in toncenter v3's shape.
+ */
+export interface TraceStepTask extends MessageRun {
+  readonly kind: 'traceStep';
+  readonly randSeed: string;
+  /** Workchain of the account (the transaction cell holds only its 256-bit id). */
+  readonly workchain: number;
+  readonly place: V3TransactionPlace;
+  /** Return the BoCs of the account's code and data after the transaction. */
+  readonly includeCodeData: boolean;
+}
+
+/** An internal message a traced transaction sent. */
+export interface TracedOutMessage {
+  readonly boc: Uint8Array;
+  /** Base64 hash of the message cell. */
+  readonly hash: string;
+  /** Raw form `wc:hex` of the destination. */
+  readonly destination: string;
+  /** Decimal created_lt. */
+  readonly createdLt: string;
+}
+
+export interface TraceStepAnswer {
+  readonly kind: 'traceStep';
+  /** False: the emulator did not make a transaction (an external message the contract refused). */
+  readonly accepted: boolean;
+  readonly error?: string;
+  readonly exitCode?: number;
+  readonly transaction?: Uint8Array;
+  /** Base64 hash of the transaction cell. */
+  readonly hash?: string;
+  /** BoC of the account's ShardAccount after the transaction. */
+  readonly shardAccount?: Uint8Array;
+  /** Internal messages sent, in out_msgs order. */
+  readonly outMessages?: TracedOutMessage[];
+  /** Hex hashes of the library cells the sent messages reference. */
+  readonly libraries?: string[];
+  readonly rendered?: V3TransactionJson;
+  /** Base64 hash → base64 BoC, when asked. */
+  readonly code?: { hash: string; boc: string };
+  readonly data?: { hash: string; boc: string };
 }
 
 /**
@@ -72,12 +127,34 @@ export interface QueryMessageTask {
   readonly initData: Uint8Array;
 }
 
+/** Builds the external message of a TON Connect request (src/chain/walletMessages.ts; 422 for bad parts). */
+export interface TonConnectMessageTask {
+  readonly kind: 'tonConnectMessage';
+  readonly request: TonConnectRequest;
+}
+
+export interface TonConnectMessageAnswer {
+  readonly kind: 'tonConnectMessage';
+  /** BoC of the inbound external message. */
+  readonly boc: Uint8Array;
+}
+
 /** Makes a thread load its code and create its emulator, so the first real task does not wait. */
 export interface WarmTask {
   readonly kind: 'warm';
 }
 
-export type TvmTask = GetMethodTask | TransactionTask | ExternalMessageTask | QueryMessageTask | WarmTask;
+/** What a thread receives: a task and the time its caller stops waiting (ms since the epoch). */
+export type DeadlinedTask = TvmTask & { readonly deadline: number };
+
+export type TvmTask =
+  | GetMethodTask
+  | TransactionTask
+  | TraceStepTask
+  | ExternalMessageTask
+  | QueryMessageTask
+  | TonConnectMessageTask
+  | WarmTask;
 
 export interface GetMethodAnswer {
   readonly kind: 'getMethod';
@@ -105,6 +182,8 @@ export interface ExternalMessageAnswer {
   readonly hash: string;
   /** Base64 hash of its normalized form (TEP-467). */
   readonly hashNorm: string;
+  /** Raw form `wc:hex` of the destination. */
+  readonly destination: string;
 }
 
 export interface QueryMessageAnswer {
@@ -137,6 +216,11 @@ export interface TrappedAnswer {
   readonly error: string;
 }
 
+/** The task's deadline had passed when a thread took it: nothing ran. */
+export interface ExpiredAnswer {
+  readonly kind: 'expired';
+}
+
 export interface WarmAnswer {
   readonly kind: 'warm';
   /** worker_threads id of the thread that ran it. */
@@ -145,10 +229,13 @@ export interface WarmAnswer {
 
 export type TvmAnswer =
   | WarmAnswer
+  | ExpiredAnswer
   | GetMethodAnswer
   | TransactionAnswer
+  | TraceStepAnswer
   | ExternalMessageAnswer
   | QueryMessageAnswer
+  | TonConnectMessageAnswer
   | RefusedAnswer
   | RejectedAnswer
   | TrappedAnswer;

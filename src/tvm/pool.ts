@@ -4,11 +4,16 @@ import { Piscina } from 'piscina';
 import { useNativeCellHashing } from '../cells';
 import { ApiError } from '../errors';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics';
+import { checkGlobalVersion, type NewerNetworkPolicy } from './version';
+import type { TonConnectRequest } from './walletMessages';
 import type {
+  DeadlinedTask,
   ExternalMessageAnswer,
   GetMethodAnswer,
   GetMethodTask,
   QueryMessageTask,
+  TraceStepAnswer,
+  TraceStepTask,
   TransactionAnswer,
   TransactionTask,
   TvmAnswer,
@@ -23,8 +28,9 @@ import type {
  * thread to start and create its emulator (~0.3 s from compiled code). With `idleTimeoutMs` 0 every
  * thread starts with the pool and lives as long as it (`warm()` readies them at start).
  * A task is bounded by the request deadline: when it passes, the task is aborted, which
- * terminates that thread (the next task starts another). A task whose emulator trapped gets its
- * own error; the worker dropped that emulator instance, so later tasks never see its state.
+ * terminates that thread (the next task starts another; see `run` for why). A task whose
+ * emulator trapped gets its own error; the worker dropped that emulator instance, so later tasks
+ * never see its state. Memory per thread: docs/emulate.md, "TVM threads".
  */
 
 /** A message built in a worker, with what estimateFee needs of it, so the event loop never decodes it. */
@@ -47,6 +53,8 @@ export interface TvmPoolOptions {
   readonly idleTimeoutMs?: number;
   /** Gas limit of get-methods (toncenter: 4 000 000). */
   readonly getMethodGas?: bigint;
+  /** A network whose global version is above the emulator's: refuse its tasks (default) or run them. */
+  readonly newerNetwork?: NewerNetworkPolicy;
 }
 
 /** toncenter's C++ server gives get-methods 4 000 000 gas (its patch of tonlib). */
@@ -62,6 +70,14 @@ export const DEFAULT_TVM_IDLE_TIMEOUT_MS = 60_000;
  * a worker's JavaScript only moves BoCs and renders bounded stacks, its real work is in wasm.
  */
 const WORKER_YOUNG_GENERATION_MB = 4;
+/**
+ * V8 old generation of a worker thread, MB; a thread past it is ended by V8 and replaced. Its
+ * JavaScript holds bounded BoCs, cells and stacks (src/tvm/bounds.ts), and the emulator's answer:
+ * the emulator of @ton/sandbox 0.41.0 logs every VM step of a get-method whatever the verbosity
+ * (~11 bytes per gas unit), so a 4 000 000-gas run answers ~45 MB of text, held twice while it is
+ * parsed. The emulator's own memory is wasm linear memory, outside this limit (worker.ts bounds it).
+ */
+const WORKER_OLD_GENERATION_MB = 256;
 /** Tasks waiting per worker before new ones are refused with a 503. */
 const QUEUED_TASKS_PER_WORKER = 16;
 /** Longest a stop waits for the threads to end (they are terminated with the process anyway). */
@@ -78,7 +94,8 @@ export class TvmPool {
   readonly getMethodGas: bigint;
   /** 0: threads live as long as the pool. */
   readonly idleTimeoutMs: number;
-  private readonly piscina: Piscina<TvmTask, TvmAnswer>;
+  readonly newerNetwork: NewerNetworkPolicy;
+  private readonly piscina: Piscina<DeadlinedTask, TvmAnswer>;
   /** True only while a deadline aborts a task: a thread piscina ends meanwhile ended under it. */
   private aborting = false;
 
@@ -86,14 +103,15 @@ export class TvmPool {
     this.workers = Math.max(1, options.workers ?? availableParallelism());
     this.getMethodGas = options.getMethodGas ?? DEFAULT_GET_METHOD_GAS;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_TVM_IDLE_TIMEOUT_MS;
+    this.newerNetwork = options.newerNetwork ?? 'refuse';
     const onDemand = this.idleTimeoutMs > 0;
-    this.piscina = new Piscina<TvmTask, TvmAnswer>({
+    this.piscina = new Piscina<DeadlinedTask, TvmAnswer>({
       filename: path.join(__dirname, 'workerEntry.js'),
       minThreads: onDemand ? 0 : this.workers,
       maxThreads: this.workers,
       idleTimeout: onDemand ? this.idleTimeoutMs : Number.POSITIVE_INFINITY,
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB },
     });
     this.piscina.on('workerCreate', () => tvmThreads.set(this.piscina.threads.length));
     // Threads also end when idle (or at close); only the ones a deadline or a crash took count.
@@ -132,6 +150,14 @@ export class TvmPool {
     }
   }
 
+  /**
+   * Checks that the emulator implements the TVM a config's global version asks for (every
+   * get-method, fee estimate and emulation calls it with its block's config first).
+   */
+  admitGlobalVersion(networkVersion: number): void {
+    checkGlobalVersion(networkVersion, this.newerNetwork);
+  }
+
   async getMethod(task: Omit<GetMethodTask, 'kind' | 'gasLimit'>, deadline: number): Promise<GetMethodAnswer> {
     const answer = await this.run({ ...task, kind: 'getMethod', gasLimit: this.getMethodGas.toString() }, deadline);
     if (answer.kind === 'refused') throw new ApiError(500, `cannot run get-method: ${shortText(answer.error)}`);
@@ -144,6 +170,21 @@ export class TvmPool {
     if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
     if (answer.kind !== 'transaction') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
     return answer;
+  }
+
+  /** One transaction of an emulated trace (src/emulate), its result read in the worker. */
+  async traceStep(task: Omit<TraceStepTask, 'kind'>, deadline: number): Promise<TraceStepAnswer> {
+    const answer = await this.run({ ...task, kind: 'traceStep' }, deadline);
+    if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
+    if (answer.kind !== 'traceStep') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return answer;
+  }
+
+  /** The external message of a TON Connect request (422 for bad parts). */
+  async tonConnectMessage(request: TonConnectRequest, deadline: number): Promise<Buffer> {
+    const answer = await this.run({ kind: 'tonConnectMessage', request }, deadline);
+    if (answer.kind !== 'tonConnectMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    return Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength);
   }
 
   /** Checks and hashes a BoC a client wants sent (422 when it is not a sendable message). */
@@ -165,6 +206,15 @@ export class TvmPool {
     };
   }
 
+  /**
+   * Runs a task in a thread and answers by `deadline`. When it passes, a task still queued is
+   * dropped and a running one is aborted, which terminates its thread (the next task starts
+   * another). Terminating is what bounds memory: the emulator of @ton/sandbox 0.41.0 logs every
+   * VM step (~65 MB of wasm memory and ~11 bytes of text per 1 000 gas), so a run left to finish
+   * after its caller gave up would hold hundreds of MB for nothing (measured: bench tvmflood, RSS
+   * peak 988 MB when runs were left to finish against 469 MB when terminated, 30 s, 4 clients).
+   * A thread that takes a task whose deadline already passed skips it.
+   */
   private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
@@ -186,7 +236,7 @@ export class TvmPool {
     timer.unref();
     try {
       let answer: TvmAnswer;
-      const running = this.piscina.run(task, { signal: abort.signal });
+      const running = this.piscina.run({ ...task, deadline } satisfies DeadlinedTask, { signal: abort.signal });
       tvmQueueLength.set(this.piscina.queueSize);
       try {
         answer = await running;
@@ -199,10 +249,14 @@ export class TvmPool {
           outcome = 'busy';
           throw new ApiError(503, 'all TVM workers are busy; try again later');
         }
-        // The thread died under the task (a crash); the next task gets a new one.
+        // The thread died under the task (a crash, or past its heap limit); the next task gets a new one.
         outcome = 'failed';
         tvmWorkerReplacements.inc();
         throw new ApiError(500, 'TVM worker failed; it was replaced');
+      }
+      if (answer.kind === 'expired') {
+        outcome = 'deadline';
+        throw deadlineError();
       }
       if (answer.kind === 'trapped') {
         outcome = 'trapped';

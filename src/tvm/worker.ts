@@ -1,22 +1,37 @@
 import { threadId } from 'node:worker_threads';
-import { Address, Cell } from '@ton/core';
+import { Address, Cell, Dictionary, loadAccount } from '@ton/core';
 // The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
 // dependencies (~13 MB per thread that a worker never uses).
 import type { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { libraryReferences } from './libraryRefs';
 import { parseExternalMessage, queryMessage } from './externalMessages';
+import { tonConnectExternalMessage } from './walletMessages';
 import { cellStats, useNativeCellHashing } from '../cells';
-import { renderLegacyStack, renderTypedStack, toExtMessageInfo } from '../converters';
+import { parseMessageCell, renderLegacyStack, renderTypedStack, toExtMessageInfo, toV3Transaction } from '../converters';
 import { ApiError, ValidationError } from '../errors';
-import { createEmulator } from './emulator';
+import { createEmulator, emulatorMemoryBytes } from './emulator';
 import { parseStackCell } from './stackCell';
-import type { ExternalMessageTask, GetMethodAnswer, GetMethodTask, QueryMessageTask, TransactionTask, TvmAnswer, TvmTask } from './messages';
+import type {
+  DeadlinedTask,
+  ExternalMessageTask,
+  GetMethodAnswer,
+  GetMethodTask,
+  MessageRun,
+  QueryMessageTask,
+  TonConnectMessageTask,
+  TracedOutMessage,
+  TraceStepTask,
+  TransactionTask,
+  TvmAnswer,
+  TvmTask,
+} from './messages';
 
 /**
  * The body of a TVM worker thread (loaded through workerEntry.js). It keeps one emulator (a wasm
  * instance, slow to create) for all the tasks it runs. When the emulator traps or throws, that
  * instance is dropped, so whatever state the trap left in its memory can never reach the next
- * task: the next task gets a fresh instance. A task that runs past its deadline is aborted by
+ * task: the next task gets a fresh instance, as does the task after one that left the instance's
+ * memory large. A task taken after its deadline is skipped; one that runs past it is aborted by
  * the pool, which terminates this whole thread.
  */
 
@@ -73,19 +88,23 @@ async function runGetMethod(vm: Executor, task: GetMethodTask): Promise<TvmAnswe
   };
 }
 
-async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmAnswer> {
-  const emulation = await vm.runTransaction({
-    message: fromBoc(task.message),
-    shardAccount: Buffer.from(task.shardAccount).toString('base64'),
-    config: task.config,
-    libs: task.libs ? fromBoc(task.libs) : null,
+function emulateMessage(vm: Executor, run: MessageRun): ReturnType<Executor['runTransaction']> {
+  return vm.runTransaction({
+    message: fromBoc(run.message),
+    shardAccount: Buffer.from(run.shardAccount).toString('base64'),
+    config: run.config,
+    libs: run.libs ? fromBoc(run.libs) : null,
     verbosity: 'short',
-    now: task.now,
-    lt: BigInt(task.lt),
-    randomSeed: null,
-    ignoreChksig: task.ignoreChksig,
+    now: run.now,
+    lt: BigInt(run.lt),
+    randomSeed: run.randSeed ? Buffer.from(run.randSeed, 'hex') : null,
+    ignoreChksig: run.ignoreChksig,
     debugEnabled: false,
   });
+}
+
+async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmAnswer> {
+  const emulation = await emulateMessage(vm, task);
   const result = emulation.result;
   if (!result.success) return { kind: 'transaction' };
   return {
@@ -95,13 +114,74 @@ async function runTransaction(vm: Executor, task: TransactionTask): Promise<TvmA
   };
 }
 
+/** The Account cell a ShardAccount cell references. */
+function accountOf(shardAccount: Cell): Cell {
+  return shardAccount.refs[0]!;
+}
+
+function cellBoc(cell: Cell | null | undefined): { hash: string; boc: string } | undefined {
+  return cell ? { hash: cell.hash().toString('base64'), boc: cell.toBoc().toString('base64') } : undefined;
+}
+
+/** Code and data of an Account cell, when it is active. */
+function codeAndData(account: Cell): { code: Cell | null; data: Cell | null } {
+  const slice = account.beginParse();
+  if (!slice.loadBit()) return { code: null, data: null };
+  const state = loadAccount(slice).storage.state;
+  return state?.type === 'active' ? { code: state.state.code ?? null, data: state.state.data ?? null } : { code: null, data: null };
+}
+
+async function runTraceStep(vm: Executor, task: TraceStepTask): Promise<TvmAnswer> {
+  const shardAccountBefore = fromBoc(task.shardAccount);
+  const emulation = await emulateMessage(vm, task);
+  const result = emulation.result;
+  if (!result.success) {
+    return { kind: 'traceStep', accepted: false, error: result.error, ...(result.vmResults ? { exitCode: result.vmResults.vmExitCode } : {}) };
+  }
+  const transaction = bytesOf(result.transaction);
+  const txCell = fromBoc(transaction);
+  const shardAccountAfter = bytesOf(result.shardAccount);
+  const accountAfter = accountOf(fromBoc(shardAccountAfter));
+  const messages = txCell.refs[0]!.beginParse();
+  messages.loadMaybeRef();
+  const outCells = messages.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+  const outMessages: TracedOutMessage[] = [];
+  const sent: Cell[] = [];
+  for (const key of [...outCells.keys()].sort((a, b) => a - b)) {
+    const cell = outCells.get(key) as Cell;
+    const info = parseMessageCell(cell).info;
+    // Outbound external messages (logs) go nowhere: they end the branch.
+    if (info.type !== 'internal') continue;
+    sent.push(cell);
+    outMessages.push({ boc: new Uint8Array(cell.toBoc()), hash: cell.hash().toString('base64'), destination: info.dest.toRawString(), createdLt: info.createdLt.toString() });
+  }
+  const rendered = toV3Transaction(txCell, task.workchain, task.place, { before: accountOf(shardAccountBefore), after: accountAfter });
+  const after = task.includeCodeData ? codeAndData(accountAfter) : { code: null, data: null };
+  const code = cellBoc(after.code);
+  const data = cellBoc(after.data);
+  return {
+    kind: 'traceStep',
+    accepted: true,
+    transaction,
+    hash: txCell.hash().toString('base64'),
+    shardAccount: shardAccountAfter,
+    outMessages,
+    libraries: libraryReferences(sent).map((hash) => hash.toString('hex')),
+    rendered,
+    ...(code ? { code } : {}),
+    ...(data ? { data } : {}),
+  };
+}
+
 function buffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function checkExternalMessage(task: ExternalMessageTask): TvmAnswer {
-  const info = toExtMessageInfo(parseExternalMessage(buffer(task.boc)));
-  return { kind: 'externalMessage', hash: info.hash, hashNorm: info.hash_norm };
+  const message = parseExternalMessage(buffer(task.boc));
+  const info = toExtMessageInfo(message);
+  const dest = parseMessageCell(message).info.dest;
+  return { kind: 'externalMessage', hash: info.hash, hashNorm: info.hash_norm, destination: Address.isAddress(dest) ? dest.toRawString() : '' };
 }
 
 function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
@@ -117,8 +197,9 @@ function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
 }
 
 /** Message tasks never touch the emulator: whatever fails in them is the client's BoC. */
-function runMessageTask(task: ExternalMessageTask | QueryMessageTask): TvmAnswer {
+function runMessageTask(task: ExternalMessageTask | QueryMessageTask | TonConnectMessageTask): TvmAnswer {
   try {
+    if (task.kind === 'tonConnectMessage') return { kind: 'tonConnectMessage', boc: new Uint8Array(tonConnectExternalMessage(task.request)) };
     return task.kind === 'externalMessage' ? checkExternalMessage(task) : buildQueryMessage(task);
   } catch (err) {
     const error = err instanceof ApiError ? err : new ValidationError(`failed to validate request: ${err instanceof Error ? err.message : String(err)}`);
@@ -126,12 +207,23 @@ function runMessageTask(task: ExternalMessageTask | QueryMessageTask): TvmAnswer
   }
 }
 
-export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
-  if (task.kind === 'externalMessage' || task.kind === 'queryMessage') return runMessageTask(task);
+/**
+ * Linear memory above which an emulator instance is dropped after its task (a new one is made
+ * for the next): a wasm memory never shrinks, so one task that needed much would otherwise keep
+ * it for the thread's life. The instance starts with 18 MB; ordinary tasks stay there.
+ */
+const MAX_EMULATOR_MEMORY_BYTES = 128 * 1024 * 1024;
+
+export default async function runTvmTask(deadlined: DeadlinedTask): Promise<TvmAnswer> {
+  // Taken from the queue after its caller stopped waiting: running it would only waste the thread.
+  if (Date.now() >= deadlined.deadline && deadlined.kind !== 'warm') return { kind: 'expired' };
+  const task: TvmTask = deadlined;
+  if (task.kind === 'externalMessage' || task.kind === 'queryMessage' || task.kind === 'tonConnectMessage') return runMessageTask(task);
   emulator ??= createEmulator();
   const vm = await emulator;
   try {
     if (task.kind === 'warm') return { kind: 'warm', threadId };
+    if (task.kind === 'traceStep') return await runTraceStep(vm, task);
     return task.kind === 'getMethod' ? await runGetMethod(vm, task) : await runTransaction(vm, task);
   } catch (err) {
     // Over a bound while reading the result: the caller's error, the emulator is fine.
@@ -139,5 +231,8 @@ export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
     // A wasm trap (`memory access out of bounds`...) or an emulator failure: never reuse it.
     emulator = undefined;
     return { kind: 'trapped', error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    // The instance that grew large is dropped; its memory goes with it at the next collection.
+    if (emulatorMemoryBytes(vm) > MAX_EMULATOR_MEMORY_BYTES) emulator = undefined;
   }
 }
