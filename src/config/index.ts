@@ -256,7 +256,7 @@ export const OPTIONS = {
   tvmNewerNetwork: {
     flag: 'tvm-newer-network',
     kind: 'string',
-    defaultValue: 'refuse',
+    defaultValue: 'run',
     description: "when the network's TVM global version (ConfigParam 8) is above the emulator's: refuse get-methods, fee estimates and emulation (501) or run them anyway",
     choices: ['refuse', 'run'],
   },

@@ -19,7 +19,7 @@ describe('TVM global version', () => {
   let pool: TvmPool;
 
   beforeAll(() => {
-    pool = new TvmPool({ workers: 1 });
+    pool = new TvmPool({ workers: 1, newerNetwork: 'refuse' });
   });
 
   afterAll(async () => {
@@ -56,5 +56,7 @@ describe('TVM global version', () => {
     expect((error as Error).message).toMatch(/global version 14; the emulator implements versions up to 13/);
     expect(() => pool.admitGlobalVersion(14)).toThrow(TvmVersionError);
     expect(() => new TvmPool({ workers: 1, newerNetwork: 'run' }).admitGlobalVersion(14)).not.toThrow();
+    // The default runs: refusing would stop every get-method on mainnet (version 14) today.
+    expect(new TvmPool({ workers: 1 }).newerNetwork).toBe('run');
   });
 });
