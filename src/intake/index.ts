@@ -17,7 +17,7 @@ export { checkUrl, MAX_URL_BYTES, urlError } from './url';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
 export { handedOver, markHandedOver, type HandedOver } from './handover';
-export { apiRequestStarts, publishApiRequestStart, type ApiRequestStart } from './requestEvents';
+export { observeApiRequestStarts, publishApiRequestStart, type ApiRequestStart } from './requestEvents';
 
 /**
  * What every API request goes through before a route sees it, in this order:

@@ -5,8 +5,12 @@ import { Address, Cell } from '@ton/core';
 import type { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { libraryReferences } from './libraryRefs';
 import { parseExternalMessage, queryMessage } from './externalMessages';
-import { cellStats, useNativeCellHashing } from '../cells';
-import { renderLegacyStack, renderTypedStack, toExtMessageInfo } from '../converters';
+// A thread's entry is the root of its own program: it loads the few modules its tasks need, not
+// whole folders through their indexes (each thread compiles and holds what it loads).
+import { cellStats } from '../cells/cellStats';
+import { useNativeCellHashing } from '../cells/nativeHashing';
+import { toExtMessageInfo } from '../converters/extMessage';
+import { renderLegacyStack, renderTypedStack } from '../converters/stack';
 import { ApiError, ValidationError } from '../errors';
 import { createEmulator } from './emulator';
 import { parseStackCell } from './stackCell';
