@@ -21,6 +21,19 @@ export class ValidationError extends ApiError {
   }
 }
 
+/**
+ * A request body that is not JSON (or nests too deep to parse). `jsonRpc`: it was sent to the
+ * JSON-RPC endpoint, whose answer then names no call (JSON-RPC 2.0: a parse error has `id: null`).
+ */
+export class UnparseableBodyError extends ValidationError {
+  constructor(
+    detail: string,
+    readonly jsonRpc: boolean,
+  ) {
+    super(`failed to parse post request: ${detail}`);
+  }
+}
+
 /** A semantic check failed (toncenter: 422 "failed to validate request: ..."). */
 export function invalid(detail: string): never {
   throw new ValidationError(`failed to validate request: ${detail}`);

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isJsonRpcPath, type JsonRpcTest, type AccessControl } from '../auth';
-import { ApiError, ValidationError } from '../errors';
+import { ApiError, UnparseableBodyError, ValidationError } from '../errors';
 import type { AppConfig } from '../config';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
 import { handedOver, type HandedOver } from './handover';
@@ -66,7 +66,7 @@ export async function readJsonBody(req: IncomingMessage, services: IntakeService
     body = parseRequestJson(bytes);
   } catch (err) {
     if (err instanceof JsonBodyError) {
-      throw new ValidationError(`failed to parse post request: ${err.tooDeep ? err.message : 'the body is not valid JSON'}`);
+      throw new UnparseableBodyError(err.tooDeep ? err.message : 'the body is not valid JSON', jsonRpc);
     }
     throw err;
   }
