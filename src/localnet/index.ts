@@ -217,3 +217,4 @@ export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './w
 export { LocalnetControls } from './controls';
 export type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
 export { MAX_CHAIN_TIME } from './ledger/clock';
+export { LiteProtocolError } from './liteserver/liteError';
