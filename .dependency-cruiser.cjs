@@ -9,7 +9,7 @@
 const LAYERS = [
   ['constants'],
   ['errors'],
-  ['config', 'logging', 'metrics'],
+  ['config', 'logging', 'metrics', 'httpErrors'],
   ['cells'],
   ['tl', 'adnl', 'tlb'],
   ['params'],
@@ -28,6 +28,8 @@ const LAYERS = [
 
 /** What the embedded chain may import: wire formats, cells/TL-B, the TVM emulator, errors. */
 const LOCALNET_MAY_IMPORT = ['constants', 'errors', 'cells', 'tl', 'adnl', 'tlb', 'tvm'];
+/** The folders that write HTTP answers: the only ones that map domain errors to statuses (src/httpErrors). */
+const HTTP_EDGE = ['auth', 'intake', 'routes', 'docs', 'monitoring'];
 /** Who may import the embedded chain besides the composition root (src/*.ts): its own routes. */
 const LOCALNET_IMPORTED_BY = ['routes'];
 
@@ -72,6 +74,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/[^/]+/', pathNot: ['^src/localnet/', folderPath(LOCALNET_IMPORTED_BY)] },
       to: { path: '^src/localnet/' },
+    },
+    {
+      name: 'http-errors-at-the-edge',
+      comment: `domain errors carry no HTTP status: only ${HTTP_EDGE.join(', ')} and the root map them (src/httpErrors)`,
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: ['^src/httpErrors/', folderPath(HTTP_EDGE)] },
+      to: { path: '^src/httpErrors/' },
     },
     {
       name: 'nobody-imports-the-root',

@@ -58,7 +58,7 @@ export async function readJsonBody(req: IncomingMessage, services: IntakeService
   try {
     bytes = await readBody(req, decoders, limits);
   } catch (err) {
-    throw err instanceof ApiError ? err : new ApiError(400, 'the request body could not be read');
+    throw err instanceof ApiError ? err : new ApiError('badRequest', 'the request body could not be read');
   }
   if (bytes.length === 0) return undefined;
   let body: unknown;

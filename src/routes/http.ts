@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, InternalError, toErrorResponse, UnparseableBodyError } from '../errors';
+import { ApiError, InternalError, UnparseableBodyError } from '../errors';
+import { toErrorResponse } from '../httpErrors';
 import type { AppServices } from './services';
 
 export const API_VERSION = '2.1';

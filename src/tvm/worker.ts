@@ -126,7 +126,7 @@ function runMessageTask(task: ExternalMessageTask | QueryMessageTask): TvmAnswer
     return task.kind === 'externalMessage' ? checkExternalMessage(task) : buildQueryMessage(task);
   } catch (err) {
     const error = err instanceof ApiError ? err : new ValidationError(`failed to validate request: ${err instanceof Error ? err.message : String(err)}`);
-    return { kind: 'rejected', code: error.code, error: error.message };
+    return { kind: 'rejected', errorKind: error.kind, error: error.message };
   }
 }
 
@@ -139,7 +139,7 @@ export default async function runTvmTask(task: TvmTask): Promise<TvmAnswer> {
     return task.kind === 'getMethod' ? await runGetMethod(vm, task) : await runTransaction(vm, task);
   } catch (err) {
     // Over a bound while reading the result: the caller's error, the emulator is fine.
-    if (err instanceof ApiError) return { kind: 'rejected', code: err.code, error: err.message };
+    if (err instanceof ApiError) return { kind: 'rejected', errorKind: err.kind, error: err.message };
     // A wasm trap (`memory access out of bounds`...) or an emulator failure: never reuse it.
     emulator = undefined;
     return { kind: 'trapped', error: err instanceof Error ? err.message : String(err) };

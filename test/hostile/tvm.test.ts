@@ -19,6 +19,7 @@ import {
   withStallProbe,
   type Answer,
 } from './tvmSupport';
+import { httpStatusOf } from '../../src/httpErrors';
 
 /**
  * What a hostile client can send to the TVM-backed methods (get-methods, estimateFee, DNS, BoC
@@ -181,7 +182,7 @@ describe('hostile input to the TVM-backed methods', () => {
       expect(outcome.status).toBe('rejected');
       const error = (outcome as PromiseRejectedResult).reason as ApiError;
       expect(error).toBeInstanceOf(ApiError);
-      expect([error.code, error.message]).toEqual([500, 'TVM emulator failed on this request; it was reset']);
+      expect([httpStatusOf(error), error.message]).toEqual([500, 'TVM emulator failed on this request; it was reset']);
     }
     const again = await pool.getMethod(rawStackTask([{ type: 'int', value: 7n }]), Date.now() + 30000);
     expect(again.exitCode).toBe(0);
