@@ -1,7 +1,8 @@
 /**
  * Server configuration from CLI flags and environment variables. Every option has one flag
  * (`--body-limit`) and one variable (`TON_BRIDGE_BODY_LIMIT`); a flag wins over the variable.
- * The option list below is also what `--help` and the README table show.
+ * The option list below is also what `--help` shows and what docs/configuration.md documents
+ * (test/docs/configuration.test.ts fails when the two differ).
  */
 
 import { availableParallelism } from 'node:os';
@@ -147,11 +148,12 @@ export const OPTIONS = {
     min: 0,
     max: 3_600_000,
   },
+  // The local chain splits its basechain in block 1 into a power of two shards (SHARD_COUNTS in the chain; a test keeps the two equal).
   shards: {
     flag: 'shards',
     kind: 'int',
     defaultValue: 2,
-    description: 'basechain shards of the local chain',
+    description: 'basechain shards of the local chain (1, 2, 4 or 8)',
     choices: ['1', '2', '4', '8'],
     min: 1,
     max: 8,
@@ -361,7 +363,12 @@ function convert(spec: OptionSpec, text: string, source: string): string | numbe
   switch (spec.kind) {
     case 'int': {
       if (!/^-?\d+$/.test(text)) throw new ConfigError(`${source} expects an integer, got '${text}'`);
-      return inRange(spec, Number(text), source);
+      const value = inRange(spec, Number(text), source);
+      // A range can hold values the option cannot run (--shards 3): those are refused here too.
+      if (spec.choices && !spec.choices.includes(String(value))) {
+        throw new ConfigError(`${source} must be one of ${spec.choices.join(', ')}, got ${value}`);
+      }
+      return value;
     }
     case 'bytes': {
       const match = BYTES_PATTERN.exec(text.trim());

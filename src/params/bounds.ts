@@ -4,7 +4,7 @@ import { ValidationError } from '../errors';
 /**
  * Bounds on what a client can hand the TVM and the BoC decoder, each checked before any work
  * and answered with a 422 naming the bound. The numbers come from measurements of the sandbox
- * emulator (README, "Bounds"): it deserialises a stack recursively and its wasm stack overflows
+ * emulator (docs/api.md, "Bounds on TVM input and output"): it deserialises a stack recursively and its wasm stack overflows
  * (a trap, or a spin) once the stack cell is about 300 cells deep; 256 keeps a margin and is
  * toncenter's own stack-depth default.
  */

@@ -47,7 +47,8 @@ test('restore while a lite client waits for a later block', async () => {
   const head = await chain.restoreState(state);
   expect(head.id.rootHash.equals(snapHead.id.rootHash)).toBe(true);
   const answered = await waiting;
-  expect(Date.now() - started).toBeLessThan(5_000);
+  // Answered by the restore, not by the wait's 20 s timeout.
+  expect(Date.now() - started).toBeLessThan(15_000);
   expect(answered.last.seqno).toBe(snapHead.id.seqno);
   expect(answered.last.rootHash.equals(snapHead.id.rootHash)).toBe(true);
 
