@@ -9,7 +9,7 @@
 const LAYERS = [
   ['constants'],
   ['errors'],
-  ['config', 'logging', 'metrics'],
+  ['config', 'logging', 'metrics', 'httpErrors'],
   ['cells'],
   ['tl', 'adnl', 'tlb'],
   ['params'],
@@ -28,6 +28,8 @@ const LAYERS = [
 
 /** What the embedded chain may import: wire formats, cells/TL-B, the TVM emulator, errors. */
 const LOCALNET_MAY_IMPORT = ['constants', 'errors', 'cells', 'tl', 'adnl', 'tlb', 'tvm'];
+/** The folders that write HTTP answers: the only ones that map domain errors to statuses (src/httpErrors). */
+const HTTP_EDGE = ['auth', 'intake', 'routes', 'docs', 'monitoring'];
 /** Who may import the embedded chain besides the composition root (src/*.ts): its own routes. */
 const LOCALNET_IMPORTED_BY = ['routes'];
 
@@ -74,6 +76,13 @@ module.exports = {
       to: { path: '^src/localnet/' },
     },
     {
+      name: 'http-errors-at-the-edge',
+      comment: `domain errors carry no HTTP status: only ${HTTP_EDGE.join(', ')} and the root map them (src/httpErrors)`,
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: ['^src/httpErrors/', folderPath(HTTP_EDGE)] },
+      to: { path: '^src/httpErrors/' },
+    },
+    {
       name: 'nobody-imports-the-root',
       comment: 'src/*.ts is the composition root: folders never import it',
       severity: 'error',
@@ -91,7 +100,9 @@ module.exports = {
       name: 'through-the-index',
       comment: "another folder is imported through its public index.ts, never past it",
       severity: 'error',
-      from: { path: '^src/([^/]+)/' },
+      // A worker thread's entry (tvm/worker.ts) is the root of its own program: it loads only the
+      // modules its tasks need, as the composition root may.
+      from: { path: '^src/([^/]+)/', pathNot: '^src/tvm/worker\\.ts$' },
       to: { path: '^src/[^/]+/(?!index\\.ts$).+', pathNot: '^src/$1/' },
     },
     {

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { ApiError, ForbiddenError, RateLimitError, UnauthorizedError, toErrorResponse } from '../errors';
+import { ApiError, ForbiddenError, RateLimitError, UnauthorizedError } from '../errors';
+import { toErrorResponse } from '../httpErrors';
 import { LimiterUnavailableError, reportBucket, type BucketRate, type BucketStore, type TakeOutcome } from './bucket';
 import type { Keyring, NetworkName } from './keys';
 import { rateLimitDecisions } from '../metrics';
@@ -145,7 +146,7 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
       return;
     }
     rateLimitDecisions.inc({ decision: 'store_unavailable_closed' });
-    sendRefusal(req, res, new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
+    sendRefusal(req, res, new ApiError('unavailable', 'rate limiter unavailable'), { 'Retry-After': '1' });
   };
 
   /** Takes `cost` tokens through express-rate-limit; refuses with 429 or applies the failure policy. */
@@ -185,7 +186,7 @@ export function createAccessGate(options: AccessGateOptions): AccessGate {
         return;
       }
       rateLimitDecisions.inc({ decision: 'store_unavailable_closed' });
-      refuse(new ApiError(503, 'rate limiter unavailable'), { 'Retry-After': '1' });
+      refuse(new ApiError('unavailable', 'rate limiter unavailable'), { 'Retry-After': '1' });
       return;
     }
     if (outcome.tokens + 1e-9 >= 1) {

@@ -1,7 +1,7 @@
 import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
 import type { BlockHeaderInput, BlockIdExtInput, BlockLinkBackInput, ShardBlockProofInput } from '../converters';
 import { loadBlockHeaderPart, shardIdentToShardId, loadShardHashesTopBlocks } from '../tlb';
-import { ApiError } from '../errors';
+import { invalid } from '../errors';
 import type { OutMsgQueueSizes, SignatureSet } from '../tl';
 import {
   bocRoot,
@@ -88,8 +88,9 @@ export async function shardBlockProof(session: ChainSession, block: BlockRef, fr
   if (mcId.workchain !== MASTERCHAIN) throw invalidLiteAnswer('shardBlockProof', 'masterchain_id is not a masterchain block');
   // tonlib refuses chains of more than 8 shard links.
   if (shardProof.links.length > 8) throw invalidLiteAnswer('shardBlockProof', 'chain is too long');
-  // tonlib's text: the shard block was registered after the block the proof should start from.
-  if (mcId.seqno > from.seqno) throw new ApiError(500, 'from mc block is too old');
+  // tonlib's words: the shard block was registered after the block the proof should start from.
+  // The client's from_seqno cannot serve (no backward link reaches a later block): a 422.
+  if (mcId.seqno > from.seqno) invalid(`from mc block is too old: the shard block is registered by masterchain block ${mcId.seqno}, after from_seqno ${from.seqno}`);
   const mcProof: BlockLinkBackInput[] = [];
   if (!sameBlock(mcId, from)) {
     const links = await masterchainProofLinks(session, from, mcId);

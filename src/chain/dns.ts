@@ -51,11 +51,11 @@ export async function dnsResolveAt(
     }
     if (outcome.stack.length === 0) return toDnsResolved([]);
     const [bitsItem, dataItem] = outcome.stack;
-    if (outcome.stack.length !== 2 || bitsItem.type !== 'int') throw new ApiError(500, 'dnsresolve returned an unexpected stack');
+    if (outcome.stack.length !== 2 || bitsItem.type !== 'int') throw new ApiError('failed', 'dnsresolve returned an unexpected stack');
     if (dataItem.type !== 'cell' && dataItem.type !== 'slice') return toDnsResolved([]);
     const bits = bitsItem.value;
     if (bits < 0n || bits > BigInt(encoded.length * 8) || bits % 8n !== 0n)
-      throw new ApiError(500, `dnsresolve resolved an invalid prefix of ${bits} bits`);
+      throw new ApiError('failed', `dnsresolve resolved an invalid prefix of ${bits} bits`);
     const prefix = Number(bits / 8n);
     const data = dataItem.cell;
     if (prefix < encoded.length) {
@@ -74,7 +74,7 @@ export async function dnsResolveAt(
     try {
       records = Dictionary.loadDirect(Dictionary.Keys.Buffer(32), recordValue, data);
     } catch {
-      throw new ApiError(500, 'dnsresolve returned a record dictionary that does not parse');
+      throw new ApiError('failed', 'dnsresolve returned a record dictionary that does not parse');
     }
     return toDnsResolved([...records].map(([category, record]) => toDnsEntry(name, category, record)));
   }

@@ -111,7 +111,7 @@ export async function emulationBlock(session: ChainSession, seqno: number | null
   const head = (await session.head()).last;
   if (seqno === null) return head;
   // toncenter's text; a 422 here, not its 500: the client named a block that does not exist yet.
-  if (seqno > head.seqno) throw new ApiError(422, 'mc block seqno is too new');
+  if (seqno > head.seqno) throw new ApiError('badInput', 'mc block seqno is too new');
   return masterchainBlock(session, seqno);
 }
 

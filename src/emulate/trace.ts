@@ -159,7 +159,7 @@ class MessageQueue {
 }
 
 function isDeadlineError(err: unknown): boolean {
-  return err instanceof ApiError && err.code === 504;
+  return err instanceof ApiError && err.kind === 'timeout';
 }
 
 /**

@@ -1,12 +1,48 @@
 import { LITE_ERROR } from '../constants';
 /**
- * The one error hierarchy of the server. Every failure that reaches a client is an ApiError;
- * `toErrorResponse` is the single place where errors become HTTP statuses and bodies.
+ * The one error hierarchy of the server: domain errors, each of a kind, carrying no HTTP status.
+ * The HTTP edge (src/httpErrors) is the single place where kinds become statuses and bodies.
  */
+
+/** What went wrong, as the domain sees it. */
+export type ErrorKind =
+  /** The request itself is malformed (not its parameters). */
+  | 'badRequest'
+  /** A parameter is missing, malformed or out of bounds; or the chain cannot serve the request as asked. */
+  | 'badInput'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'notFound'
+  | 'methodNotAllowed'
+  /** The request's body did not arrive in time. */
+  | 'requestTimeout'
+  /** The contract or state is not what the method needs. */
+  | 'conflict'
+  | 'tooLarge'
+  | 'uriTooLong'
+  | 'unsupportedEncoding'
+  | 'rateLimited'
+  /** A failure this request met (a contract's unexpected answer, a worker replaced...). */
+  | 'failed'
+  /** A bug of ours. */
+  | 'internal'
+  | 'notImplemented'
+  /** A lite server answered `liteServer.error` (its code is kept). */
+  | 'liteServer'
+  /** A lite server's answer does not decode as the answer to the query. */
+  | 'invalidAnswer'
+  /** A lite server's answer failed a proof check. */
+  | 'proof'
+  /** No lite server or TVM worker can take the work now. */
+  | 'unavailable'
+  /** The request's deadline passed. */
+  | 'timeout'
+  /** A get-method's result stack is deeper than a client may be given (toncenter's 533). */
+  | 'resultTooDeep';
 
 export class ApiError extends Error {
   constructor(
-    readonly code: number,
+    readonly kind: ErrorKind,
     message: string,
   ) {
     super(message);
@@ -17,7 +53,20 @@ export class ApiError extends Error {
 /** Bad or missing parameter (toncenter: 422 "failed to parse ... request" / "failed to validate request"). */
 export class ValidationError extends ApiError {
   constructor(message: string) {
-    super(422, message);
+    super('badInput', message);
+  }
+}
+
+/**
+ * A request body that is not JSON (or nests too deep to parse). `jsonRpc`: it was sent to the
+ * JSON-RPC endpoint, whose answer then names no call (JSON-RPC 2.0: a parse error has `id: null`).
+ */
+export class UnparseableBodyError extends ValidationError {
+  constructor(
+    detail: string,
+    readonly jsonRpc: boolean,
+  ) {
+    super(`failed to parse post request: ${detail}`);
   }
 }
 
@@ -29,44 +78,44 @@ export function invalid(detail: string): never {
 /** A request that is not what the route takes (toncenter's Emulate API: 400 "invalid request: ..."). */
 export class InvalidRequestError extends ApiError {
   constructor(detail: string) {
-    super(400, `invalid request: ${detail}`);
+    super('badRequest', `invalid request: ${detail}`);
   }
 }
 
 export class NotFoundError extends ApiError {
   constructor(message = 'Not Found') {
-    super(404, message);
+    super('notFound', message);
   }
 }
 
 export class MethodNotAllowedError extends ApiError {
   constructor(method: string) {
-    super(405, `method ${method} is not supported`);
+    super('methodNotAllowed', `method ${method} is not supported`);
   }
 }
 
 export class PayloadTooLargeError extends ApiError {
   constructor(limitBytes: number) {
-    super(413, `request body is larger than ${limitBytes} bytes`);
+    super('tooLarge', `request body is larger than ${limitBytes} bytes`);
   }
 }
 
 /** A contract is not what the method needs (toncenter: getTokenData on a non-token, 409). */
 export class ConflictError extends ApiError {
   constructor(message: string) {
-    super(409, message);
+    super('conflict', message);
   }
 }
 
 export class UnauthorizedError extends ApiError {
   constructor(message = 'API key does not exist') {
-    super(401, message);
+    super('unauthorized', message);
   }
 }
 
 export class ForbiddenError extends ApiError {
   constructor(message = 'Network not allowed') {
-    super(403, message);
+    super('forbidden', message);
   }
 }
 
@@ -75,13 +124,13 @@ export class RateLimitError extends ApiError {
     readonly retryAfterSeconds: number,
     message = 'Ratelimit exceeded',
   ) {
-    super(429, message);
+    super('rateLimited', message);
   }
 }
 
 export class NotImplementedError extends ApiError {
   constructor(method: string) {
-    super(501, `not implemented: ${method}`);
+    super('notImplemented', `not implemented: ${method}`);
   }
 }
 
@@ -94,7 +143,7 @@ export class LiteServerError extends ApiError {
     readonly liteCode: number,
     readonly liteMessage: string,
   ) {
-    super(500, `LITE_SERVER_${liteServerErrorKind(liteCode)}: ${liteMessage} (code ${liteCode})`);
+    super('liteServer', `LITE_SERVER_${liteServerErrorKind(liteCode)}: ${liteMessage} (code ${liteCode})`);
   }
 }
 
@@ -105,7 +154,7 @@ export class LiteServerError extends ApiError {
  */
 export class LiteServerInvalidAnswerError extends ApiError {
   constructor(detail: string) {
-    super(502, `LITE_SERVER_INVALID_ANSWER: ${detail.length > 200 ? `${detail.slice(0, 200)}...` : detail}`);
+    super('invalidAnswer', `LITE_SERVER_INVALID_ANSWER: ${detail.length > 200 ? `${detail.slice(0, 200)}...` : detail}`);
   }
 }
 
@@ -116,21 +165,21 @@ export class LiteServerInvalidAnswerError extends ApiError {
  */
 export class LiteServerProofError extends ApiError {
   constructor(readonly detail: string) {
-    super(502, `LITE_SERVER_PROOF: ${detail.length > 200 ? `${detail.slice(0, 200)}...` : detail}`);
+    super('proof', `LITE_SERVER_PROOF: ${detail.length > 200 ? `${detail.slice(0, 200)}...` : detail}`);
   }
 }
 
 /** No lite server is healthy enough to take the query. */
 export class NoHealthyLiteServerError extends ApiError {
   constructor(message = 'no healthy lite server available') {
-    super(503, message);
+    super('unavailable', message);
   }
 }
 
 /** The request's deadline passed while waiting for a lite server. */
 export class LiteServerTimeoutError extends ApiError {
   constructor() {
-    super(504, 'LITE_SERVER_NETWORK timeout');
+    super('timeout', 'LITE_SERVER_NETWORK timeout');
   }
 }
 
@@ -143,14 +192,14 @@ export class EmulationNotAcceptedError extends ApiError {
     readonly exitCode: number | undefined,
     detail: string | undefined,
   ) {
-    super(422, `EmulationExternalNotAccepted: ${exitCode ?? detail ?? 'the contract did not accept the message'}`);
+    super('badInput', `EmulationExternalNotAccepted: ${exitCode ?? detail ?? 'the contract did not accept the message'}`);
   }
 }
 
 /** Any bug of ours: the text never carries internals or stack traces. */
 export class InternalError extends ApiError {
   constructor(message = 'internal server error') {
-    super(500, message);
+    super('internal', message);
   }
 }
 
@@ -168,38 +217,6 @@ export function liteServerErrorKind(code: number): string {
     default:
       return 'UNKNOWN';
   }
-}
-
-export interface ErrorBody {
-  ok: false;
-  error: string;
-  code: number;
-  /** toncenter's hosted gateway also puts the text of a 429 in `result`; clients read it there. */
-  result?: string;
-}
-
-export interface ErrorResponse {
-  status: number;
-  body: ErrorBody;
-  headers: Record<string, string>;
-}
-
-/** Longest error text ever sent. */
-export const MAX_ERROR_TEXT = 512;
-
-/** The single mapping from any thrown value to the HTTP status, body and extra headers. */
-export function toErrorResponse(err: unknown): ErrorResponse {
-  const apiError = err instanceof ApiError ? err : new InternalError();
-  // A safety net: texts quote client input through quoteInput (~200 characters), so only a
-  // missed path could make one this long; the answer stays small either way.
-  const message = apiError.message.length > MAX_ERROR_TEXT ? `${apiError.message.slice(0, MAX_ERROR_TEXT)}...` : apiError.message;
-  const body: ErrorBody = { ok: false, error: message, code: apiError.code };
-  const headers: Record<string, string> = {};
-  if (apiError instanceof RateLimitError) {
-    body.result = apiError.message;
-    headers['Retry-After'] = String(apiError.retryAfterSeconds);
-  }
-  return { status: apiError.code, body, headers };
 }
 
 /** The server cannot start; main.ts prints the message (no stack) and exits 1. */

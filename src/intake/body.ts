@@ -12,19 +12,19 @@ import { quoteInput } from '../params';
 
 export class UnsupportedEncodingError extends ApiError {
   constructor(encoding: string) {
-    super(415, `unsupported Content-Encoding ${quoteInput(encoding, 40)}: use gzip, deflate, br or identity`);
+    super('unsupportedEncoding', `unsupported Content-Encoding ${quoteInput(encoding, 40)}: use gzip, deflate, br or identity`);
   }
 }
 
 export class BadBodyError extends ApiError {
   constructor(message: string) {
-    super(400, message);
+    super('badRequest', message);
   }
 }
 
 export class BodyTimeoutError extends ApiError {
   constructor(ms: number) {
-    super(408, `the request body did not arrive within ${ms} ms`);
+    super('requestTimeout', `the request body did not arrive within ${ms} ms`);
   }
 }
 

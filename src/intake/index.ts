@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isJsonRpcPath, type JsonRpcTest, type AccessControl } from '../auth';
-import { ApiError, ValidationError } from '../errors';
+import { ApiError, UnparseableBodyError, ValidationError } from '../errors';
 import type { AppConfig } from '../config';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
 import { handedOver, type HandedOver } from './handover';
@@ -17,7 +17,7 @@ export { checkUrl, MAX_URL_BYTES, urlError } from './url';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
 export { handedOver, markHandedOver, type HandedOver } from './handover';
-export { apiRequestStarts, publishApiRequestStart, type ApiRequestStart } from './requestEvents';
+export { observeApiRequestStarts, publishApiRequestStart, type ApiRequestStart } from './requestEvents';
 
 /**
  * What every API request goes through before a route sees it, in this order:
@@ -58,7 +58,7 @@ export async function readJsonBody(req: IncomingMessage, services: IntakeService
   try {
     bytes = await readBody(req, decoders, limits);
   } catch (err) {
-    throw err instanceof ApiError ? err : new ApiError(400, 'the request body could not be read');
+    throw err instanceof ApiError ? err : new ApiError('badRequest', 'the request body could not be read');
   }
   if (bytes.length === 0) return undefined;
   let body: unknown;
@@ -66,7 +66,7 @@ export async function readJsonBody(req: IncomingMessage, services: IntakeService
     body = parseRequestJson(bytes);
   } catch (err) {
     if (err instanceof JsonBodyError) {
-      throw new ValidationError(`failed to parse post request: ${err.tooDeep ? err.message : 'the body is not valid JSON'}`);
+      throw new UnparseableBodyError(err.tooDeep ? err.message : 'the body is not valid JSON', jsonRpc);
     }
     throw err;
   }

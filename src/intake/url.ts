@@ -6,13 +6,13 @@ export const MAX_URL_BYTES = 16 * 1024;
 
 export class UriTooLongError extends ApiError {
   constructor() {
-    super(414, `URI Too Long: the URL may have at most ${MAX_URL_BYTES} bytes; send long parameters in a POST body`);
+    super('uriTooLong', `URI Too Long: the URL may have at most ${MAX_URL_BYTES} bytes; send long parameters in a POST body`);
   }
 }
 
 export class MalformedPathError extends ApiError {
   constructor() {
-    super(400, 'malformed percent-escape in the path');
+    super('badRequest', 'malformed percent-escape in the path');
   }
 }
 

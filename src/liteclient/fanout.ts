@@ -88,7 +88,7 @@ export function firstAcceptance(plan: FanoutPlan): Promise<BroadcastOutcome> {
 
 /** Status 1 is the only answer that means the lite server took the message. */
 function notAccepted(status: number): ApiError {
-  return new ApiError(500, `the lite server did not accept the message (status ${status})`);
+  return new ApiError('failed', `the lite server did not accept the message (status ${status})`);
 }
 
 /** The pool's healthy servers as send targets, waiting (up to the deadline) for one to exist. */

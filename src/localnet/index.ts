@@ -217,5 +217,6 @@ export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './w
 export { LocalnetControls } from './controls';
 export type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
 export { MAX_CHAIN_TIME } from './ledger/clock';
+export { LiteProtocolError } from './liteserver/liteError';
 export { SHARD_COUNTS } from './ledger/ids';
 export type { ShardCount } from './ledger/ids';

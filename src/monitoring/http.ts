@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { apiRequestStarts, handedOver, type ApiRequestStart } from '../intake';
+import { handedOver, observeApiRequestStarts, type ApiRequestStart } from '../intake';
 import type { HandlerTable } from '../methods';
 import { httpRequestDuration, httpRequests } from '../metrics';
 
@@ -76,7 +76,4 @@ export function requestMetrics(table: HandlerTable) {
 }
 
 // The fast path (src/routes/fastPath.ts) announces the requests it takes; they are counted the same way.
-apiRequestStarts.subscribe((message) => {
-  const start = message as ApiRequestStart;
-  recordRequest(start.methodOf, start.req, start.res, start.path);
-});
+observeApiRequestStarts((start) => recordRequest(start.methodOf, start.req, start.res, start.path));

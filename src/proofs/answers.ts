@@ -34,7 +34,7 @@ export function sameBlock(a: BlockRef, b: BlockRef): boolean {
  * reports tonlib's complaint about such answers as a 500 with its text; so do we, with ours.
  */
 export function invalidLiteAnswer(what: string, detail?: string): ApiError {
-  return new ApiError(500, `invalid lite-server answer: ${what}${detail ? `: ${detail}` : ''}`);
+  return new ApiError('failed', `invalid lite-server answer: ${what}${detail ? `: ${detail}` : ''}`);
 }
 
 /** Runs a parser over lite-server data; any failure becomes an invalidLiteAnswer naming `what`. */

@@ -60,7 +60,7 @@ export function createEmulateRouter(services: AppServices): Router {
         sendEmulateError(req, res, err, services);
       }
     });
-    router.all(record.path, (req, res) => sendEmulateError(req, res, new ApiError(405, 'Method Not Allowed'), services));
+    router.all(record.path, (req, res) => sendEmulateError(req, res, new ApiError('methodNotAllowed', 'Method Not Allowed'), services));
   }
   return router;
 }

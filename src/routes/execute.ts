@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { type CachedAnswer, type ResponseCache, responseKey, cachePolicyOf, type CachePolicy } from '../cache';
 import { masterchainBlock } from '../chain';
 import type { McBlock } from '../proofs';
-import { ApiError, NoHealthyLiteServerError } from '../errors';
+import { ApiError, NoHealthyLiteServerError, type ErrorKind } from '../errors';
+import { httpStatusOf } from '../httpErrors';
 import type { Handler, HandlerContext, JsonValue } from '../methods';
 import type { LiteSession, LiteSessionOptions } from '../liteclient';
 import type { RequestSource } from '../params';
@@ -22,11 +23,11 @@ export interface CallOutcome {
 /** A deterministic 4xx answered from the cache: the same error, plus where it came from. */
 export class CachedApiError extends ApiError {
   constructor(
-    code: number,
+    kind: ErrorKind,
     message: string,
     readonly cache: 'hit' | 'miss',
   ) {
-    super(code, message);
+    super(kind, message);
   }
 }
 
@@ -43,15 +44,27 @@ export function callParameters(raw: Record<string, unknown>): Record<string, unk
   return out;
 }
 
-/** Client mistakes whose answer depends only on the parameters and the block: cached like results. */
-const DETERMINISTIC_CLIENT_ERRORS = new Set([400, 404, 409, 422]);
+/**
+ * Client mistakes whose answer depends only on the parameters and the block: cached like results
+ * (the cache keeps an answer's HTTP status; the kind is recovered from it).
+ */
+const DETERMINISTIC_CLIENT_ERRORS: ReadonlyMap<number, ErrorKind> = new Map<number, ErrorKind>([
+  [400, 'badRequest'],
+  [404, 'notFound'],
+  [409, 'conflict'],
+  [422, 'badInput'],
+]);
+
+function cachedErrorKind(status: number): ErrorKind {
+  return DETERMINISTIC_CLIENT_ERRORS.get(status) ?? 'failed';
+}
 
 async function computeAnswer(handler: Handler, context: HandlerContext, params: unknown): Promise<CachedAnswer> {
   try {
     return { status: 200, bytes: Buffer.from(JSON.stringify(await handler.run(context, params))) };
   } catch (err) {
-    if (err instanceof ApiError && DETERMINISTIC_CLIENT_ERRORS.has(err.code) && err.constructor !== CachedApiError) {
-      return { status: err.code, bytes: Buffer.from(err.message) };
+    if (err instanceof ApiError && DETERMINISTIC_CLIENT_ERRORS.has(httpStatusOf(err)) && err.constructor !== CachedApiError) {
+      return { status: httpStatusOf(err), bytes: Buffer.from(err.message) };
     }
     throw err;
   }
@@ -174,13 +187,13 @@ export async function executeCall(
   let cacheState: 'hit' | 'miss' | undefined;
   if (!cache || policy === 'never') {
     answer = await computeAnswer(handler, context, params);
-    if (answer.status !== 200) throw new ApiError(answer.status, answer.bytes.toString('utf8'));
+    if (answer.status !== 200) throw new ApiError(cachedErrorKind(answer.status), answer.bytes.toString('utf8'));
   } else {
     const block = await keyBlock(lite(sessionOptionsOf(params)), policy, params);
     const found = await cache.lookup(responseKey(handler.name, params, block.rootHash), () => computeAnswer(handler, context, params));
     answer = found.answer;
     cacheState = found.hit ? 'hit' : 'miss';
-    if (answer.status !== 200) throw new CachedApiError(answer.status, answer.bytes.toString('utf8'), cacheState);
+    if (answer.status !== 200) throw new CachedApiError(cachedErrorKind(answer.status), answer.bytes.toString('utf8'), cacheState);
   }
   const used = [...new Set([...(session?.usedServers ?? []), ...sentTo])];
   return new Outcome(answer.bytes, extraOf(started, used), cacheState);

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError, InternalError, toErrorResponse } from '../errors';
+import { ApiError, InternalError, UnparseableBodyError } from '../errors';
+import { toErrorResponse } from '../httpErrors';
 import type { AppServices } from './services';
 
 export const API_VERSION = '2.1';
@@ -29,7 +30,9 @@ export function sendResult(res: ServerResponse, outcome: { resultBytes: Buffer; 
 /** Logs what is ours to fix (5xx that are not lite-server answers) and answers in the v2 error shape. */
 export function sendError(req: Request, res: Response, err: unknown, services: AppServices): void {
   const { status, body, headers } = errorResponseOf(req, err, services);
-  res.set(headers).status(status).json(body);
+  // A JSON-RPC request whose body cannot be parsed has no id to echo: JSON-RPC 2.0 answers `id: null`.
+  const answer = err instanceof UnparseableBodyError && err.jsonRpc ? { ...body, jsonrpc: '2.0', id: null } : body;
+  res.set(headers).status(status).json(answer);
 }
 
 /** The v2 error answer of `err`, logging it first when it is ours to fix (v3 re-shapes the body). */

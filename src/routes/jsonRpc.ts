@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import * as jayson from 'jayson';
-import { ApiError, MethodNotAllowedError, ValidationError, toErrorResponse } from '../errors';
+import { ApiError, InternalError, MethodNotAllowedError, ValidationError } from '../errors';
+import { toErrorResponse } from '../httpErrors';
 import { quoteInput } from '../params';
 import { executeCall, type CallOutcome } from './execute';
 import { requestIdOf, requestLogger } from './http';
@@ -120,7 +121,7 @@ export function createJsonRpcRouter(services: AppServices): Router {
               (err: unknown) => {
                 const apiError = err instanceof ApiError ? err : undefined;
                 const { body } = toErrorResponse(err);
-                done({ code: body.code, message: body.error, data: apiError ?? new ApiError(body.code, body.error) });
+                done({ code: body.code, message: body.error, data: apiError ?? new InternalError(body.error) });
               },
             );
           },
@@ -145,7 +146,7 @@ export function createJsonRpcRouter(services: AppServices): Router {
       return { status: 200, body: { ok: true, result: outcome.result, '@extra': outcome.extra, jsonrpc: '2.0', id }, headers: {}, outcome };
     }
     const carried = response.error?.data;
-    return envelopeError(carried instanceof ApiError ? carried : new ApiError(500, response.error?.message ?? 'internal server error'), id);
+    return envelopeError(carried instanceof ApiError ? carried : new ApiError('failed', response.error?.message ?? 'internal server error'), id);
   }
 
   const router = Router();

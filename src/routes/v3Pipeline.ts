@@ -59,7 +59,7 @@ export async function callV2(
 
 /** ton-index-go answers a missing required parameter with 401 and this text (sic). */
 export function missingParameter(message: string): ApiError {
-  return new ApiError(401, message);
+  return new ApiError('unauthorized', message);
 }
 
 /** The request body as an object (v3 endpoints take JSON objects). */

@@ -104,7 +104,7 @@ export function createV3Router(services: AppServices): Router {
       sendV3Error(req, res, err, services);
     }
   };
-  const wrongVerb = (req: Request, res: Response) => sendV3Error(req, res, new ApiError(405, 'Method Not Allowed'), services);
+  const wrongVerb = (req: Request, res: Response) => sendV3Error(req, res, new ApiError('methodNotAllowed', 'Method Not Allowed'), services);
   const routes: [string, 'get' | 'post', Endpoint][] = [
     ['/addressInformation', 'get', addressInformation],
     ['/account', 'get', addressInformation],

@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../errors';
 /**
  * What crosses the boundary between the event loop and a TVM worker thread: plain data and BoC
  * bytes only (structured-clonable, no functions, no @ton/core objects), so a worker can be
@@ -206,7 +207,7 @@ export interface RefusedAnswer {
 /** The input or the result is over a bound (toncenter's 533 depth, 422 sizes): the caller's error. */
 export interface RejectedAnswer {
   readonly kind: 'rejected';
-  readonly code: number;
+  readonly errorKind: ErrorKind;
   readonly error: string;
 }
 

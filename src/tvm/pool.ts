@@ -161,44 +161,44 @@ export class TvmPool {
 
   async getMethod(task: Omit<GetMethodTask, 'kind' | 'gasLimit'>, deadline: number): Promise<GetMethodAnswer> {
     const answer = await this.run({ ...task, kind: 'getMethod', gasLimit: this.getMethodGas.toString() }, deadline);
-    if (answer.kind === 'refused') throw new ApiError(500, `cannot run get-method: ${shortText(answer.error)}`);
-    if (answer.kind !== 'getMethod') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    if (answer.kind === 'refused') throw new ApiError('failed', `cannot run get-method: ${shortText(answer.error)}`);
+    if (answer.kind !== 'getMethod') throw new ApiError('failed', 'TVM worker answered with the wrong kind of result');
     return answer;
   }
 
   async transaction(task: Omit<TransactionTask, 'kind'>, deadline: number): Promise<TransactionAnswer> {
     const answer = await this.run({ ...task, kind: 'transaction' }, deadline);
-    if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
-    if (answer.kind !== 'transaction') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    if (answer.kind === 'refused') throw new ApiError('failed', `cannot emulate the message: ${shortText(answer.error)}`);
+    if (answer.kind !== 'transaction') throw new ApiError('failed', 'TVM worker answered with the wrong kind of result');
     return answer;
   }
 
   /** One transaction of an emulated trace (src/emulate), its result read in the worker. */
   async traceStep(task: Omit<TraceStepTask, 'kind'>, deadline: number): Promise<TraceStepAnswer> {
     const answer = await this.run({ ...task, kind: 'traceStep' }, deadline);
-    if (answer.kind === 'refused') throw new ApiError(500, `cannot emulate the message: ${shortText(answer.error)}`);
-    if (answer.kind !== 'traceStep') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    if (answer.kind === 'refused') throw new ApiError('failed', `cannot emulate the message: ${shortText(answer.error)}`);
+    if (answer.kind !== 'traceStep') throw new ApiError('failed', 'TVM worker answered with the wrong kind of result');
     return answer;
   }
 
   /** The external message of a TON Connect request (422 for bad parts). */
   async tonConnectMessage(request: TonConnectRequest, deadline: number): Promise<Buffer> {
     const answer = await this.run({ kind: 'tonConnectMessage', request }, deadline);
-    if (answer.kind !== 'tonConnectMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    if (answer.kind !== 'tonConnectMessage') throw new ApiError('failed', 'TVM worker answered with the wrong kind of result');
     return Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength);
   }
 
   /** Checks and hashes a BoC a client wants sent (422 when it is not a sendable message). */
   async externalMessage(boc: Uint8Array, deadline: number): Promise<ExternalMessageAnswer> {
     const answer = await this.run({ kind: 'externalMessage', boc }, deadline);
-    if (answer.kind !== 'externalMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    if (answer.kind !== 'externalMessage') throw new ApiError('failed', 'TVM worker answered with the wrong kind of result');
     return answer;
   }
 
   /** sendQuery's / estimateFee's message built from its parts (422 for bad parts). */
   async queryMessage(task: Omit<QueryMessageTask, 'kind'>, deadline: number): Promise<BuiltMessage> {
     const answer = await this.run({ ...task, kind: 'queryMessage' }, deadline);
-    if (answer.kind !== 'queryMessage') throw new ApiError(500, 'TVM worker answered with the wrong kind of result');
+    if (answer.kind !== 'queryMessage') throw new ApiError('failed', 'TVM worker answered with the wrong kind of result');
     return {
       boc: Buffer.from(answer.boc.buffer, answer.boc.byteOffset, answer.boc.byteLength),
       refCells: BigInt(answer.refCells),
@@ -248,12 +248,12 @@ export class TvmPool {
         }
         if (err instanceof Error && /queue is at limit/i.test(err.message)) {
           outcome = 'busy';
-          throw new ApiError(503, 'all TVM workers are busy; try again later');
+          throw new ApiError('unavailable', 'all TVM workers are busy; try again later');
         }
         // The thread died under the task (a crash, or past its heap limit); the next task gets a new one.
         outcome = 'failed';
         tvmWorkerReplacements.inc();
-        throw new ApiError(500, 'TVM worker failed; it was replaced');
+        throw new ApiError('failed', 'TVM worker failed; it was replaced');
       }
       if (answer.kind === 'expired') {
         outcome = 'deadline';
@@ -261,11 +261,11 @@ export class TvmPool {
       }
       if (answer.kind === 'trapped') {
         outcome = 'trapped';
-        throw new ApiError(500, 'TVM emulator failed on this request; it was reset');
+        throw new ApiError('failed', 'TVM emulator failed on this request; it was reset');
       }
       if (answer.kind === 'rejected') {
         outcome = 'rejected';
-        throw new ApiError(answer.code, shortText(answer.error));
+        throw new ApiError(answer.errorKind, shortText(answer.error));
       }
       return answer;
     } finally {
@@ -283,7 +283,7 @@ export class TvmPool {
 }
 
 function deadlineError(): ApiError {
-  return new ApiError(504, 'TVM execution did not finish before the request deadline');
+  return new ApiError('timeout', 'TVM execution did not finish before the request deadline');
 }
 
 let shared: TvmPool | undefined;

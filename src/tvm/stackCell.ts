@@ -12,7 +12,7 @@ const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 
 function tooDeep(maxDepth: number): ApiError {
-  return new ApiError(533, `Result stack depth >= ${maxDepth}`);
+  return new ApiError('resultTooDeep', `Result stack depth >= ${maxDepth}`);
 }
 
 // vm_tupref_nil / single / any and vm_tuple_tcons: a tuple of n values is a chain of n-1 pairs.
@@ -92,7 +92,7 @@ interface ParseBudget {
 
 function spend(budget: ParseBudget): void {
   if (++budget.entries > budget.maxEntries) {
-    throw new ApiError(422, `result stack has more than ${budget.maxEntries} entries; it is not rendered`);
+    throw new ApiError('badInput', `result stack has more than ${budget.maxEntries} entries; it is not rendered`);
   }
 }
 

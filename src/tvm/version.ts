@@ -26,7 +26,7 @@ export class TvmVersionError extends ApiError {
     readonly emulatorVersion: number,
   ) {
     super(
-      501,
+      'notImplemented',
       `the network runs TVM global version ${networkVersion}; the emulator implements versions up to ${emulatorVersion} ` +
         `(${EMULATOR_BUILD}), so its results could differ from the network's: refused (--tvm-newer-network run runs it anyway)`,
     );

@@ -6,8 +6,14 @@ import type { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { libraryReferences } from './libraryRefs';
 import { parseExternalMessage, queryMessage } from './externalMessages';
 import { tonConnectExternalMessage } from './walletMessages';
-import { cellStats, useNativeCellHashing } from '../cells';
-import { parseMessageCell, renderLegacyStack, renderTypedStack, toExtMessageInfo, toV3Transaction } from '../converters';
+// A thread's entry is the root of its own program: it loads the few modules its tasks need, not
+// whole folders through their indexes (each thread compiles and holds what it loads).
+import { cellStats } from '../cells/cellStats';
+import { useNativeCellHashing } from '../cells/nativeHashing';
+import { toExtMessageInfo } from '../converters/extMessage';
+import { parseMessageCell } from '../converters/message';
+import { renderLegacyStack, renderTypedStack } from '../converters/stack';
+import { toV3Transaction } from '../converters/v3Transaction';
 import { ApiError, ValidationError } from '../errors';
 import { createEmulator, emulatorMemoryBytes } from './emulator';
 import { parseStackCell } from './stackCell';
@@ -203,7 +209,7 @@ function runMessageTask(task: ExternalMessageTask | QueryMessageTask | TonConnec
     return task.kind === 'externalMessage' ? checkExternalMessage(task) : buildQueryMessage(task);
   } catch (err) {
     const error = err instanceof ApiError ? err : new ValidationError(`failed to validate request: ${err instanceof Error ? err.message : String(err)}`);
-    return { kind: 'rejected', code: error.code, error: error.message };
+    return { kind: 'rejected', errorKind: error.kind, error: error.message };
   }
 }
 
@@ -227,7 +233,7 @@ export default async function runTvmTask(deadlined: DeadlinedTask): Promise<TvmA
     return task.kind === 'getMethod' ? await runGetMethod(vm, task) : await runTransaction(vm, task);
   } catch (err) {
     // Over a bound while reading the result: the caller's error, the emulator is fine.
-    if (err instanceof ApiError) return { kind: 'rejected', code: err.code, error: err.message };
+    if (err instanceof ApiError) return { kind: 'rejected', errorKind: err.kind, error: err.message };
     // A wasm trap (`memory access out of bounds`...) or an emulator failure: never reuse it.
     emulator = undefined;
     return { kind: 'trapped', error: err instanceof Error ? err.message : String(err) };

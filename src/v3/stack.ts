@@ -12,7 +12,7 @@ export interface V3StackEntryJson {
 }
 
 function unsupported(type: string): ApiError {
-  return new ApiError(501, `failed to decode api/v2 stack: unsupported stack entry type: ${type}`);
+  return new ApiError('notImplemented', `failed to decode api/v2 stack: unsupported stack entry type: ${type}`);
 }
 
 function fromTyped(entry: TvmStackEntryJson): V3StackEntryJson {

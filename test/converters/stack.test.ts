@@ -12,6 +12,7 @@ import {
 } from '../../src/converters/stack';
 import { describeWithFixtures, fixtureResult, loadFixtures } from '../helpers/fixtures';
 import { fixtureRows } from './support';
+import { httpStatusOf } from '../../src/httpErrors';
 
 type LegacyEntry = [string, unknown];
 
@@ -64,7 +65,7 @@ function expectApiError(fn: () => unknown, code: number, message: string): void 
     caught = error;
   }
   expect(caught).toBeInstanceOf(ApiError);
-  expect((caught as ApiError).code).toBe(code);
+  expect(httpStatusOf(caught as ApiError)).toBe(code);
   expect((caught as ApiError).message).toBe(message);
 }
 

@@ -19,6 +19,7 @@ import {
   withStallProbe,
   type Answer,
 } from './tvmSupport';
+import { httpStatusOf } from '../../src/httpErrors';
 import { MAX_STALL_MS } from './support';
 
 /**
@@ -178,7 +179,7 @@ describe('hostile input to the TVM-backed methods', () => {
       expect(outcome.status).toBe('rejected');
       const error = (outcome as PromiseRejectedResult).reason as ApiError;
       expect(error).toBeInstanceOf(ApiError);
-      expect([error.code, error.message]).toEqual([500, 'TVM emulator failed on this request; it was reset']);
+      expect([httpStatusOf(error), error.message]).toEqual([500, 'TVM emulator failed on this request; it was reset']);
     }
     const again = await pool.getMethod(rawStackTask([{ type: 'int', value: 7n }]), Date.now() + 30000);
     expect(again.exitCode).toBe(0);
@@ -192,7 +193,7 @@ describe('hostile input to the TVM-backed methods', () => {
     const pool = tvmPool();
     const started = Date.now();
     await expect(pool.getMethod({ ...rawStackTask([], GAS_LOOP_CODE), methodId: 1 }, Date.now() + 300)).rejects.toMatchObject({
-      code: 504,
+      kind: 'timeout',
       message: 'TVM execution did not finish before the request deadline',
     });
     expect(Date.now() - started).toBeLessThan(5000);

@@ -60,7 +60,7 @@ describe('TVM worker pool metrics', () => {
     const loops = [0, 1, 2].map(() => pool.getMethod(getMethodTask(GAS_LOOP_CODE, [], { methodId: 1 }), Date.now() + 400));
     expect(await valueOf('ton_bridge_tvm_queue_length')).toBe(2);
     const settled = await Promise.allSettled(loops);
-    for (const outcome of settled) expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 504 } });
+    for (const outcome of settled) expect(outcome).toMatchObject({ status: 'rejected', reason: { kind: 'timeout' } });
     expect(await valueOf('ton_bridge_tvm_queue_length')).toBe(0);
     expect(await valueOf('ton_bridge_tvm_runs_total', { kind: 'getMethod', outcome: 'deadline' })).toBe(deadlineBefore + 3);
     // Only the running task's thread is terminated; the waiting ones were never on a thread.

@@ -20,6 +20,7 @@ import type { BlockLink } from '../../src/tl';
 import { startServer } from '../../src/server';
 import { TamperingLiteServer } from '../helpers/tamperingLiteServer';
 import { until } from '../helpers/waiting';
+import { httpStatusOf } from '../../src/httpErrors';
 
 const logger = pino({ level: 'silent' });
 const PKCS8 = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -208,7 +209,7 @@ describe('verified masterchain head', () => {
     await alone.waitHealthy(10_000);
     const error = await masterchainBlock(alone.openSession({}, Date.now() + 5000), 3).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(LiteServerProofError);
-    expect((error as LiteServerProofError).code).toBe(502);
+    expect(httpStatusOf(error as LiteServerProofError)).toBe(502);
     // Caught by the lookup's own header-proof check (proof-answers) or by the backward proof to the head.
     const caught = /(cannot prove masterchain block 3|lookupBlock header proof: the proof is not of block 3)/;
     expect((error as Error).message).toMatch(new RegExp(`^LITE_SERVER_PROOF: ${caught.source}`));

@@ -2,6 +2,7 @@ import { beginCell, Cell } from '@ton/core';
 import { defaultConfig, setGlobalVersion } from '@ton/sandbox';
 import { checkGlobalVersion, createEmulator, EMULATOR_GLOBAL_VERSION, TvmPool, TvmVersionError } from '../../src/tvm';
 import { getMethodTask } from '../hostile/tvmSupport';
+import { httpStatusOf } from '../../src/httpErrors';
 
 /**
  * The TVM version the emulator runs: the config's global version decides which instructions
@@ -52,7 +53,7 @@ describe('TVM global version', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(TvmVersionError);
-    expect((error as TvmVersionError).code).toBe(501);
+    expect(httpStatusOf(error as TvmVersionError)).toBe(501);
     expect((error as Error).message).toMatch(/global version 14; the emulator implements versions up to 13/);
     expect(() => pool.admitGlobalVersion(14)).toThrow(TvmVersionError);
     expect(() => new TvmPool({ workers: 1, newerNetwork: 'run' }).admitGlobalVersion(14)).not.toThrow();

@@ -6,6 +6,7 @@ import { collectBlockTransactions, type BlockTransactionsChunk } from '../../src
 import { configDictionary, configParam } from '../../src/chain';
 import { hashmapLookup } from '../../src/cells';
 import type { ConfigInfo, TransactionId3 } from '../../src/tl';
+import { httpStatusOf } from '../../src/httpErrors';
 
 /** The pure parts behind the block and config handlers: config proofs and the paging loop. */
 
@@ -52,7 +53,7 @@ describe('hashmapLookup / configParam', () => {
       }
     })();
     expect(missing).toBeInstanceOf(ApiError);
-    expect((missing as ApiError).code).toBe(500);
+    expect(httpStatusOf(missing as ApiError)).toBe(500);
     expect((missing as ApiError).message).toMatch(/^invalid lite-server answer: config param 0: the proof does not contain this key/);
   });
 

@@ -49,11 +49,11 @@ describe('VmStack cells', () => {
   test('parsing stops at the entry bound (422) and at the nesting bound (533)', () => {
     const cell = serializeStackCell(Array.from({ length: 50 }, () => ({ type: 'int', value: 1n }) as TupleItem));
     expect(() => parseStackCell(cell, { maxEntries: 49 })).toThrow(
-      new ApiError(422, 'result stack has more than 49 entries; it is not rendered'),
+      new ApiError('badInput', 'result stack has more than 49 entries; it is not rendered'),
     );
     let nested: TupleItem = { type: 'null' };
     for (let i = 0; i < 10; i++) nested = { type: 'tuple', items: [nested] };
-    expect(() => parseStackCell(serializeTuple([nested]), { maxDepth: 5 })).toThrow(new ApiError(533, 'Result stack depth >= 5'));
+    expect(() => parseStackCell(serializeTuple([nested]), { maxDepth: 5 })).toThrow(new ApiError('resultTooDeep', 'Result stack depth >= 5'));
   });
 });
 

@@ -52,7 +52,7 @@ export function renderCellObject(
   const spendNode = () => {
     if (--budget.cellNodes < 0) {
       throw new ApiError(
-        422,
+        'badInput',
         `result cell is too large for the legacy object form (more than ${MAX_RENDERED_CELL_NODES} cells counted per path); use runGetMethodStd`,
       );
     }

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_STACK_DEPTH, StackOptions, TvmStackEntryJson } from './type
 
 /** A result nested too deep: toncenter's 533 (the contract's doing, not the caller's). */
 function depthError(maxDepth: number): ApiError {
-  return new ApiError(533, `Result stack depth >= ${maxDepth}`);
+  return new ApiError('resultTooDeep', `Result stack depth >= ${maxDepth}`);
 }
 
 /** tonlib's list test: null, or a 2-tuple whose second element is a list. */

@@ -106,11 +106,11 @@ export const emulateTonConnectRecord: EmulateRecord<EmulateTonConnectParams> = {
     const code = state?.type === 'active' ? state.state.code : null;
     const data = state?.type === 'active' ? state.state.data : null;
     // toncenter's texts; 422 here (the account is not what the request needs), 500 there.
-    if (!code || !data) throw new ApiError(422, 'Account state no code or no data');
+    if (!code || !data) throw new ApiError('badInput', 'Account state no code or no data');
     const kind = walletKindByCodeHash(code.hash());
     const family = kind ? WALLETS[kind.name] : undefined;
     const fields = kind ? decodeWalletData(kind.layout, data) : undefined;
-    if (!kind || !family || !fields) throw new ApiError(422, 'Account is not a known wallet');
+    if (!kind || !family || !fields) throw new ApiError('badInput', 'Account is not a known wallet');
     const now = wallet.syncUtime;
     // toncenter's v3 composer always gives five minutes; v4 and v5 take the request's valid_until.
     const validUntil = family === 'v3' || p.validUntil === null ? BigInt(now + DEFAULT_VALIDITY_SECONDS) : toSeconds(p.validUntil);

@@ -3,7 +3,7 @@
  * `liteServer.query`, honours a `waitMasterchainSeqno` prefix, decodes the function, calls its
  * handler and encodes the result. Every failure becomes a `liteServer.error`; nothing throws.
  */
-import { LiteServerError } from '../../errors';
+import { LiteProtocolError } from './liteError';
 import { AdnlQueryHandler, ConnectionInfo } from '../adnlServer/connection';
 import { LocalnetLogger, silentLogger } from '../adnlServer/logger';
 import {
@@ -88,7 +88,7 @@ export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryH
     }
 
     function failure(err: unknown, context: string): Buffer {
-      if (err instanceof LiteServerError) return encodeLiteServerError(err.liteCode, err.liteMessage);
+      if (err instanceof LiteProtocolError) return encodeLiteServerError(err.liteCode, err.liteMessage);
       const message = err instanceof Error ? err.message : String(err);
       logger.error({ connection: connection.id, err: message }, context);
       return encodeLiteServerError(LITE_ERROR.fatal, message);

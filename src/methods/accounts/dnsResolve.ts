@@ -25,9 +25,8 @@ export default defineHandler({
   },
   // `category` is accepted and ignored, as toncenter does: every record of the name is returned.
   run: async (ctx, p) => {
-    const deadline = Date.now() + ctx.config.requestTimeout;
     const session = ctx.lite();
     const block = await masterchainBlockAt(session, p.seqno);
-    return dnsResolveAt(session, block, { root: p.address.address, name: p.name ?? '', ttl: p.ttl ?? 0, deadline });
+    return dnsResolveAt(session, block, { root: p.address.address, name: p.name ?? '', ttl: p.ttl ?? 0, deadline: ctx.deadline });
   },
 });

@@ -24,9 +24,8 @@ export default defineHandler({
     positiveSeqno(p.seqno);
   },
   run: async (ctx, p) => {
-    const deadline = Date.now() + ctx.config.requestTimeout;
     const session = ctx.lite();
     const block = await masterchainBlockAt(session, p.seqno);
-    return tokenDataAt(session, block, { address: p.address.address, echoed: echoedAddress(p.address), deadline });
+    return tokenDataAt(session, block, { address: p.address.address, echoed: echoedAddress(p.address), deadline: ctx.deadline });
   },
 });

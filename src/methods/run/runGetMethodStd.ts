@@ -20,7 +20,6 @@ export default defineHandler({
   run: async (ctx, p) => {
     // Checked in validate; parsed again here (at most 256 entries, so cheap).
     const stack = tvmStack(parseTypedStack(p.stack));
-    const deadline = Date.now() + ctx.config.requestTimeout;
     const session = ctx.lite();
     const block = await masterchainBlockAt(session, p.seqno);
     const { outcome } = await runGetMethodAt(session, block, {
@@ -28,7 +27,7 @@ export default defineHandler({
       method: p.method,
       stack,
       form: 'typed',
-      deadline,
+      deadline: ctx.deadline,
     });
     return {
       '@type': 'smc.runResult',

@@ -6,7 +6,7 @@ import { POST_ONLY } from '../types';
 
 /** A message that cannot be sent is the caller's problem here: 400 with the reason, never 422/500. */
 function asBadRequest(err: unknown): unknown {
-  if ((err instanceof ApiError && err.code === 422) || err instanceof LiteServerError) return new ApiError(400, err.message);
+  if ((err instanceof ApiError && err.kind === 'badInput') || err instanceof LiteServerError) return new ApiError('badRequest', err.message);
   return err;
 }
 

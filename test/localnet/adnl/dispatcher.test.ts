@@ -1,5 +1,5 @@
 /** The dispatcher as a pure bytes-in/bytes-out function (no sockets). */
-import { LiteServerError } from '../../../src/errors';
+import { LiteProtocolError } from '../../../src/localnet';
 import { ConnectionInfo } from '../../../src/localnet/adnlServer';
 import { LiteHandlers, createLiteDispatcher } from '../../../src/localnet/liteserver/dispatcher';
 import {
@@ -101,15 +101,15 @@ describe('lite query dispatcher', () => {
     expect(decodeLiteServerErrorIfAny(await onQuery(notAQuery, connection))?.code).toBe(621);
   });
 
-  it("passes a LiteServerError's code and message through, from handlers and from the wait", async () => {
+  it("passes a LiteProtocolError's code and message through, from handlers and from the wait", async () => {
     const { ask } = setup({
       'liteServer.getTime': async () => {
-        throw new LiteServerError(651, 'block not found');
+        throw new LiteProtocolError(651, 'block not found');
       },
     });
     expect(decodeLiteServerErrorIfAny(await ask(getTime))).toEqual({ kind: 'liteServer.error', code: 651, message: 'block not found' });
     const waiting = setup({ 'liteServer.getTime': async () => ({ kind: 'liteServer.currentTime', now: 1 }) }, async () => {
-      throw new LiteServerError(-503, 'chain is resetting');
+      throw new LiteProtocolError(-503, 'chain is resetting');
     });
     expect(decodeLiteServerErrorIfAny(await waiting.ask(getTime, { seqno: 1, timeoutMs: 1 }))).toMatchObject({
       code: -503,

@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeProofs } from '../../../cells';
 import { LRUCache } from 'lru-cache';
 import { accountPrefix, BASECHAIN, MASTERCHAIN, shardContains } from '../../ledger/ids';
@@ -23,12 +23,12 @@ export function resolveAccountContext(chain: LocalChain, id: BlockIdExt, account
   const base = requireBlock(chain, id);
   const workchain = account.workchain;
   if (base.id.workchain !== MASTERCHAIN && base.id.workchain !== workchain) {
-    throw new LiteServerError(LITE_ERROR.fatal, 'reference block for a getAccountState() must belong to the masterchain');
+    throw new LiteProtocolError(LITE_ERROR.fatal, 'reference block for a getAccountState() must belong to the masterchain');
   }
   // The account's deepest shard: its 64-bit prefix with the lowest bit as the tag.
   const accountShard = accountPrefix(account.id) | 1n;
   if (base.id.workchain !== MASTERCHAIN && !shardContains(base.id.shard, accountShard)) {
-    throw new LiteServerError(LITE_ERROR.fatal, 'requested account id is not contained in the shard of the reference block');
+    throw new LiteProtocolError(LITE_ERROR.fatal, 'requested account id is not contained in the shard of the reference block');
   }
   if (base.id.workchain !== MASTERCHAIN || workchain === MASTERCHAIN) {
     return { base, shard: base, shardProof: Buffer.alloc(0) };

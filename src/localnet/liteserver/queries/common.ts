@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { BlockId, blockIdString, longToShard, MASTERCHAIN, shardToLong } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
 import { StoredBlock } from '../../ledger/store';
@@ -41,7 +41,7 @@ export const INVALID_BLOCK_ID: BlockIdExt = {
 /** The stored block with exactly this id; 651 `block not found` otherwise. */
 export function requireBlock(chain: LocalChain, id: BlockIdExt): StoredBlock {
   const block = chain.store.byId(fromTlBlockId(id));
-  if (!block) throw new LiteServerError(LITE_ERROR.notReady, `block ${blockIdString(fromTlBlockId(id))} not found`);
+  if (!block) throw new LiteProtocolError(LITE_ERROR.notReady, `block ${blockIdString(fromTlBlockId(id))} not found`);
   return block;
 }
 
@@ -50,6 +50,6 @@ export function requireMasterchainBlock(
   id: BlockIdExt,
   what = 'reference block must belong to the masterchain',
 ): StoredBlock {
-  if (id.workchain !== MASTERCHAIN) throw new LiteServerError(LITE_ERROR.fatal, what);
+  if (id.workchain !== MASTERCHAIN) throw new LiteProtocolError(LITE_ERROR.fatal, what);
   return requireBlock(chain, id);
 }

@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeProofs } from '../../../cells';
 import { MASTERCHAIN } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
@@ -15,13 +15,13 @@ import { LITE_ERROR } from '../../../constants';
  */
 export function configInfo(chain: LocalChain, id: BlockIdExt, mode: number, params: readonly number[] | 'all'): ConfigInfo {
   if (id.workchain !== MASTERCHAIN) {
-    throw new LiteServerError(LITE_ERROR.fatal, 'configuration parameters can be loaded with respect to a masterchain block only');
+    throw new LiteProtocolError(LITE_ERROR.fatal, 'configuration parameters can be loaded with respect to a masterchain block only');
   }
   const block = requireBlock(chain, id);
   if (mode & 0x8000) {
     const keySeqno = block.keyBlock ? block.id.seqno : block.prevKeyBlockSeqno;
     const keyBlock = chain.store.bySeqno(MASTERCHAIN, keySeqno);
-    if (!keyBlock) throw new LiteServerError(LITE_ERROR.fatal, 'no key block with a configuration before this block');
+    if (!keyBlock) throw new LiteProtocolError(LITE_ERROR.fatal, 'no key block with a configuration before this block');
     return {
       kind: 'liteServer.configInfo',
       mode: mode & 0xffff,

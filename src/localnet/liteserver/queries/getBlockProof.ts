@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeProofs } from '../../../cells';
 import { BlockId, blockIdString, MASTERCHAIN, sameBlockId } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
@@ -32,7 +32,7 @@ export function getBlockProof(chain: LocalChain): LiteHandler<'liteServer.getBlo
     let cur = from;
     while (steps.length < MAX_LINKS && !sameBlockId(cur.id, to.id)) {
       if (cur.id.seqno === to.id.seqno) {
-        throw new LiteServerError(
+        throw new LiteProtocolError(
           LITE_ERROR.fatal,
           `cannot have two different masterchain blocks ${blockIdString(to.id)} and ${blockIdString(cur.id)} of the same height`,
         );
@@ -60,12 +60,12 @@ export function getBlockProof(chain: LocalChain): LiteHandler<'liteServer.getBlo
 function point(chain: LocalChain, id: BlockIdExt, what: string): McPoint {
   const blockId = fromTlBlockId(id);
   if (id.workchain !== MASTERCHAIN) {
-    throw new LiteServerError(LITE_ERROR.fatal, `${what} block ${blockIdString(blockId)} is not a valid masterchain block id`);
+    throw new LiteProtocolError(LITE_ERROR.fatal, `${what} block ${blockIdString(blockId)} is not a valid masterchain block id`);
   }
   if (id.seqno === 0 && sameBlockId(chain.zeroState.id, blockId)) return { id: blockId, block: null };
   const block = chain.store.byId(blockId);
   if (!block) {
-    throw new LiteServerError(
+    throw new LiteProtocolError(
       LITE_ERROR.fatal,
       `${what} masterchain block ${blockIdString(blockId)} is unknown from the perspective of reference block ${blockIdString(chain.lastMasterchainBlock().id)}`,
     );
@@ -104,7 +104,7 @@ function isKey(p: McPoint): boolean {
 }
 
 function backLink(cur: McPoint, next: McPoint): BlockLink {
-  if (!cur.block) throw new LiteServerError(LITE_ERROR.fatal, 'cannot construct a backward proof link from the zerostate');
+  if (!cur.block) throw new LiteProtocolError(LITE_ERROR.fatal, 'cannot construct a backward proof link from the zerostate');
   return {
     kind: 'liteServer.blockLinkBack',
     toKeyBlock: isKey(next),
@@ -117,7 +117,7 @@ function backLink(cur: McPoint, next: McPoint): BlockLink {
 }
 
 function forwardLink(chain: LocalChain, cur: McPoint, next: McPoint): BlockLink {
-  if (!next.block || !next.block.signature) throw new LiteServerError(LITE_ERROR.fatal, 'forward link destination has no signatures');
+  if (!next.block || !next.block.signature) throw new LiteProtocolError(LITE_ERROR.fatal, 'forward link destination has no signatures');
   const configProof = cur.block
     ? keyBlockConfigProof(cur.block.root, VALIDATOR_PARAMS)
     : configStateProof(chain.zeroState.state, VALIDATOR_PARAMS);

@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { LocalChain } from '../../ledger/LocalChain';
 import { LiteHandler } from '../dispatcher';
 import { LS_CAPABILITIES, LS_VERSION, toTlBlockId } from './common';
@@ -7,7 +7,7 @@ import { LITE_ERROR } from '../../../constants';
 export function getMasterchainInfoExt(chain: LocalChain): LiteHandler<'liteServer.getMasterchainInfoExt'> {
   return async (query) => {
     const mode = query.mode & 0x7fffffff;
-    if (mode > 0) throw new LiteServerError(LITE_ERROR.fatal, 'unsupported getMasterchainInfo mode');
+    if (mode > 0) throw new LiteProtocolError(LITE_ERROR.fatal, 'unsupported getMasterchainInfo mode');
     const last = chain.lastMasterchainBlock();
     const zero = chain.zeroState.id;
     return {

@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeBoc, serializeProofs } from '../../../cells';
 import { accountPrefix, shardContains } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
@@ -12,7 +12,7 @@ export function getOneTransaction(chain: LocalChain): LiteHandler<'liteServer.ge
     const block = requireBlock(chain, query.id);
     const inShard = shardContains(block.id.shard, accountPrefix(query.account.id) | 1n);
     if (block.id.workchain !== query.account.workchain || !inShard) {
-      throw new LiteServerError(LITE_ERROR.fatal, 'requested account id is not contained in the shard of the specified block');
+      throw new LiteProtocolError(LITE_ERROR.fatal, 'requested account id is not contained in the shard of the specified block');
     }
     const lt = BigInt(query.lt);
     const tx = block.transactions.find((t) => t.lt === lt && t.address.equals(query.account.id));

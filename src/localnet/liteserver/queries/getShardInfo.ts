@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeBoc, serializeProofs } from '../../../cells';
 import { BASECHAIN, longToShard, shardContains } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
@@ -10,7 +10,7 @@ import { LITE_ERROR } from '../../../constants';
 /** The shard holding `workchain:shard` as of a masterchain block (with `exact`, that very shard). */
 export function getShardInfo(chain: LocalChain): LiteHandler<'liteServer.getShardInfo'> {
   return async (query) => {
-    if (BigInt(query.shard) === 0n) throw new LiteServerError(LITE_ERROR.fatal, 'requested shard is invalid');
+    if (BigInt(query.shard) === 0n) throw new LiteProtocolError(LITE_ERROR.fatal, 'requested shard is invalid');
     const block = requireMasterchainBlock(chain, query.id);
     const shard = longToShard(query.shard);
     const info = shardInfoProof(block.state, query.workchain, shard);

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeBoc } from '../../../cells';
 import { fromTlBlockId, requireBlock, toTlBlockId } from './common';
 import { sameBlockId } from '../../ledger/ids';
@@ -15,7 +15,7 @@ export function getState(chain: LocalChain): LiteHandler<'liteServer.getState'> 
       if (!sameBlockId(zero.id, fromTlBlockId(query.id))) requireBlock(chain, query.id);
       return { kind: 'liteServer.blockState', id: query.id, rootHash: zero.id.rootHash, fileHash: zero.id.fileHash, data: zero.boc };
     }
-    if (query.id.seqno > 1000) throw new LiteServerError(LITE_ERROR.fatal, 'cannot request total state: possibly too large');
+    if (query.id.seqno > 1000) throw new LiteProtocolError(LITE_ERROR.fatal, 'cannot request total state: possibly too large');
     const block = requireBlock(chain, query.id);
     const data = serializeBoc([block.state]);
     return {

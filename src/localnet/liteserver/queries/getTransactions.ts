@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeBoc } from '../../../cells';
 import { LocalChain } from '../../ledger/LocalChain';
 import { LiteHandler } from '../dispatcher';
@@ -22,13 +22,13 @@ export function getTransactions(chain: LocalChain): LiteHandler<'liteServer.getT
       }
     }
     if (index < 0 && count > 0 && lt > 0n) {
-      throw new LiteServerError(LITE_ERROR.notReady, 'cannot locate transaction in block with specified logical time');
+      throw new LiteProtocolError(LITE_ERROR.notReady, 'cannot locate transaction in block with specified logical time');
     }
     while (picked.length < count && lt > 0n && index >= 0) {
       const tx = history[index];
       if (tx.lt !== lt) break;
       if (!tx.hash.equals(hash)) {
-        if (picked.length === 0) throw new LiteServerError(LITE_ERROR.fatal, 'transaction hash mismatch');
+        if (picked.length === 0) throw new LiteProtocolError(LITE_ERROR.fatal, 'transaction hash mismatch');
         break;
       }
       picked.push(tx);

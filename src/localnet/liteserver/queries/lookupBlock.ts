@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeProofs } from '../../../cells';
 import { BASECHAIN, longToShard, MASTERCHAIN } from '../../ledger/ids';
 import { LocalChain } from '../../ledger/LocalChain';
@@ -17,7 +17,7 @@ export function lookupBlock(chain: LocalChain): LiteHandler<'liteServer.lookupBl
   return async (query) => {
     const mode = query.mode;
     if (!((1 << (mode & 7)) & 0x16)) {
-      throw new LiteServerError(LITE_ERROR.fatal, 'exactly one of mode.0, mode.1 and mode.2 bits must be set');
+      throw new LiteProtocolError(LITE_ERROR.fatal, 'exactly one of mode.0, mode.1 and mode.2 bits must be set');
     }
     const workchain = query.id.workchain;
     let block: StoredBlock | undefined;
@@ -28,7 +28,7 @@ export function lookupBlock(chain: LocalChain): LiteHandler<'liteServer.lookupBl
       else if (mode & 2) block = chain.store.byLt(workchain, BigInt(query.lt ?? '0'), shard);
       else block = chain.store.byUtime(workchain, query.utime ?? 0, shard);
     }
-    if (!block) throw new LiteServerError(LITE_ERROR.notReady, 'block not found');
+    if (!block) throw new LiteProtocolError(LITE_ERROR.notReady, 'block not found');
     const headerMode = mode >> 4;
     return {
       kind: 'liteServer.blockHeader',

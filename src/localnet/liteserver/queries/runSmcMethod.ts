@@ -1,5 +1,5 @@
 import { Address } from '@ton/core';
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { serializeProofs } from '../../../cells';
 import { LocalChain } from '../../ledger/LocalChain';
 import { accountInState, stateRootProof } from '../../ledger/proofs';
@@ -16,14 +16,14 @@ import { LITE_ERROR } from '../../../constants';
 export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcMethod'> {
   return async (query) => {
     const mode = query.mode;
-    if (mode & ~0x3f) throw new LiteServerError(LITE_ERROR.fatal, 'unsupported mode in runSmcMethod');
+    if (mode & ~0x3f) throw new LiteProtocolError(LITE_ERROR.fatal, 'unsupported mode in runSmcMethod');
     if (mode & (8 | 16)) {
-      throw new LiteServerError(
+      throw new LiteProtocolError(
         LITE_ERROR.fatal,
         'unsupported mode in runSmcMethod: the local lite server does not return c7 or library extras',
       );
     }
-    if (query.params.length >= 65536) throw new LiteServerError(LITE_ERROR.fatal, 'more than 64k parameter bytes passed');
+    if (query.params.length >= 65536) throw new LiteProtocolError(LITE_ERROR.fatal, 'more than 64k parameter bytes passed');
     const ctx = resolveAccountContext(chain, query.id, query.account);
     const withProofs = (mode & 1) !== 0;
     if (!ctx.shard) {
@@ -48,7 +48,7 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
           : Buffer.alloc(0)
         : null;
     const methodId = Number(BigInt(query.methodId));
-    if (!Number.isSafeInteger(methodId)) throw new LiteServerError(LITE_ERROR.fatal, 'method id out of range');
+    if (!Number.isSafeInteger(methodId)) throw new LiteProtocolError(LITE_ERROR.fatal, 'method id out of range');
     let run;
     try {
       run = await chain.runGetMethod({
@@ -60,7 +60,7 @@ export function runSmcMethod(chain: LocalChain): LiteHandler<'liteServer.runSmcM
         params: query.params,
       });
     } catch (err) {
-      throw new LiteServerError(LITE_ERROR.fatal, err instanceof Error ? err.message : String(err));
+      throw new LiteProtocolError(LITE_ERROR.fatal, err instanceof Error ? err.message : String(err));
     }
     const stack = mode & 4 ? (run.stack ?? Buffer.alloc(0)) : null;
     return result(

@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../../errors';
+import { LiteProtocolError } from '../liteError';
 import { ExternalMessageRejectedError, InvalidExternalMessageError } from '../../ledger/errors';
 import { LocalChain } from '../../ledger/LocalChain';
 import { LiteHandler } from '../dispatcher';
@@ -13,10 +13,10 @@ export function sendMessage(chain: LocalChain): LiteHandler<'liteServer.sendMess
     } catch (err) {
       if (err instanceof ExternalMessageRejectedError) {
         const exit = err.exitCode === null ? '' : ` exitcode=${err.exitCode}`;
-        throw new LiteServerError(0, `${PREFIX}External message was not accepted\n${err.reason}${exit}`);
+        throw new LiteProtocolError(0, `${PREFIX}External message was not accepted\n${err.reason}${exit}`);
       }
       if (err instanceof InvalidExternalMessageError) {
-        throw new LiteServerError(0, `${PREFIX}failed to parse external message: ${err.message}`);
+        throw new LiteProtocolError(0, `${PREFIX}failed to parse external message: ${err.message}`);
       }
       throw err;
     }
