@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Cell } from '@ton/core';
 import type { Logger } from 'pino';
-import { sameBlock, tlBlockId, type BlockRef } from '../chain';
+import { sameBlock, tlBlockId, type BlockRef } from '../proofs';
 import { ApiError, LiteServerError, LiteServerProofError } from '../errors';
 import type { LitePool } from '../liteclient';
 import type { BlockData } from '../tl';
-import { indexMetrics } from './metrics';
+import { indexMetrics } from '../metrics';
 
 /** Longest one getBlock attempt may take (a full block of a busy shard is megabytes). */
 const ATTEMPT_MS = 15_000;

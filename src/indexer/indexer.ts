@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import type { BlockRef } from '../chain';
+import type { BlockRef } from '../proofs';
 import {
   advanceCheckpoint,
   CheckpointMovedError,
@@ -21,7 +21,7 @@ import {
 import type { LitePool } from '../liteclient';
 import { BlockFetcher, BlockUnavailableError, FetchStoppedError } from './blockFetcher';
 import { McBlockSource, type McHead, type PreparedMcBlock } from './mcBlockSource';
-import { indexMetrics } from './metrics';
+import { indexMetrics } from '../metrics';
 import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces } from './traces';
 
