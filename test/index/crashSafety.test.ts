@@ -9,7 +9,7 @@ import { callV2, sendTransfer } from '../helpers/v2Calls';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 
-jest.setTimeout(900_000);
+jest.setTimeout(1_500_000);
 
 const ROOT = path.join(__dirname, '..', '..');
 const KILLS = 20;
