@@ -5,6 +5,7 @@
 import { runApiBench } from './api';
 import { runEmulateBench } from './emulate';
 import { runHostileBench } from './hostile';
+import { runIndexBench } from './indexIngest';
 import { runLimiterBench } from './limiter';
 import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
@@ -18,6 +19,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   proofs: runProofsBench,
   tvmflood: runTvmFloodBench,
   emulate: runEmulateBench,
+  index: runIndexBench,
 };
 
 async function main(selected: string[]): Promise<void> {

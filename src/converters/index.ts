@@ -8,6 +8,7 @@ export * from './blockHeader';
 export * from './blockId';
 export * from './blockTransactions';
 export * from './config';
+export * from './extMessage';
 export * from './libraries';
 export * from './masterchainInfo';
 export * from './message';

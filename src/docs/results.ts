@@ -141,6 +141,21 @@ const SHARED: Record<string, JsonSchema> = {
           status: { enum: ['ok', 'unavailable'] },
           network: { enum: ['local', 'mainnet', 'testnet'] },
           healthy_liteservers: { type: ['integer', 'null'] },
+          index: {
+            type: ['object', 'null'],
+            description: 'the block index behind v3 (null with --index off); it does not decide this status',
+            properties: {
+              available: bool,
+              state: { enum: ['starting', 'catching_up', 'live', 'reader', 'database_unavailable', 'stopped'] },
+              writer: bool,
+              first_mc_seqno: { type: ['integer', 'null'] },
+              committed_mc_seqno: { type: ['integer', 'null'] },
+              head_mc_seqno: { type: ['integer', 'null'] },
+              lag_blocks: { type: ['integer', 'null'] },
+              lag_ms: { type: ['number', 'null'] },
+              reason: str('why the index is unavailable'),
+            },
+          },
           liteservers: {
             type: ['array', 'null'],
             items: {

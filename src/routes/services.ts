@@ -3,6 +3,7 @@ import type { AccessControl } from '../auth';
 import type { ResponseCache } from '../cache';
 import type { AppConfig } from '../config';
 import type { HandlerTable } from '../methods';
+import type { IndexService } from '../indexer';
 import type { LiteGateway } from '../liteclient';
 import type { LocalnetControls } from '../localnet';
 
@@ -19,4 +20,6 @@ export interface AppServices {
   readonly cache?: ResponseCache;
   /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
   readonly localnet?: LocalnetControls;
+  /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
+  readonly index?: IndexService;
 }
