@@ -157,6 +157,11 @@ export function toNullableAccount(value: string): NullableAccount | undefined {
 /** ton-index-go's defaults (`--default-limit 100`, `--max-limit 1000`). */
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
+/**
+ * Our bound on `offset` (ton-index-go has none): PostgreSQL reads and drops every skipped row, so
+ * an offset of 2^31 would scan whole tables. Deeper pages are reached with lt/utime ranges.
+ */
+export const MAX_OFFSET = 100_000;
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -177,6 +182,7 @@ export function checkPaging(raw: { limit?: number; offset?: number; sort?: strin
   const limit = Math.max(1, raw.limit ?? DEFAULT_LIMIT);
   if (limit > MAX_LIMIT) throw new ValidationError(`limit is not allowed: ${limit} > ${MAX_LIMIT}`);
   const offset = Math.max(0, raw.offset ?? 0);
+  if (offset > MAX_OFFSET) throw new ValidationError(`offset is not allowed: ${offset} > ${MAX_OFFSET}`);
   return { limit, offset, sort: raw.sort === undefined ? undefined : toSortOrder(raw.sort) };
 }
 
