@@ -12,11 +12,16 @@ export interface V3Database {
 /** ton-index-go's default `--query-timeout` (3000 ms) as the server-side statement timeout. */
 export const STATEMENT_TIMEOUT_MS = 3000;
 
-/** A read pool over `url` (the index's database or a read replica). */
+/** A read pool of its own over `url` (the index's database or a read replica), statements bounded. */
 export function createV3Database(url: string, config: PoolConfig = {}): V3Database & { end(): Promise<void> } {
   const pool = new Pool({ connectionString: url, max: 20, statement_timeout: STATEMENT_TIMEOUT_MS, ...config });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  return { ...v3DatabaseOf(pool), end: () => pool.end() };
+}
+
+/** Reads through an existing pool (the index store's `readPool`). */
+export function v3DatabaseOf(pool: Pick<Pool, 'query'>): V3Database {
   return {
     async query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]> {
       try {
@@ -26,7 +31,6 @@ export function createV3Database(url: string, config: PoolConfig = {}): V3Databa
         throw databaseError(err);
       }
     },
-    end: () => pool.end(),
   };
 }
 

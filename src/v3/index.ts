@@ -4,6 +4,6 @@
  * record per route in routes/.
  */
 export { createIndexedRouter, V3_API_VERSION, type V3RouterOptions } from './http';
-export { createV3Database, IndexUnavailableError, type V3Database } from './db';
+export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database } from './db';
 export { V3_ROUTES } from './routes';
 export type { AnyRoute, RouteParameter } from './routes/route';

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beginCell } from '@ton/core';
 import { Client } from 'pg';
-import { MIGRATIONS } from '../../src/indexdb/migrations';
+import pino from 'pino';
+import { IndexStore } from '../../src/indexdb';
 
 /**
- * A fresh PostgreSQL database with the index's schema (its numbered migrations, applied in order
- * as the index applies them) and a small chain's rows written the way the index writes them:
+ * A fresh PostgreSQL database with the index's schema (migrated by the index's own store) and a small chain's rows written the way the index writes them:
  * two masterchain blocks, two basechain shards, a wallet that sends to a contract in the other
  * shard, the contract's bounce back. The tests know every value.
  */
@@ -48,9 +48,11 @@ export async function createIndexDatabase(): Promise<IndexDatabase> {
   await admin.connect();
   await admin.query(`create database ${name}`);
   const url = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+  // The index's own store opens it: its migration runner builds the schema.
+  const store = await IndexStore.open({ databaseUrl: url, logger: pino({ level: 'silent' }) });
+  await store.close();
   const client = new Client({ connectionString: url });
   await client.connect();
-  for (const migration of MIGRATIONS) await client.query(migration.sql);
   return {
     url,
     client,
