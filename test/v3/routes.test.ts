@@ -341,6 +341,15 @@ describe('errors and headers', () => {
     expect(post.body).toEqual({ error: 'Method Not Allowed' });
   });
 
+  test('Swagger UI at /api/v3/ with the one OpenAPI document, v3 routes in it', async () => {
+    const page = await request(test_.app).get('/api/v3/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('docs/swagger-ui-bundle.js');
+    const doc = await request(test_.app).get('/api/v3/openapi.json');
+    const paths = Object.keys((doc.body as { paths: Record<string, unknown> }).paths);
+    expect(paths).toEqual(expect.arrayContaining(['/api/v3/transactions', '/api/v3/traces', '/api/v3/masterchainInfo', '/api/v2/getMasterchainInfo']));
+  });
+
   test('without the index: validation first, then 503', async () => {
     const bare = buildTestApp(['--keyless-rps', '0']);
     expect((await request(bare.app).get('/api/v3/transactions?limit=2000')).status).toBe(422);
