@@ -1,4 +1,6 @@
+import pino from 'pino';
 import request from 'supertest';
+import { ResponseCache } from '../../src/cache/responseCache';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createV3Database } from '../../src/v3';
 import {
@@ -348,6 +350,22 @@ describe('errors and headers', () => {
     const doc = await request(test_.app).get('/api/v3/openapi.json');
     const paths = Object.keys((doc.body as { paths: Record<string, unknown> }).paths);
     expect(paths).toEqual(expect.arrayContaining(['/api/v3/transactions', '/api/v3/traces', '/api/v3/masterchainInfo', '/api/v2/getMasterchainInfo']));
+  });
+
+  test('answers pinned to an indexed mc block are cached by its root hash; others are not', async () => {
+    const cached = buildTestApp(['--keyless-rps', '0'], { indexReads: reads, cache: new ResponseCache({ maxBytes: 1 << 20, logger: pino({ level: 'silent' }) }) });
+    const first = await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=2');
+    const second = await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=2');
+    expect([first.headers['x-cache'], second.headers['x-cache']]).toEqual(['miss', 'hit']);
+    expect(second.body).toEqual(first.body);
+    const noBook = { 'X-No-Address-Book': '1' };
+    await request(cached.app).get('/api/v3/transactionsByMasterchainBlock?seqno=2').set(noBook);
+    expect((await request(cached.app).get('/api/v3/transactionsByMasterchainBlock?seqno=2').set(noBook)).headers['x-cache']).toBe('hit');
+    // With the address book (latest code of the accounts), an unknown block, or no pin: never cached.
+    expect((await request(cached.app).get('/api/v3/transactionsByMasterchainBlock?seqno=2')).headers['x-cache']).toBeUndefined();
+    expect((await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=9')).status).toBe(404);
+    expect((await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=9')).headers['x-cache']).toBeUndefined();
+    expect((await request(cached.app).get(`/api/v3/transactions?account=${WALLET}`)).headers['x-cache']).toBeUndefined();
   });
 
   test('without the index: validation first, then 503', async () => {
