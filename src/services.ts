@@ -3,6 +3,7 @@ import type { AccessControl } from './auth';
 import type { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import type { HandlerTable } from './handlers';
+import type { IndexService } from './indexer';
 import type { LiteGateway } from './liteclient/session';
 import type { LocalnetControls } from './localnet/controls';
 import type { V3Database } from './v3';
@@ -20,6 +21,11 @@ export interface AppServices {
   readonly cache?: ResponseCache;
   /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
   readonly localnet?: LocalnetControls;
-  /** Reads of the index's tables for the indexed v3 routes; absent = they answer 503. */
+  /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
+  readonly index?: IndexService;
+  /**
+   * Reads of the index's tables for the indexed v3 routes (src/v3); absent = they answer 503.
+   * Built from `index`'s store by the server; tests may give their own database.
+   */
   readonly indexReads?: V3Database;
 }

@@ -92,6 +92,18 @@ export const OPTIONS = {
   trustedBlock: { flag: 'trusted-block', kind: 'string', defaultValue: undefined, description: 'a masterchain block trusted besides the global config init_block: wc:shard:seqno:root_hash:file_hash' },
   trustLiteservers: { flag: 'trust-liteservers', kind: 'bool', defaultValue: false, description: 'skip proof checks of lite-server answers (only when every lite server is your own node)' },
   cacheRedis: { flag: 'cache-redis', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent' },
+  databaseUrl: { flag: 'database-url', kind: 'string', defaultValue: undefined, description: 'PostgreSQL 14+ holding the index (postgres://user:pass@host:port/db), shared by all instances; the embedded database if absent' },
+  databaseReadUrl: { flag: 'database-read-url', kind: 'string', defaultValue: undefined, description: 'a PostgreSQL replica for index reads (default: --database-url)' },
+  index: {
+    flag: 'index',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'the block index behind v3: on or off (default: on with the embedded chain and with --database-url, off otherwise)',
+    choices: ['on', 'off'],
+  },
+  indexDir: { flag: 'index-dir', kind: 'string', defaultValue: undefined, description: 'directory of the embedded index database (default: beside --state-file, else in memory)' },
+  indexFrom: { flag: 'index-from', kind: 'int', defaultValue: undefined, description: 'masterchain seqno an empty index starts at (default: genesis on the embedded chain, the head otherwise)', min: 1, max: 2 ** 32 - 1 },
+  indexRetention: { flag: 'index-retention', kind: 'int', defaultValue: 0, description: 'delete indexed masterchain blocks older than this many days (0 = keep all)', min: 0, max: 100_000 },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;
@@ -103,7 +115,7 @@ type ValueOf<K extends OptionKey> = (typeof OPTIONS)[K]['kind'] extends 'int' | 
 
 export type AppConfig = {
   readonly [K in OptionKey]: (typeof OPTIONS)[K]['defaultValue'] extends undefined ? ValueOf<K> | undefined : ValueOf<K>;
-} & { readonly network: 'local' | 'mainnet' | 'testnet'; readonly redisFailurePolicy: 'open' | 'closed' };
+} & { readonly network: 'local' | 'mainnet' | 'testnet'; readonly redisFailurePolicy: 'open' | 'closed'; readonly index: 'on' | 'off' | undefined };
 
 export const ENV_PREFIX = 'TON_BRIDGE_';
 
@@ -114,7 +126,7 @@ export function envName(flag: string): string {
 export class ConfigError extends Error {}
 
 export interface ParsedCommandLine {
-  readonly command: 'serve' | 'localnet' | 'help';
+  readonly command: 'serve' | 'localnet' | 'index' | 'help';
   readonly config: AppConfig;
 }
 
@@ -199,7 +211,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       continue;
     }
     if (!arg.startsWith('--')) {
-      if (i === 0 && (arg === 'localnet' || arg === 'serve')) {
+      if (i === 0 && (arg === 'localnet' || arg === 'serve' || arg === 'index')) {
         command = arg;
         continue;
       }
@@ -225,10 +237,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
 export function helpText(): string {
   const lines = [
-    'Usage: ton-http-bridge [serve|localnet] [options]',
+    'Usage: ton-http-bridge [serve|localnet|index] [options]',
     '',
     '  serve     (default) the TON HTTP API v2 on --host:--port',
     '  localnet  only the local chain lite server; writes its global config to --config-out',
+    '  index     only the block indexer (no HTTP API): fills --database-url (or --index-dir) from the lite servers',
     '',
     'Options (each also as an environment variable):',
   ];

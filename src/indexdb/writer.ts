@@ -144,7 +144,7 @@ function dedupe<T extends { hash: Buffer }>(rows: readonly T[]): T[] {
 }
 
 /** The checkpoint, or null before the first block. `forUpdate`: lock it for this transaction. */
-export async function readCheckpoint(client: ClientBase, forUpdate = false): Promise<Checkpoint | null> {
+export async function readCheckpoint(client: Pick<ClientBase, 'query'>, forUpdate = false): Promise<Checkpoint | null> {
   const { rows } = await client.query<{ first_mc_seqno: number; mc_seqno: number; root_hash: Buffer; file_hash: Buffer; gen_utime: string }>(
     `select first_mc_seqno, mc_seqno, root_hash, file_hash, gen_utime from index_checkpoint where id = 1${forUpdate ? ' for update' : ''}`,
   );
