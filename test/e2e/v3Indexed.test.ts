@@ -139,7 +139,7 @@ describe.each(INDEX_BACKENDS)('v3 over the index on the embedded chain (%s)', (b
     // topAccountsByBalance: sorted, and every account the index knows.
     const top = (await ok('/topAccountsByBalance?limit=1000')) as unknown as { account: string; balance: string }[];
     const balances = top.map((a) => BigInt(a.balance));
-    expect([...balances].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))).toEqual(balances);
+    expect(balances).toEqual([...balances].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
     const { rows } = await stack.server.services.index!.store.readPool.query<{ n: string }>('select count(*) as n from latest_account_states where balance is not null');
     expect(top.length).toBe(Math.min(1000, Number(rows[0]!.n)));
     expect(top.map((a) => a.account)).toContain(senderRaw);
