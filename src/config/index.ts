@@ -329,8 +329,18 @@ export const OPTIONS = {
     defaultValue: undefined,
     description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent',
   },
-  databaseUrl: { flag: 'database-url', kind: 'string', defaultValue: undefined, description: 'PostgreSQL 14+ holding the index (postgres://user:pass@host:port/db), shared by all instances; the embedded database if absent' },
-  databaseReadUrl: { flag: 'database-read-url', kind: 'string', defaultValue: undefined, description: 'a PostgreSQL replica for index reads (default: --database-url)' },
+  databaseUrl: {
+    flag: 'database-url',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'PostgreSQL 14+ holding the index (postgres://user:pass@host:port/db), shared by all instances; the embedded database if absent',
+  },
+  databaseReadUrl: {
+    flag: 'database-read-url',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'a PostgreSQL replica for index reads (default: --database-url)',
+  },
   index: {
     flag: 'index',
     kind: 'string',
@@ -338,9 +348,28 @@ export const OPTIONS = {
     description: 'the block index behind v3: on or off (default: on with --database-url, off otherwise; --index on with the embedded chain uses embedded PGlite)',
     choices: ['on', 'off'],
   },
-  indexDir: { flag: 'index-dir', kind: 'string', defaultValue: undefined, description: 'directory of the embedded index database (default: beside --state-file, else in memory)' },
-  indexFrom: { flag: 'index-from', kind: 'int', defaultValue: undefined, description: 'masterchain seqno an empty index starts at (default: genesis on the embedded chain, the head otherwise)', min: 1, max: 2 ** 32 - 1 },
-  indexRetention: { flag: 'index-retention', kind: 'int', defaultValue: 0, description: 'delete indexed masterchain blocks older than this many days (0 = keep all)', min: 0, max: 100_000 },
+  indexDir: {
+    flag: 'index-dir',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'directory of the embedded index database (default: beside --state-file, else in memory)',
+  },
+  indexFrom: {
+    flag: 'index-from',
+    kind: 'int',
+    defaultValue: undefined,
+    description: 'masterchain seqno an empty index starts at (default: genesis on the embedded chain, the head otherwise)',
+    min: 1,
+    max: 2 ** 32 - 1,
+  },
+  indexRetention: {
+    flag: 'index-retention',
+    kind: 'int',
+    defaultValue: 0,
+    description: 'delete indexed masterchain blocks older than this many days (0 = keep all)',
+    min: 0,
+    max: 100_000,
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;

@@ -1,5 +1,6 @@
 import type { HandlerTable, Handler, HandlerCategory } from '../methods';
 import { API_VERSION } from '../routes';
+import { v3OpenApiPaths } from '../v3';
 import { describeParam, isRequired, paramSchema, type JsonSchema } from './params';
 import { COMPONENT_SCHEMAS, resultSchemaOf } from './results';
 
@@ -148,7 +149,8 @@ export function buildOpenApiDocument(table: HandlerTable, extraPaths: ExtraPaths
       },
     },
   };
-  Object.assign(paths, extraPaths);
+  // toncenter's indexed v3 routes (src/v3), in the same document.
+  Object.assign(paths, v3OpenApiPaths(), extraPaths);
   return {
     openapi: '3.1.0',
     info: {
@@ -162,6 +164,7 @@ export function buildOpenApiDocument(table: HandlerTable, extraPaths: ExtraPaths
       ...(Object.entries(CATEGORY_TEXT) as Array<[HandlerCategory, string]>).map(([name, description]) => ({ name, description })),
       { name: 'jsonrpc', description: 'JSON-RPC 2.0 over the same methods' },
       { name: 'service', description: 'Operations' },
+      { name: 'v3', description: "toncenter's indexed v3 API (ton-index-go's routes) over the index: errors are `{\"error\": text}`" },
     ],
     // Keys are optional: without one a client gets the keyless rate limit.
     security: [{}, { APIKeyHeader: [] }, { APIKeyQuery: [] }],

@@ -6,6 +6,7 @@ import type { HandlerTable } from '../methods';
 import type { IndexService } from '../indexer';
 import type { LiteGateway } from '../liteclient';
 import type { LocalnetControls } from '../localnet';
+import type { V3Database } from '../v3';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
 export interface AppServices {
@@ -22,4 +23,9 @@ export interface AppServices {
   readonly localnet?: LocalnetControls;
   /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
   readonly index?: IndexService;
+  /**
+   * Reads of the index's tables for the indexed v3 routes (src/v3); absent = they answer 503.
+   * Built from `index`'s store by the server; tests may give their own database.
+   */
+  readonly indexReads?: V3Database;
 }

@@ -10,6 +10,12 @@ import {
   type V2AddressInformationLike,
   type V2WalletInformationLike,
   type V3StatusWords,
+  createIndexedRouter,
+  createV3Database,
+  IndexUnavailableError,
+  v3DatabaseOf,
+  V3_ROUTES,
+  type V3Database,
 } from '../v3';
 import type { AppServices } from './services';
 import { bodyObject, callV2, missingParameter, sendV3Error, v3Pipeline } from './v3Pipeline';
@@ -94,9 +100,39 @@ const estimateFee: Endpoint = async (services, req) => {
   return toV3EstimateFee(result as Parameters<typeof toV3EstimateFee>[0]);
 };
 
+/**
+ * The indexed routes' reads: the services' own (tests), else the running index's database: a
+ * pool of their own with the statement timeout on a PostgreSQL server (its replica when given),
+ * the store's one connection on the embedded database. While the index says its database is away
+ * (or the index stopped) they answer 503 with its reason.
+ */
+function indexReadsOf(services: AppServices): V3Database | undefined {
+  if (services.indexReads) return services.indexReads;
+  const index = services.index;
+  if (!index) return undefined;
+  const url = services.config.databaseReadUrl ?? services.config.databaseUrl;
+  const reads = url && index.store.kind === 'postgres' ? createV3Database(url, { allowExitOnIdle: true }) : v3DatabaseOf(index.store.readPool);
+  return {
+    async query(text, values) {
+      const health = index.health();
+      if (!health.available) throw new IndexUnavailableError(health.reason ?? undefined);
+      return reads.query(text, values);
+    },
+  };
+}
+
 export function createV3Router(services: AppServices): Router {
   const router = Router();
   router.use(v3Pipeline(services));
+  // The indexed routes (src/v3) beside the legacy ones, behind the same intake.
+  router.use(
+    createIndexedRouter(V3_ROUTES, {
+      database: indexReadsOf(services),
+      cache: services.cache,
+      testnet: services.config.network === 'testnet',
+      sendError: (req, res, err) => sendV3Error(req, res, err, services),
+    }),
+  );
   const serve = (endpoint: Endpoint) => async (req: Request, res: Response) => {
     try {
       res.status(200).json(await endpoint(services, req));
