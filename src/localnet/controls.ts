@@ -86,7 +86,7 @@ export class LocalnetControls {
   async restore(id: string): Promise<{ id: string; seqno: number; utime: number }> {
     const saved = this.snapshots.get(id);
     if (!saved) throw new NotFoundError(`no snapshot with id '${id}' (ids kept: ${[...this.snapshots.keys()].join(', ') || 'none'})`);
-    const head = await this.localnet.chain.restoreState(saved.state);
+    const head = await this.localnet.restore(saved.state);
     return { id, seqno: head.id.seqno, utime: head.genUtime };
   }
 

@@ -10,8 +10,14 @@ import { LocalChain } from './chain/LocalChain';
 import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } from './chain/faucet';
 import { ShardCount } from './chain/ids';
 import { readSnapshotFile, writeSnapshotFileAsync } from './chain/snapshot';
+import { replayJournals } from './chain/journal';
+import type { ChainState } from './chain/memorySnapshot';
+import type { StoredBlock } from './chain/store';
+import { ChainPersistence } from './persistence';
 import { startPeriodicSave } from './periodicSave';
 import { BocNodeCache } from '../cells';
+import { loadBlockInfo } from '../tlb';
+import type { ChainSnapshot } from './chain/LocalChain';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/handlers';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetKey, fundLocalnetWallets, LocalnetWallets, localnetWalletsOf } from './wallets';
@@ -36,7 +42,9 @@ export interface StartLocalnetOptions {
   seed?: string | Buffer;
   /**
    * Snapshot file: when it exists the chain resumes from it (keys, blocks, accounts, wallets;
-   * mnemonic, accounts and seed are then taken from the file); it is written on stop().
+   * mnemonic, accounts and seed are then taken from the file) and from its journal
+   * (`<stateFile>.journal`: every block sealed since that save, flushed before any client could
+   * see it); it is written at start, on each periodic save and on stop().
    */
   stateFile?: string;
   /** With `stateFile`, also save every this many seconds (atomically); 0 only saves on stop(). Default 0. */
@@ -87,6 +95,11 @@ export interface Localnet {
   faucet: Faucet;
   /** Writes a snapshot of the whole chain to `file` (what `stateFile` resumes from). */
   save(file: string): Promise<void>;
+  /**
+   * Puts the chain back to an in-memory snapshot (POST /localnet/restore); with `stateFile`, the
+   * rewound chain is saved before anything is sealed on it, and the journal starts over from it.
+   */
+  restore(state: ChainState): Promise<StoredBlock>;
   /** Closes the server, stops the block timer and, with `stateFile`, saves the chain there. */
   stop(): Promise<void>;
 }
@@ -101,6 +114,9 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     logger,
   };
   const saved = opts.stateFile ? readSnapshotFile(opts.stateFile) : null;
+  const savedHeadSeqno = saved ? headSeqnoOf(saved.chain) : 0;
+  // Blocks sealed after the last save, journaled: the chain resumes with every one of them.
+  const replayed = saved && opts.stateFile ? replayJournals(opts.stateFile, saved.chain) : null;
 
   // How long each step took (ms), logged with 'localnet started': what a start spends on the chain.
   const stepsMs: Record<string, number> = {};
@@ -128,7 +144,16 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     treasury = treasuryOf(chain.validator.seed);
     await ensureTreasury(chain, treasury);
     step('treasury');
-    logger.info({ stateFile: opts.stateFile, height: chain.lastMasterchainBlock().id.seqno }, 'localnet resumed from snapshot');
+    logger.info(
+      {
+        stateFile: opts.stateFile,
+        height: chain.lastMasterchainBlock().id.seqno,
+        journalRounds: replayed?.rounds ?? 0,
+        journalsSkipped: replayed?.skipped ?? [],
+        journalTornBytes: replayed?.tornBytes ?? 0,
+      },
+      'localnet resumed from snapshot',
+    );
   } else {
     const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
     // The wallets' key derivation runs on the thread pool while this thread builds the chain.
@@ -150,6 +175,20 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     await chain.seal();
     step('block1');
   }
+
+  // With a state file, every block from now on is journaled before anyone can see it.
+  const stateFile = opts.stateFile;
+  const persistence = stateFile
+    ? await ChainPersistence.start({
+        stateFile,
+        chain,
+        extras: { adnlSeed, mnemonic: wallets.mnemonic, accounts: wallets.wallets.length / 2 },
+        logger,
+        // The file holds the head unless the journal or this start added blocks to it.
+        stateFileIsCurrent: saved !== null && (replayed?.rounds ?? 0) === 0 && chain.lastMasterchainBlock().id.seqno === savedHeadSeqno,
+      })
+    : null;
+  step('persistence');
 
   const server = new AdnlServer({
     seed: adnlSeed,
@@ -184,8 +223,8 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     );
     logger.debug({ file, height: chain.lastMasterchainBlock().id.seqno, ...took }, 'localnet saved');
   };
-  const stateFile = opts.stateFile;
-  const periodic = stateFile && opts.saveIntervalSec ? startPeriodicSave(opts.saveIntervalSec * 1000, () => save(stateFile), logger) : null;
+  const periodic =
+    persistence && opts.saveIntervalSec ? startPeriodicSave(opts.saveIntervalSec * 1000, () => persistence.save(), logger) : null;
   let stopped = false;
   return {
     chain,
@@ -198,13 +237,14 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     wallets,
     faucet: new Faucet(chain, treasury),
     save,
+    restore: (state) => (persistence ? persistence.restore(state) : chain.restoreState(state)),
     stop: async () => {
       if (stopped) return;
       stopped = true;
       await server.close();
       await periodic?.stop();
       await chain.stop();
-      if (stateFile) await save(stateFile);
+      await persistence?.stop();
     },
   };
 }
@@ -254,3 +294,9 @@ export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } f
 export type { LocalnetSnapshot } from './chain/snapshot';
 export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
 export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';
+
+/** Seqno of the head of a saved chain (0 when it has no block). */
+function headSeqnoOf(chain: ChainSnapshot): number {
+  const head = chain.masterchain[chain.masterchain.length - 1];
+  return head ? loadBlockInfo(head.root.refs[0].beginParse()).seqno : 0;
+}

@@ -21,6 +21,7 @@ import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 import { waitForSeqno } from './seqnoWaits';
 import { TickTockRunner } from './tickTock';
+import type { JournalRound } from './journal';
 import { LocalValidator } from './validator';
 
 export { accountLeaf } from './getMethods';
@@ -68,6 +69,10 @@ export class LocalChain {
   private readonly timer: BlockTimer;
   private stopped = false;
   private readonly keepBlocks: number;
+  /** Called with each sealed round before any reader can see it (the journal's flushed append). */
+  private beforeVisible: ((round: JournalRound) => Promise<void>) | null = null;
+  /** Set when a round could not be journaled: the emulator ran past the store, nothing more is safe. */
+  private broken: Error | null = null;
 
   private constructor(
     private readonly engine: SandboxEngine,
@@ -195,6 +200,15 @@ export class LocalChain {
     await this.queue.catch(() => undefined);
   }
 
+  /**
+   * Makes every sealed round wait for `hook` (the journal's append and fsync) before it is added
+   * to the store: until then no lite-server answer, waiter or caller of seal/sendExternalMessage
+   * learns of it. A hook that fails stops the chain (every later operation fails with its error).
+   */
+  setBeforeVisible(hook: ((round: JournalRound) => Promise<void>) | null): void {
+    this.beforeVisible = hook;
+  }
+
   onBlock(listener: (block: StoredBlock) => void): () => void {
     this.events.on('block', listener);
     return () => this.events.off('block', listener);
@@ -271,7 +285,8 @@ export class LocalChain {
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
+    const guarded = (): Promise<T> => (this.broken ? Promise.reject(this.broken) : fn());
+    const run = this.queue.then(guarded, guarded);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -307,6 +322,23 @@ export class LocalChain {
       endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
     });
     const mc = sealed.masterchain;
+    if (this.beforeVisible) {
+      const saved = (b: StoredBlock) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash });
+      try {
+        await this.beforeVisible({
+          masterchain: saved(mc),
+          basechain: sealed.shards.map((b) => ({ shard: b.id.shard, block: saved(b) })),
+          libs: this.engine.libs ?? null,
+          lastUtime: mc.genUtime,
+        });
+      } catch (err) {
+        this.broken = new Error(
+          `the local chain stopped: block ${mc.id.seqno} could not be journaled (${err instanceof Error ? err.message : String(err)})`,
+        );
+        this.logger?.error({ err: this.broken.message }, 'localnet: journal append failed');
+        throw this.broken;
+      }
+    }
     for (const block of sealed.shards) this.store.add(block);
     this.store.add(mc);
     this.live.history.record(mc.id, mc.endLt, mc.keyBlock);
@@ -323,10 +355,13 @@ export class LocalChain {
    * Everything needed to resume this chain: blocks and states (cells), the configuration and
    * libraries, and the validator key. Seals first if executed transactions are waiting.
    */
-  snapshot(): Promise<ChainSnapshot> {
+  snapshot(onCaptured?: (snap: ChainSnapshot) => Promise<void>): Promise<ChainSnapshot> {
     return this.exclusive(async () => {
       if (this.live.pending.length > 0) await this.sealLocked();
-      return snapshotOf(this.live, this.validator.seed);
+      const snap = snapshotOf(this.live, this.validator.seed);
+      // Before any later block: a save starts its journal exactly at the snapshot's head.
+      await onCaptured?.(snap);
+      return snap;
     });
   }
 
@@ -374,9 +409,18 @@ export class LocalChain {
    * Puts the chain back to a `captureState()` in place, while the lite server goes on serving
    * (see restoreState in memorySnapshot.ts); waiters learn of it through the 'rewind' event.
    */
-  restoreState(state: ChainState): Promise<StoredBlock> {
+  restoreState(state: ChainState, onRestored?: (snap: ChainSnapshot) => Promise<void>): Promise<StoredBlock> {
     return this.exclusive(async () => {
       await restoreState(this.live, state);
+      // The rewound chain is made durable (a new save) before anything can be sealed on it.
+      try {
+        await onRestored?.(snapshotOf(this.live, this.validator.seed));
+      } catch (err) {
+        this.broken = new Error(
+          `the local chain stopped: its restored state could not be saved (${err instanceof Error ? err.message : String(err)})`,
+        );
+        throw this.broken;
+      }
       const head = this.lastMasterchainBlock();
       this.events.emit('rewind', head);
       return head;

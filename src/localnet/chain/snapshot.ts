@@ -196,7 +196,7 @@ function syncDirectory(dir: string): void {
 }
 
 /** The same off the event loop: a flush can wait on the disk for tens of milliseconds. */
-async function syncDirectoryAsync(dir: string): Promise<void> {
+export async function syncDirectoryAsync(dir: string): Promise<void> {
   let handle: fs.promises.FileHandle | undefined;
   try {
     handle = await fs.promises.open(dir, 'r');
