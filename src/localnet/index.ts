@@ -144,11 +144,16 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     treasury = treasuryOf(chain.validator.seed);
     await ensureTreasury(chain, treasury);
     step('treasury');
+    // Messages clients were told were accepted, not yet in a block at the crash: executed again.
+    const resubmitted = replayed ? await chain.resubmitExternalMessages(replayed.pendingMessages) : 0;
+    if (resubmitted > 0) await chain.seal();
     logger.info(
       {
         stateFile: opts.stateFile,
         height: chain.lastMasterchainBlock().id.seqno,
         journalRounds: replayed?.rounds ?? 0,
+        journalMessages: replayed?.pendingMessages.length ?? 0,
+        resubmitted,
         journalsSkipped: replayed?.skipped ?? [],
         journalTornBytes: replayed?.tornBytes ?? 0,
       },

@@ -70,7 +70,7 @@ export class ChainPersistence {
     const persistence = new ChainPersistence(stateFile, chain, opts.extras, opts.logger, journal!);
     if (!opts.stateFileIsCurrent) await persistence.writeStateFile(snap);
     await journal!.moveTo(files.current);
-    chain.setBeforeVisible((round) => persistence.journal.append(round));
+    chain.setJournal(persistence.journal);
     return persistence;
   }
 
@@ -104,7 +104,7 @@ export class ChainPersistence {
     return this.locked(async () => {
       const snap = await this.chain.snapshot();
       await this.writeStateFile(snap);
-      this.chain.setBeforeVisible(null);
+      this.chain.setJournal(null);
       await this.journal.close();
       await removeJournals(this.stateFile);
     });

@@ -22,6 +22,12 @@ import { BlockStore, StoredBlock, ZeroState } from './store';
 import { waitForSeqno } from './seqnoWaits';
 import { TickTockRunner } from './tickTock';
 import type { JournalRound } from './journal';
+
+/** Where the chain records what it tells clients (chain/journal.ts); each resolves once on disk. */
+export interface ChainJournal {
+  append(round: JournalRound): Promise<void>;
+  appendMessage(boc: Buffer): Promise<void>;
+}
 import { LocalValidator } from './validator';
 
 export { accountLeaf } from './getMethods';
@@ -69,8 +75,8 @@ export class LocalChain {
   private readonly timer: BlockTimer;
   private stopped = false;
   private readonly keepBlocks: number;
-  /** Called with each sealed round before any reader can see it (the journal's flushed append). */
-  private beforeVisible: ((round: JournalRound) => Promise<void>) | null = null;
+  /** The journal's flushed appends: each sealed round before any reader sees it, each accepted message before its answer. */
+  private journal: ChainJournal | null = null;
   /** Set when a round could not be journaled: the emulator ran past the store, nothing more is safe. */
   private broken: Error | null = null;
 
@@ -201,12 +207,14 @@ export class LocalChain {
   }
 
   /**
-   * Makes every sealed round wait for `hook` (the journal's append and fsync) before it is added
-   * to the store: until then no lite-server answer, waiter or caller of seal/sendExternalMessage
-   * learns of it. A hook that fails stops the chain (every later operation fails with its error).
+   * Makes every sealed round wait for the journal (its append and fsync) before it is added to
+   * the store: until then no lite-server answer, waiter or caller of seal/sendExternalMessage
+   * learns of it; and a message submitted to wait for the next block is journaled before
+   * `submitExternalMessage` resolves. A journal that fails stops the chain (every later operation
+   * fails with its error): the emulator would be ahead of what is on disk.
    */
-  setBeforeVisible(hook: ((round: JournalRound) => Promise<void>) | null): void {
-    this.beforeVisible = hook;
+  setJournal(journal: ChainJournal | null): void {
+    this.journal = journal;
   }
 
   onBlock(listener: (block: StoredBlock) => void): () => void {
@@ -250,6 +258,59 @@ export class LocalChain {
       this.live.pending.push(...result.transactions);
       return this.sealLocked();
     });
+  }
+
+  /**
+   * An external message a client sent (liteServer.sendMessage). It is executed at once, so a
+   * message its destination does not accept is refused now, as a lite server refuses it
+   * (ExternalMessageRejectedError, nothing changed); its transactions go into the next block: one
+   * sealed now with a block interval of 0, else the next timed block (or POST /localnet/mine), so
+   * the client gets its answer before the block exists, as on a network.
+   */
+  async submitExternalMessage(boc: Buffer): Promise<void> {
+    if (this.blockIntervalMs <= 0) {
+      await this.sendExternalMessage(boc);
+      return;
+    }
+    const cell = parseInboundExternal(boc);
+    await this.exclusive(async () => {
+      await this.openBlock();
+      this.engine.now = this.executionTime();
+      const result = await this.engine.sendExternal(cell);
+      if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
+      this.live.pending.push(...result.transactions);
+      if (this.journal) {
+        try {
+          await this.journal.appendMessage(boc);
+        } catch (err) {
+          this.broken = new Error(
+            `the local chain stopped: an accepted message could not be journaled (${err instanceof Error ? err.message : String(err)})`,
+          );
+          this.logger?.error({ err: this.broken.message }, 'localnet: journal append failed');
+          throw this.broken;
+        }
+      }
+    });
+  }
+
+  /**
+   * Executes messages accepted before a crash (the journal's, after its last round) again; they
+   * land in the next block. One a destination no longer accepts (expired, replaced) is dropped,
+   * as a network drops it. Returns how many were accepted.
+   */
+  async resubmitExternalMessages(bocs: readonly Buffer[]): Promise<number> {
+    let accepted = 0;
+    for (const boc of bocs) {
+      const ok = await this.exclusive(async () => {
+        await this.openBlock();
+        this.engine.now = this.executionTime();
+        const result = await this.engine.sendExternal(parseInboundExternal(boc));
+        if (result.accepted) this.live.pending.push(...result.transactions);
+        return result.accepted;
+      }).catch(() => false);
+      if (ok) accepted++;
+    }
+    return accepted;
   }
 
   /** Adds a public library to the masterchain state (visible after the next seal). */
@@ -322,10 +383,10 @@ export class LocalChain {
       endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
     });
     const mc = sealed.masterchain;
-    if (this.beforeVisible) {
+    if (this.journal) {
       const saved = (b: StoredBlock) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash });
       try {
-        await this.beforeVisible({
+        await this.journal.append({
           masterchain: saved(mc),
           basechain: sealed.shards.map((b) => ({ shard: b.id.shard, block: saved(b) })),
           libs: this.engine.libs ?? null,

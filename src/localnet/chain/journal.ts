@@ -10,9 +10,15 @@
  * those are is known by object identity (sealed states share their unchanged cells with the
  * previous ones), so writing a round costs what changed in it, not the size of the state.
  *
+ * With `--block-interval` above 0, an external message a client sent waits for the next timed
+ * block; the lite server's answer (accepted) comes before that block. So the accepted message is
+ * journaled too, before that answer: a restart executes the messages accepted after the last
+ * journaled round again, and they land in the first block after it (the client's message hash
+ * finds its transaction; the transaction itself is new, at a new time and lt).
+ *
  * File: `LNJ1`, u32le header length, JSON header (the base: masterchain seqno and root hash of
  * the save it extends); then records, each u32le payload length, u32le CRC32C of the payload,
- * payload. A torn last record (a crash in the middle of an append) fails its length or CRC and
+ * payload (a kind byte: a round or an accepted message; then its contents). A torn last record (a crash in the middle of an append) fails its length or CRC and
  * is ignored: it was never flushed, so no client heard of its blocks.
  */
 import { BitString, Cell } from '@ton/core';
@@ -56,6 +62,10 @@ interface FileHeader {
   baseSeqno: number;
   baseRootHash: string;
 }
+
+/** The first byte of a record's payload. */
+const RECORD_ROUND = 0;
+const RECORD_MESSAGE = 1;
 
 /** A reference in a record: an earlier cell of the same record, or a known cell by hash. */
 const REF_INDEX = 0;
@@ -139,7 +149,7 @@ export function encodeRound(round: JournalRound, known: (cell: Cell) => boolean)
   cellCount.writeUInt32LE(written.length, 0);
   // Header, then the cells, then the roots.
   const rootRefs = [Buffer.from([roots.length]), ...roots.map(refBytes)];
-  return { payload: Buffer.concat([jsonLength, json, cellCount, ...parts, ...rootRefs]), written };
+  return { payload: Buffer.concat([Buffer.from([RECORD_ROUND]), jsonLength, json, cellCount, ...parts, ...rootRefs]), written };
 }
 
 /** Decodes a record's payload; `resolve` finds a cell by hash (the base's and earlier records' cells). */
@@ -147,7 +157,8 @@ export function decodeRound(
   payload: Buffer,
   resolve: (hash: Buffer) => Cell | undefined,
 ): { round: JournalRound; seqno: number; cells: Cell[] } {
-  let pos = 0;
+  if (payload[0] !== RECORD_ROUND) throw new Error('not a round record');
+  let pos = 1;
   const jsonLength = payload.readUInt32LE(pos);
   pos += 4;
   const header = JSON.parse(payload.subarray(pos, pos + jsonLength).toString('utf8')) as RecordHeader;
@@ -270,6 +281,8 @@ export interface ReplayReport {
   rounds: number;
   skipped: string[];
   tornBytes: number;
+  /** External messages accepted after the last round (BoCs, in order): to execute again. */
+  pendingMessages: Buffer[];
 }
 
 /**
@@ -279,7 +292,7 @@ export interface ReplayReport {
  * journal whose base is another block belongs to an older save and is skipped.
  */
 export function replayJournals(stateFile: string, snap: ChainSnapshot): ReplayReport {
-  const report: ReplayReport = { rounds: 0, skipped: [], tornBytes: 0 };
+  const report: ReplayReport = { rounds: 0, skipped: [], tornBytes: 0, pendingMessages: [] };
   const files = journalFiles(stateFile);
   const journals = [files.current, files.next]
     .map((file) => ({ file, contents: readJournalFile(file) }))
@@ -299,6 +312,12 @@ export function replayJournals(stateFile: string, snap: ChainSnapshot): ReplayRe
     report.tornBytes += contents.tornBytes;
     let expected = headSeqno + 1;
     for (const payload of contents.payloads) {
+      if (payload[0] === RECORD_MESSAGE) {
+        report.pendingMessages.push(Buffer.from(payload.subarray(1)));
+        continue;
+      }
+      // Every message accepted before a round was executed into it (or before it).
+      report.pendingMessages = [];
       const { round, seqno, cells } = decodeRound(payload, resolve);
       if (seqno !== expected) throw new Error(`${file}: round ${seqno} where ${expected} was expected`);
       if (round.basechain.length !== snap.basechain.length) throw new Error(`${file}: round ${seqno} has another shard layout`);
@@ -378,12 +397,21 @@ export class BlockJournal {
     await syncDirectoryAsync(path.dirname(path.resolve(file)));
   }
 
-  /** Appends a round and flushes it to disk. Rounds are written in the order of the calls. */
+  /** Appends a round and flushes it to disk. Records are written in the order of the calls. */
   append(round: JournalRound): Promise<void> {
+    return this.write(() => encodeRound(round, (cell) => this.known.has(cell)));
+  }
+
+  /** Appends an accepted external message (its BoC) and flushes it to disk. */
+  appendMessage(boc: Buffer): Promise<void> {
+    return this.write(() => ({ payload: Buffer.concat([Buffer.from([RECORD_MESSAGE]), boc]), written: [] }));
+  }
+
+  private write(encode: () => { payload: Buffer; written: Cell[] }): Promise<void> {
     const run = this.writing.then(async () => {
       const handle = this.handle;
       if (!handle) throw new Error('the localnet journal is closed');
-      const { payload, written } = encodeRound(round, (cell) => this.known.has(cell));
+      const { payload, written } = encode();
       const head = Buffer.alloc(8);
       head.writeUInt32LE(payload.length, 0);
       head.writeUInt32LE(crc32cValue(payload), 4);
