@@ -25,6 +25,7 @@ export async function startConfiguredLocalnet(config: AppConfig, logger: Logger)
     blockIntervalMs: config.blockInterval,
     shards: config.shards,
     keepBlocks: config.keepBlocks,
+    crossShardDelay: config.crossShardDelay,
     saveIntervalSec: config.saveInterval,
     maxConnections: config.localnetMaxConnections,
     host: config.localnetHost,

@@ -49,6 +49,8 @@ export interface StartLocalnetOptions {
   stateFile?: string;
   /** With `stateFile`, also save every this many seconds (atomically); 0 only saves on stop(). Default 0. */
   saveIntervalSec?: number;
+  /** Blocks a message from a client's cascade waits before it reaches another shard; 0 = one round. Default 0. */
+  crossShardDelay?: number;
   /** Masterchain blocks kept with their shard blocks and states (older ones answer 651); 0 keeps all. Default 1000. */
   keepBlocks?: number;
   /** Most lite-server connections at once; more are closed on accept. Default 256. */
@@ -110,6 +112,7 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   const chainOptions = {
     blockIntervalMs: opts.blockIntervalMs ?? 1000,
     getMethodGasLimit: opts.getMethodGasLimit,
+    ...(opts.crossShardDelay !== undefined ? { crossShardDelay: opts.crossShardDelay } : {}),
     ...(opts.keepBlocks !== undefined ? { keepBlocks: opts.keepBlocks } : {}),
     logger,
   };

@@ -15,8 +15,8 @@ import { LiveChain, loadHeadAccounts, loadZeroStateAccounts, newLiveChain } from
 import { applyAccountChanges } from './accountChanges';
 import { BlockTimer } from './blockTimer';
 import { createEmulator } from '../../tvm/emulator';
-import { SandboxEngine } from './sandboxAdapter';
-import { sealBlocks } from './sealing';
+import { HeldMessage, SandboxEngine } from './sandboxAdapter';
+import { sealBlocks, shardOfAccount } from './sealing';
 import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 import { waitForSeqno } from './seqnoWaits';
@@ -48,6 +48,12 @@ export interface LocalChainOptions {
   shards?: ShardCount;
   /** Masterchain blocks kept (with their shard blocks and states); older ones are dropped. 0 keeps all. Default DEFAULT_KEEP_BLOCKS. */
   keepBlocks?: number;
+  /**
+   * Rounds (blocks) a message from a client's cascade waits before it is delivered to an account
+   * in another shard (masterchain or another basechain shard), as on a busy network; 0 delivers
+   * the whole cascade in one round. Default 0.
+   */
+  crossShardDelay?: number;
   logger?: LocalnetLogger;
 }
 
@@ -79,6 +85,10 @@ export class LocalChain {
   private journal: ChainJournal | null = null;
   /** Set when a round could not be journaled: the emulator ran past the store, nothing more is safe. */
   private broken: Error | null = null;
+  /** Rounds a message to another shard waits (0: the whole cascade lands in one round). */
+  private readonly crossShardDelay: number;
+  /** Messages between shards held back by the cross-shard delay, with the round they land in. */
+  private inFlight: { message: HeldMessage; dueRound: number }[] = [];
 
   private constructor(
     private readonly engine: SandboxEngine,
@@ -93,7 +103,10 @@ export class LocalChain {
     private readonly logger: LocalnetLogger | undefined,
     /** The chain's time: gen_utime and the emulator's `now` follow it (POST /localnet/time moves it). */
     readonly clock: ChainClock,
+    crossShardDelay = 0,
   ) {
+    this.crossShardDelay = crossShardDelay;
+    this.crossShardHold = crossShardDelay > 0 ? (from, to) => this.shardChainOf(from) !== this.shardChainOf(to) : undefined;
     this.getMethodGasLimit = getMethodGasLimit;
     this.keepBlocks = keepBlocks;
     this.events.setMaxListeners(0);
@@ -125,6 +138,7 @@ export class LocalChain {
       opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
       clock,
+      opts.crossShardDelay,
     );
     await loadZeroStateAccounts(chain.live);
     return chain;
@@ -251,11 +265,7 @@ export class LocalChain {
   async sendExternalMessage(boc: Buffer): Promise<StoredBlock> {
     const cell = parseInboundExternal(boc);
     return this.exclusive(async () => {
-      await this.openBlock();
-      this.engine.now = this.executionTime();
-      const result = await this.engine.sendExternal(cell);
-      if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
-      this.live.pending.push(...result.transactions);
+      await this.executeExternal(cell, false);
       return this.sealLocked();
     });
   }
@@ -268,17 +278,13 @@ export class LocalChain {
    * the client gets its answer before the block exists, as on a network.
    */
   async submitExternalMessage(boc: Buffer): Promise<void> {
-    if (this.blockIntervalMs <= 0) {
-      await this.sendExternalMessage(boc);
-      return;
-    }
     const cell = parseInboundExternal(boc);
     await this.exclusive(async () => {
-      await this.openBlock();
-      this.engine.now = this.executionTime();
-      const result = await this.engine.sendExternal(cell);
-      if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
-      this.live.pending.push(...result.transactions);
+      await this.executeExternal(cell, true);
+      if (this.blockIntervalMs <= 0) {
+        await this.sealLocked();
+        return;
+      }
       if (this.journal) {
         try {
           await this.journal.appendMessage(boc);
@@ -302,11 +308,8 @@ export class LocalChain {
     let accepted = 0;
     for (const boc of bocs) {
       const ok = await this.exclusive(async () => {
-        await this.openBlock();
-        this.engine.now = this.executionTime();
-        const result = await this.engine.sendExternal(parseInboundExternal(boc));
-        if (result.accepted) this.live.pending.push(...result.transactions);
-        return result.accepted;
+        await this.executeExternal(parseInboundExternal(boc), true);
+        return true;
       }).catch(() => false);
       if (ok) accepted++;
     }
@@ -340,6 +343,12 @@ export class LocalChain {
     return runGetMethodAt(this.engine, this.getMethodGasLimit, this.live.history.prevBlocksInfo(this.store, args.mcSeqno), args);
   }
 
+  /** The shard chain an account lives in: the masterchain, or its basechain shard. */
+  private shardChainOf(address: Address): string {
+    if (address.workChain === MASTERCHAIN) return 'mc';
+    return shardOfAccount(this.shards, address.hash).toString();
+  }
+
   /** Unix time for the next execution: the chain clock, never behind the last block. */
   private executionTime(): number {
     return Math.max(this.live.lastUtime, this.clock.now());
@@ -352,6 +361,50 @@ export class LocalChain {
     return run;
   }
 
+  /**
+   * Executes an external message into the block being filled (ExternalMessageRejectedError when
+   * it is not accepted). `delayCrossShard`: a client's message, whose messages to other shards
+   * go through the cross-shard delay (the faucet's credit lands in its own round).
+   */
+  private async executeExternal(cell: Cell, delayCrossShard: boolean): Promise<void> {
+    await this.openBlock();
+    this.engine.now = this.executionTime();
+    const hold = delayCrossShard ? this.crossShardHold : undefined;
+    const result = await this.engine.sendExternal(cell, hold);
+    this.holdInFlight();
+    if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
+    this.live.pending.push(...result.transactions);
+  }
+
+  /**
+   * `--cross-shard-delay`: whether a message from `from` to `to` crosses shards (masterchain to
+   * basechain, or between basechain shards) and so waits for a later round. Undefined when off.
+   */
+  private readonly crossShardHold: ((from: Address, to: Address) => boolean) | undefined;
+
+  /** Takes the messages the engine held back into the in-flight list, due `crossShardDelay` rounds after this one. */
+  private holdInFlight(): void {
+    const dueRound = this.store.height(MASTERCHAIN) + 1 + this.crossShardDelay;
+    for (const message of this.engine.takeHeld()) this.inFlight.push({ message, dueRound });
+  }
+
+  /** Delivers the in-flight messages due in the round being sealed, into it (their cascades too). */
+  private async deliverDue(): Promise<void> {
+    const round = this.store.height(MASTERCHAIN) + 1;
+    const due = this.inFlight.filter((m) => m.dueRound <= round);
+    if (due.length === 0) return;
+    this.inFlight = this.inFlight.filter((m) => m.dueRound > round);
+    await this.openBlock();
+    this.engine.now = this.executionTime();
+    this.live.pending.push(
+      ...(await this.engine.deliverHeld(
+        due.map((m) => m.message),
+        this.crossShardHold,
+      )),
+    );
+    this.holdInFlight();
+  }
+
   /** Starts filling a block: its tick transactions precede everything else in it. */
   private async openBlock(): Promise<void> {
     this.engine.now = this.executionTime();
@@ -359,6 +412,7 @@ export class LocalChain {
   }
 
   private async sealLocked(keyBlock = false): Promise<StoredBlock> {
+    await this.deliverDue();
     this.engine.now = this.executionTime();
     this.live.pending.push(...(await this.tickTock.close()));
     const txs = this.live.pending;
@@ -448,6 +502,7 @@ export class LocalChain {
       opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
       ChainClock.resumingAt(snap.lastUtime),
+      opts.crossShardDelay,
     );
     addRestoredRounds(chain.live, snap, validator);
     dropOutsideWindow(chain.store, chain.live.history, chain.keepBlocks);
@@ -473,6 +528,9 @@ export class LocalChain {
   restoreState(state: ChainState, onRestored?: (snap: ChainSnapshot) => Promise<void>): Promise<StoredBlock> {
     return this.exclusive(async () => {
       await restoreState(this.live, state);
+      // Messages in flight belong to the forgotten blocks' cascades.
+      this.inFlight = [];
+      this.engine.takeHeld();
       // The rewound chain is made durable (a new save) before anything can be sealed on it.
       try {
         await onRestored?.(snapshotOf(this.live, this.validator.seed));
