@@ -4,6 +4,11 @@
  * within one shard the cascade stays in one block; 0 (the default) keeps the whole cascade in one.
  */
 import { Address, beginCell, Cell, Dictionary, external, internal, SendMode, storeMessage, toNano, WalletContractV4 } from '@ton/ton';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { startLocalnet, type Localnet } from '../../src/localnet';
+import { journalFiles } from '../../src/localnet/chain/journal';
 import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/chain/ids';
 import { shardOfAccount } from '../../src/localnet/chain/sealing';
 import { StoredBlock, StoredTransaction } from '../../src/localnet/chain/store';
@@ -36,7 +41,7 @@ function transferTo(ctx: ConnectedLocalnet, seqno: number, to: Address[]): Cell 
 }
 
 /** Every transaction of the chain with the masterchain seqno of the round it landed in. */
-function transactions(ctx: ConnectedLocalnet): { tx: StoredTransaction; mcSeqno: number }[] {
+function transactions(ctx: { net: Localnet }): { tx: StoredTransaction; mcSeqno: number }[] {
   const blocks: StoredBlock[] = [
     ...ctx.net.chain.store.blocks(MASTERCHAIN, 0x8000000000000000n),
     ...ctx.net.chain.shards.flatMap((shard) => [...ctx.net.chain.store.blocks(BASECHAIN, shard)]),
@@ -44,7 +49,7 @@ function transactions(ctx: ConnectedLocalnet): { tx: StoredTransaction; mcSeqno:
   return blocks.flatMap((b) => b.transactions.map((tx) => ({ tx, mcSeqno: b.masterchainSeqno })));
 }
 
-function landedAt(ctx: ConnectedLocalnet, address: Address): number | undefined {
+function landedAt(ctx: { net: Localnet }, address: Address): number | undefined {
   return transactions(ctx).find(({ tx }) => tx.workchain === address.workChain && tx.address.equals(address.hash))?.mcSeqno;
 }
 
@@ -114,4 +119,40 @@ describe('--cross-shard-delay', () => {
       await ctx.close();
     }
   });
+
+  it('messages in flight survive a crash (journal) and a stop (state file)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'localnet-inflight-'));
+    const stateFile = path.join(dir, 'chain.lnet');
+    const ctx = await startConnectedLocalnet({ accounts: 1, blockIntervalMs: 0, crossShardDelay: 1, stateFile, seed: 'flight' });
+    const sender = ctx.net.wallets.wallets[0].address;
+    const first = addressIn(ctx, sender, false, 5);
+    const second = addressIn(ctx, sender, false, 6);
+    const copy = path.join(dir, 'copy.lnet');
+    try {
+      await ctx.client.sendMessage(transferTo(ctx, 0, [first]).toBoc());
+      // As a kill leaves the files: the journal holds the round and its message in flight.
+      fs.copyFileSync(stateFile, copy);
+      fs.copyFileSync(journalFiles(stateFile).current, journalFiles(copy).current);
+      await ctx.client.sendMessage(transferTo(ctx, 1, [second]).toBoc());
+    } finally {
+      await ctx.close();
+    }
+    try {
+      for (const [file, address] of [
+        [copy, first],
+        [stateFile, second],
+      ] as const) {
+        const resumed = await startLocalnet({ stateFile: file, blockIntervalMs: 0, crossShardDelay: 1 });
+        try {
+          expect(landedAt({ net: resumed }, address)).toBeUndefined();
+          const mined = await resumed.chain.seal();
+          expect(landedAt({ net: resumed }, address)).toBe(mined.id.seqno);
+        } finally {
+          await resumed.stop();
+        }
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

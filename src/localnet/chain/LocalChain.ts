@@ -1,8 +1,8 @@
-import { Address, Cell } from '@ton/core';
+import { Address, beginCell, Cell, loadMessage, storeMessage } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnl/logger';
-import { addRestoredRounds, ChainSnapshot, snapshotOf } from './chainSnapshot';
+import { addRestoredRounds, ChainSnapshot, InFlightMessage, snapshotOf } from './chainSnapshot';
 import { ChainClock } from './clock';
 import { LocalConfig, localConfigFromRoot } from './config';
 import { ExternalMessageRejectedError } from './errors';
@@ -34,7 +34,7 @@ export { accountLeaf } from './getMethods';
 export { GLOBAL_BALANCE } from './sealing';
 export type { GetMethodRun } from './getMethods';
 export type { GenesisAccount } from './genesis';
-export type { ChainSnapshot, SavedBlock } from './chainSnapshot';
+export type { ChainSnapshot, InFlightMessage, SavedBlock } from './chainSnapshot';
 export type { ChainState } from './memorySnapshot';
 
 export interface LocalChainOptions {
@@ -388,6 +388,14 @@ export class LocalChain {
     for (const message of this.engine.takeHeld()) this.inFlight.push({ message, dueRound });
   }
 
+  /** The in-flight messages as cells (what snapshots and the journal keep). */
+  private inFlightCells(): InFlightMessage[] {
+    return this.inFlight.map(({ message, dueRound }) => ({
+      message: beginCell().store(storeMessage(message.message)).endCell(),
+      dueRound,
+    }));
+  }
+
   /** Delivers the in-flight messages due in the round being sealed, into it (their cascades too). */
   private async deliverDue(): Promise<void> {
     const round = this.store.height(MASTERCHAIN) + 1;
@@ -445,6 +453,7 @@ export class LocalChain {
           basechain: sealed.shards.map((b) => ({ shard: b.id.shard, block: saved(b) })),
           libs: this.engine.libs ?? null,
           lastUtime: mc.genUtime,
+          inFlight: this.inFlightCells(),
         });
       } catch (err) {
         this.broken = new Error(
@@ -473,7 +482,7 @@ export class LocalChain {
   snapshot(onCaptured?: (snap: ChainSnapshot) => Promise<void>): Promise<ChainSnapshot> {
     return this.exclusive(async () => {
       if (this.live.pending.length > 0) await this.sealLocked();
-      const snap = snapshotOf(this.live, this.validator.seed);
+      const snap: ChainSnapshot = { ...snapshotOf(this.live, this.validator.seed), inFlight: this.inFlightCells() };
       // Before any later block: a save starts its journal exactly at the snapshot's head.
       await onCaptured?.(snap);
       return snap;
@@ -505,6 +514,10 @@ export class LocalChain {
       opts.crossShardDelay,
     );
     addRestoredRounds(chain.live, snap, validator);
+    chain.inFlight = (snap.inFlight ?? []).map(({ message, dueRound }) => ({
+      message: { message: loadMessage(message.beginParse()) },
+      dueRound,
+    }));
     dropOutsideWindow(chain.store, chain.live.history, chain.keepBlocks);
     await loadHeadAccounts(chain.live, snap.libs ?? undefined);
     return chain;

@@ -27,7 +27,7 @@ import path from 'path';
 import { crc32cValue } from '../../cells';
 import { loadBlockInfo } from '../../tlb';
 import { finishInSlices, finishNow, paddedCellData, type SteppedWork } from '../../converters/boc';
-import { ChainSnapshot, SavedBlock } from './chainSnapshot';
+import { ChainSnapshot, InFlightMessage, SavedBlock } from './chainSnapshot';
 import { syncDirectoryAsync, writeFileAtomicSync } from './snapshot';
 
 const MAGIC = Buffer.from('LNJ1');
@@ -47,6 +47,8 @@ export interface JournalRound {
   /** The emulator's global libraries after the round. */
   libs: Cell | null;
   lastUtime: number;
+  /** Messages still on their way to another shard after the round. */
+  inFlight: InFlightMessage[];
 }
 
 interface RecordHeader {
@@ -55,6 +57,8 @@ interface RecordHeader {
   mcFileHash: string;
   shards: { shard: string; fileHash: string }[];
   hasLibs: boolean;
+  /** Due rounds of the in-flight messages, whose cells are the last roots. */
+  inFlight: number[];
 }
 
 interface FileHeader {
@@ -85,6 +89,7 @@ function roundRoots(round: JournalRound): Cell[] {
   const roots = [round.masterchain.root, round.masterchain.state];
   for (const { block } of round.basechain) roots.push(block.root, block.state);
   if (round.libs) roots.push(round.libs);
+  for (const m of round.inFlight) roots.push(m.message);
   return roots;
 }
 
@@ -100,6 +105,7 @@ export function encodeRound(round: JournalRound, known: (cell: Cell) => boolean)
     mcFileHash: round.masterchain.fileHash.toString('hex'),
     shards: round.basechain.map(({ shard, block }) => ({ shard: shard.toString(16), fileHash: block.fileHash.toString('hex') })),
     hasLibs: round.libs !== null,
+    inFlight: round.inFlight.map((m) => m.dueRound),
   };
   const index = new Map<Cell, number>();
   const written: Cell[] = [];
@@ -205,9 +211,10 @@ export function decodeRound(
     block: { root: roots[r++], state: roots[r++], fileHash: Buffer.from(s.fileHash, 'hex') },
   }));
   const libs = header.hasLibs ? roots[r++] : null;
+  const inFlight = header.inFlight.map((dueRound) => ({ message: roots[r++], dueRound }));
   if (r !== roots.length) throw new Error('journal record has a wrong number of roots');
   if (blockSeqnoOf(masterchain.root) !== header.seqno) throw new Error('journal record seqno does not match its block');
-  return { round: { masterchain, basechain, libs, lastUtime: header.lastUtime }, seqno: header.seqno, cells };
+  return { round: { masterchain, basechain, libs, lastUtime: header.lastUtime, inFlight }, seqno: header.seqno, cells };
 }
 
 /** The seqno in a Block's BlockInfo. */
@@ -329,6 +336,7 @@ export function replayJournals(stateFile: string, snap: ChainSnapshot): ReplayRe
       });
       snap.libs = round.libs;
       snap.lastUtime = round.lastUtime;
+      snap.inFlight = round.inFlight;
       report.rounds++;
       expected++;
     }
