@@ -10,7 +10,7 @@ import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
 import type { Localnet } from './localnet';
-import { LocalnetControls } from './localnet/controls';
+import { LocalnetControls, type LocalnetControlApi } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool } from './metrics/pool';
 import { startMetricsServer, type MetricsServer } from './metrics/server';
@@ -49,8 +49,10 @@ export interface LiteServerSource {
   readonly anchor?: TrustAnchor | null;
   /** Keep the newest proven key block in --config-cache-dir (false: a chain new at every start). */
   readonly saveKeyBlock?: boolean;
-  /** The embedded chain, when it is the source: its controls are served under /localnet/. */
+  /** The embedded chain on this thread, when it is the source: its controls are served under /localnet/. */
   readonly localnet?: Localnet;
+  /** The embedded chain's controls when it runs in its own thread (served under /localnet/). */
+  readonly controls?: LocalnetControlApi;
   stop(): Promise<void>;
 }
 
@@ -107,7 +109,7 @@ export async function startServer(
     lite: pool,
     access,
     ...(cache ? { cache } : {}),
-    ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
+    ...(source?.controls ? { localnet: source.controls } : source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
   };
   const app = createApp(services);
   // Cached hits are answered ahead of the app (src/routes/fastPath.ts); everything else goes to it.

@@ -4,7 +4,7 @@ import type { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import type { HandlerTable } from './handlers';
 import type { LiteGateway } from './liteclient/session';
-import type { LocalnetControls } from './localnet/controls';
+import type { LocalnetControlApi } from './localnet/controls';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
 export interface AppServices {
@@ -18,5 +18,5 @@ export interface AppServices {
   /** Answers by (method, parameters, block) (src/cache); absent = --cache-size 0. */
   readonly cache?: ResponseCache;
   /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
-  readonly localnet?: LocalnetControls;
+  readonly localnet?: LocalnetControlApi;
 }

@@ -257,6 +257,20 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   };
 }
 
+/** What a developer needs to use the chain: where it listens, the mnemonic and the funded wallets. */
+export function describeLocalnet(localnet: Pick<Localnet, 'host' | 'port' | 'publicKey' | 'wallets'>): string {
+  const lines = [
+    `Local TON chain: lite server ${localnet.host}:${localnet.port}, key ${localnet.publicKey.toString('base64')}`,
+    `Mnemonic of the funded wallets (1 000 000 TON each): ${localnet.wallets.mnemonic.join(' ')}`,
+  ];
+  for (const wallet of localnet.wallets.wallets) {
+    lines.push(
+      `  ${wallet.version} #${wallet.index} ${wallet.address.toString({ testOnly: false })}  ${wallet.address.toRawString()}  wallet_id ${wallet.walletId}`,
+    );
+  }
+  return lines.join('\n');
+}
+
 function derive(seed: Buffer, purpose: string): Buffer {
   return createHash('sha256').update(`ton-http-bridge localnet ${purpose} key\0`).update(seed).digest();
 }
