@@ -1,16 +1,14 @@
 import fs from 'node:fs';
+import { mnemonicValidate } from '@ton/crypto';
 import type { Logger } from 'pino';
-import type { AppConfig } from './config';
-import { ConfigError } from './config';
+import { type AppConfig, ConfigError } from './config';
 import { parseGlobalConfig, trustAnchorOf } from './liteclient';
-// Types only: with the chain in its own thread (npm start), its modules load there, not here.
-import type { Localnet, StartLocalnetOptions } from './localnet';
-import { LocalnetThread } from './localnet/thread/localnetThread';
+import { describeLocalnet as describe, LocalnetThread, startLocalnet, type Localnet, type StartLocalnetOptions } from './localnet';
 import type { LiteServerSource } from './server';
 
 /** What a developer needs to use the chain: where it listens, the mnemonic and the funded wallets. */
 export async function describeLocalnet(localnet: Localnet): Promise<string> {
-  return (await import('./localnet')).describeLocalnet(localnet);
+  return describe(localnet);
 }
 
 /** `--localnet-key`: a 32-byte ed25519 seed as 64 hex digits or base64. */
@@ -21,17 +19,28 @@ export function parseLocalnetKey(text: string | undefined): Buffer | undefined {
   return bytes;
 }
 
+/** `--mnemonic`: 24 words of a TON mnemonic, checked before the chain is built so a typo is an option error. */
+export async function parseLocalnetMnemonic(text: string | undefined): Promise<string[] | undefined> {
+  if (text === undefined) return undefined;
+  const words = text.trim().split(/\s+/);
+  if (words.length !== 24 || !(await mnemonicValidate(words))) {
+    const found = words.length === 24 ? '24 words that are not a TON mnemonic' : `${words.length} words`;
+    throw new ConfigError(`--mnemonic must be the 24 words of a TON mnemonic, got ${found}`);
+  }
+  return words;
+}
+
 /** Starts the embedded chain with the local-chain flags of the config. */
 export async function startConfiguredLocalnet(config: AppConfig, logger: Logger): Promise<Localnet> {
-  const { startLocalnet } = await import('./localnet');
-  return startLocalnet({ ...localnetOptions(config), logger: logger.child({ component: 'localnet' }) });
+  return startLocalnet({ ...(await localnetOptions(config)), logger: logger.child({ component: 'localnet' }) });
 }
 
 /** The local-chain flags of the config as chain options (all plain data: they may go to the chain's thread). */
-function localnetOptions(config: AppConfig): Omit<StartLocalnetOptions, 'logger'> {
+async function localnetOptions(config: AppConfig): Promise<Omit<StartLocalnetOptions, 'logger'>> {
   const seed = parseLocalnetKey(config.localnetKey);
+  const mnemonic = await parseLocalnetMnemonic(config.mnemonic);
   return {
-    ...(config.mnemonic !== undefined ? { mnemonic: config.mnemonic } : {}),
+    ...(mnemonic !== undefined ? { mnemonic } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     accounts: config.accounts,
@@ -63,7 +72,7 @@ export async function startLocalnetSource(config: AppConfig, logger: Logger): Pr
  * hold the API's event loop; the controls reach it over the thread's message port.
  */
 export async function startLocalnetThreadSource(config: AppConfig, logger: Logger): Promise<LiteServerSource & { description: string }> {
-  const thread = await LocalnetThread.start(localnetOptions(config), config.logLevel, logger.child({ component: 'localnet' }));
+  const thread = await LocalnetThread.start(await localnetOptions(config), config.logLevel, logger.child({ component: 'localnet' }));
   const servers = parseGlobalConfig(thread.globalConfig, 'local chain').map((server) => ({ ...server, archival: true }));
   const anchor = trustAnchorOf(thread.globalConfig, 'local chain', config.trustedBlock);
   return { controls: thread, servers, anchor, saveKeyBlock: false, description: thread.description, stop: () => thread.stop() };

@@ -2,11 +2,11 @@
 // chain and the server (most of the code: ~0.5 s of module loading) are loaded after that, so
 // that a fixed TVM pool (--tvm-idle-timeout 0) loads its own code meanwhile.
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
-import { LiteServerConfigError } from './liteclient/sources';
+import { LiteServerConfigError, StartupError } from './errors';
 import { useServingHeapPolicy } from './gcPolicy';
 import { createLogger } from './logging';
 import { installProcessGuards } from './processGuards';
-import { StartupClock, StartupError, startTvmWorkers } from './startup';
+import { StartupClock, startTvmWorkers } from './startup';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
 async function main(argv: readonly string[]): Promise<void> {

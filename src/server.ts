@@ -2,22 +2,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { createRequestListener } from './routes/fastPath';
+import { createRequestListener, API_VERSION, type AppServices } from './routes';
 import { createApiHttpServer } from './intake';
-import { API_VERSION } from './routes/http';
 import { createAccessControl, type AccessControl } from './auth';
-import { ResponseCache } from './cache/responseCache';
+import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
-import { createHandlerTable } from './handlers';
-import type { Localnet } from './localnet';
-import { LocalnetControls, type LocalnetControlApi } from './localnet/controls';
+import { createHandlerTable } from './methods';
+import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
-import { observePool } from './metrics/pool';
-import { startMetricsServer, type MetricsServer } from './metrics/server';
+import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
-import type { AppServices } from './services';
 import { closeTvm } from './tvm';
-import { useNativeCellHashing } from './converters/cellHashing';
+import { useNativeCellHashing } from './cells';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a

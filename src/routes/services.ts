@@ -1,0 +1,22 @@
+import type { Logger } from 'pino';
+import type { AccessControl } from '../auth';
+import type { ResponseCache } from '../cache';
+import type { AppConfig } from '../config';
+import type { HandlerTable } from '../methods';
+import type { LiteGateway } from '../liteclient';
+import type { LocalnetControlApi } from '../localnet';
+
+/** What the HTTP app is built from; main.ts assembles it, tests build their own. */
+export interface AppServices {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly table: HandlerTable;
+  /** The lite-server pool; absent only in tests of methods that need no chain. */
+  readonly lite?: LiteGateway;
+  /** API keys and rate limits (src/auth); absent = every request passes unchecked. */
+  readonly access?: AccessControl;
+  /** Answers by (method, parameters, block) (src/cache); absent = --cache-size 0. */
+  readonly cache?: ResponseCache;
+  /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
+  readonly localnet?: LocalnetControlApi;
+}
