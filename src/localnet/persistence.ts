@@ -15,13 +15,13 @@
  *   other hashes), never to the forgotten blocks.
  * Saves and restores hold one lock, so a state file is never replaced by an older capture.
  */
-import { LocalnetLogger } from './adnl/logger';
+import { LocalnetLogger } from './adnlServer/logger';
 import { BocNodeCache } from '../cells';
-import { ChainSnapshot, LocalChain } from './chain/LocalChain';
-import type { ChainState } from './chain/LocalChain';
-import { BlockJournal, journalFiles, JournalBase, removeJournals, snapshotRoots } from './chain/journal';
-import { writeSnapshotFileAsync } from './chain/snapshot';
-import type { StoredBlock } from './chain/store';
+import { ChainSnapshot, LocalChain } from './ledger/LocalChain';
+import type { ChainState } from './ledger/LocalChain';
+import { BlockJournal, journalFiles, JournalBase, removeJournals, snapshotRoots } from './ledger/journal';
+import { writeSnapshotFileAsync } from './ledger/snapshot';
+import type { StoredBlock } from './ledger/store';
 import { loadBlockInfo } from '../tlb';
 
 /** What the state file holds besides the chain. */

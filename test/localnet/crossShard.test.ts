@@ -8,10 +8,10 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { startLocalnet, type Localnet } from '../../src/localnet';
-import { journalFiles } from '../../src/localnet/chain/journal';
-import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/chain/ids';
-import { shardOfAccount } from '../../src/localnet/chain/sealing';
-import { StoredBlock, StoredTransaction } from '../../src/localnet/chain/store';
+import { journalFiles } from '../../src/localnet/ledger/journal';
+import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/ledger/ids';
+import { shardOfAccount } from '../../src/localnet/ledger/sealing';
+import { StoredBlock, StoredTransaction } from '../../src/localnet/ledger/store';
 import { LocalnetControls } from '../../src/localnet/controls';
 import { startConnectedLocalnet, type ConnectedLocalnet } from './helpers/liteClient';
 

@@ -24,9 +24,8 @@
 import { BitString, Cell } from '@ton/core';
 import fs from 'fs';
 import path from 'path';
-import { crc32cValue } from '../../cells';
+import { crc32cValue, finishInSlices, finishNow, paddedCellData, type SteppedWork } from '../../cells';
 import { loadBlockInfo } from '../../tlb';
-import { finishInSlices, finishNow, paddedCellData, type SteppedWork } from '../../converters/boc';
 import { ChainSnapshot, InFlightMessage, SavedBlock } from './chainSnapshot';
 import { syncDirectoryAsync, writeFileAtomicSync } from './snapshot';
 
