@@ -7,7 +7,7 @@
 import { Address } from '@ton/core';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NotFoundError, ValidationError } from '../../errors';
-import { createLogger } from '../../logging';
+import pino from 'pino';
 import { LocalnetControls } from '../controls';
 import { describeLocalnet, startLocalnet, type Localnet } from '../index';
 import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerData } from './protocol';
@@ -45,7 +45,8 @@ async function run(localnet: Localnet, controls: LocalnetControls, request: Cont
 }
 
 async function main(): Promise<void> {
-  const logger = createLogger(logLevel).child({ component: 'localnet' });
+  // The chain's own logger (src/localnet imports no logging module of the server); same level, same stdout.
+  const logger = pino({ level: logLevel }).child({ component: 'localnet' });
   const { seed, ...rest } = options;
   const localnet = await startLocalnet({
     ...rest,
