@@ -36,6 +36,8 @@ const FLAGS = [
   '0',
   '--request-timeout',
   '60000',
+  '--query-timeout',
+  '60000',
 ];
 
 async function startStack(thread: boolean): Promise<RunningServer> {
