@@ -173,7 +173,8 @@ describe('the chain on the API thread (what the thread avoids)', () => {
   test('the same message stalls the API beyond the bound', async () => {
     const server = await startStack(false);
     try {
-      expect(await sendLarge(server)).toBeGreaterThan(STALL_BOUND_MS);
+      // The chain's decode on the API's thread: measured 196-650 ms at load 20 (the probe leaves GC out).
+      expect(await sendLarge(server)).toBeGreaterThan(MAX_STALL_MS);
     } finally {
       await server.stop();
     }
