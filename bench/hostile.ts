@@ -73,7 +73,7 @@ function largestSendableBoc(to: string): string {
 }
 
 export async function runHostileBench(): Promise<void> {
-  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--block-interval', '600000'], {});
+  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--block-interval', '0'], {});
   const logger = pino({ level: 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);

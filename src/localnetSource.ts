@@ -3,8 +3,13 @@ import { mnemonicValidate } from '@ton/crypto';
 import type { Logger } from 'pino';
 import { type AppConfig, ConfigError } from './config';
 import { parseGlobalConfig, trustAnchorOf } from './liteclient';
-import { startLocalnet, type Localnet } from './localnet';
+import { describeLocalnet as describe, LocalnetThread, startLocalnet, type Localnet, type StartLocalnetOptions } from './localnet';
 import type { LiteServerSource } from './server';
+
+/** What a developer needs to use the chain: where it listens, the mnemonic and the funded wallets. */
+export async function describeLocalnet(localnet: Localnet): Promise<string> {
+  return describe(localnet);
+}
 
 /** `--localnet-key`: a 32-byte ed25519 seed as 64 hex digits or base64. */
 export function parseLocalnetKey(text: string | undefined): Buffer | undefined {
@@ -27,9 +32,14 @@ export async function parseLocalnetMnemonic(text: string | undefined): Promise<s
 
 /** Starts the embedded chain with the local-chain flags of the config. */
 export async function startConfiguredLocalnet(config: AppConfig, logger: Logger): Promise<Localnet> {
+  return startLocalnet({ ...(await localnetOptions(config)), logger: logger.child({ component: 'localnet' }) });
+}
+
+/** The local-chain flags of the config as chain options (all plain data: they may go to the chain's thread). */
+async function localnetOptions(config: AppConfig): Promise<Omit<StartLocalnetOptions, 'logger'>> {
   const seed = parseLocalnetKey(config.localnetKey);
   const mnemonic = await parseLocalnetMnemonic(config.mnemonic);
-  return startLocalnet({
+  return {
     ...(mnemonic !== undefined ? { mnemonic } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
@@ -37,26 +47,12 @@ export async function startConfiguredLocalnet(config: AppConfig, logger: Logger)
     blockIntervalMs: config.blockInterval,
     shards: config.shards,
     keepBlocks: config.keepBlocks,
+    crossShardDelay: config.crossShardDelay,
     saveIntervalSec: config.saveInterval,
     maxConnections: config.localnetMaxConnections,
     host: config.localnetHost,
     port: config.localnetPort,
-    logger: logger.child({ component: 'localnet' }),
-  });
-}
-
-/** What a developer needs to use the chain: where it listens, the mnemonic and the funded wallets. */
-export function describeLocalnet(localnet: Localnet): string {
-  const lines = [
-    `Local TON chain: lite server ${localnet.host}:${localnet.port}, key ${localnet.publicKey.toString('base64')}`,
-    `Mnemonic of the funded wallets (1 000 000 TON each): ${localnet.wallets.mnemonic.join(' ')}`,
-  ];
-  for (const wallet of localnet.wallets.wallets) {
-    lines.push(
-      `  ${wallet.version} #${wallet.index} ${wallet.address.toString({ testOnly: false })}  ${wallet.address.toRawString()}  wallet_id ${wallet.walletId}`,
-    );
-  }
-  return lines.join('\n');
+  };
 }
 
 /**
@@ -69,6 +65,17 @@ export async function startLocalnetSource(config: AppConfig, logger: Logger): Pr
   // Proven like any lite server's chain: from the zero state the chain's own global config names.
   const anchor = trustAnchorOf(localnet.globalConfig, 'local chain', config.trustedBlock);
   return { localnet, servers, anchor, saveKeyBlock: false, stop: () => localnet.stop() };
+}
+
+/**
+ * The same with the chain in its own worker thread (`npm start`): its execution and sealing never
+ * hold the API's event loop; the controls reach it over the thread's message port.
+ */
+export async function startLocalnetThreadSource(config: AppConfig, logger: Logger): Promise<LiteServerSource & { description: string }> {
+  const thread = await LocalnetThread.start(await localnetOptions(config), config.logLevel, logger.child({ component: 'localnet' }));
+  const servers = parseGlobalConfig(thread.globalConfig, 'local chain').map((server) => ({ ...server, archival: true }));
+  const anchor = trustAnchorOf(thread.globalConfig, 'local chain', config.trustedBlock);
+  return { controls: thread, servers, anchor, saveKeyBlock: false, description: thread.description, stop: () => thread.stop() };
 }
 
 export function writeGlobalConfig(localnet: Localnet, file: string): void {

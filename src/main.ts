@@ -49,10 +49,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const embedded = config.network === 'local' && !config.liteservers;
   const [localnetModule, { startServer }] = await Promise.all([embedded ? import('./localnetSource') : undefined, import('./server')]);
   clock.mark('modulesLoaded');
-  const local = localnetModule ? await localnetModule.startLocalnetSource(config, logger) : undefined;
-  if (local && localnetModule) {
+  // The chain runs in its own thread: executing and sealing never hold the API's event loop.
+  const local = localnetModule ? await localnetModule.startLocalnetThreadSource(config, logger) : undefined;
+  if (local) {
     clock.mark('localnetReady');
-    process.stdout.write(`${localnetModule.describeLocalnet(local.localnet)}\n`);
+    process.stdout.write(`${local.description}\n`);
   }
   const running = await startServer(config, logger, local, tvmWarming);
   clock.mark('ready');
@@ -82,7 +83,7 @@ async function main(argv: readonly string[]): Promise<void> {
 async function runLocalnetOnly(config: AppConfig, logger: ReturnType<typeof createLogger>): Promise<void> {
   const { describeLocalnet, startConfiguredLocalnet, writeGlobalConfig } = await import('./localnetSource');
   const localnet = await startConfiguredLocalnet(config, logger);
-  process.stdout.write(`${describeLocalnet(localnet)}\n`);
+  process.stdout.write(`${await describeLocalnet(localnet)}\n`);
   if (config.configOut) {
     writeGlobalConfig(localnet, config.configOut);
     process.stdout.write(`Global config written to ${config.configOut}\n`);

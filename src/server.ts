@@ -9,7 +9,7 @@ import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
 import { indexEnabled, startIndex, type IndexService } from './indexer';
-import { type Localnet, LocalnetControls } from './localnet';
+import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
@@ -46,8 +46,10 @@ export interface LiteServerSource {
   readonly anchor?: TrustAnchor | null;
   /** Keep the newest proven key block in --config-cache-dir (false: a chain new at every start). */
   readonly saveKeyBlock?: boolean;
-  /** The embedded chain, when it is the source: its controls are served under /localnet/. */
+  /** The embedded chain on this thread, when it is the source: its controls are served under /localnet/. */
   readonly localnet?: Localnet;
+  /** The embedded chain's controls when it runs in its own thread (served under /localnet/). */
+  readonly controls?: LocalnetControlApi;
   stop(): Promise<void>;
 }
 
@@ -110,7 +112,7 @@ export async function startServer(
     lite: pool,
     access,
     ...(cache ? { cache } : {}),
-    ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
+    ...(source?.controls ? { localnet: source.controls } : source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
     ...(index ? { index } : {}),
   };
   const app = createApp(services);

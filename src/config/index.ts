@@ -159,6 +159,15 @@ export const OPTIONS = {
     min: 1,
     max: 8,
   },
+  crossShardDelay: {
+    flag: 'cross-shard-delay',
+    kind: 'int',
+    defaultValue: 0,
+    description:
+      "local chain: blocks a message of a client's cascade waits before it reaches another shard (as on a busy network); 0 = the whole cascade in one block",
+    min: 0,
+    max: 16,
+  },
   keepBlocks: {
     flag: 'keep-blocks',
     kind: 'int',
@@ -188,7 +197,7 @@ export const OPTIONS = {
     flag: 'state-file',
     kind: 'string',
     defaultValue: undefined,
-    description: 'save the local chain here on exit and resume from it on start',
+    description: 'save the local chain here (and journal every block to <file>.journal) and resume from it on start',
   },
   configOut: {
     flag: 'config-out',

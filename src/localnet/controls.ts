@@ -40,7 +40,33 @@ export interface LocalnetStatus {
   max_snapshots: number;
 }
 
-export class LocalnetControls {
+/** What POST /localnet/fund answers (JSON as is). */
+export interface FundAnswer {
+  address: string;
+  amount: string;
+  seqno: number;
+  transaction_id: { lt: string; hash: string };
+  source: string;
+  source_transaction_id: { lt: string; hash: string };
+  message_hash: string;
+}
+
+/**
+ * The controls as the `/localnet/*` routes use them: served by `LocalnetControls` on the chain's
+ * own thread, and through a message channel when the chain runs in a worker thread
+ * (thread/localnetThread.ts). Answers are plain data (they cross threads).
+ */
+export interface LocalnetControlApi {
+  readonly globalConfigJson: string;
+  fund(destination: Address, amount: bigint): Promise<FundAnswer>;
+  mine(): Promise<{ seqno: number; utime: number }>;
+  moveClock(change: ClockChange): { now: number; clock_offset: number } | Promise<{ now: number; clock_offset: number }>;
+  snapshot(): Promise<SnapshotInfo>;
+  restore(id: string): Promise<{ id: string; seqno: number; utime: number }>;
+  status(): LocalnetStatus | Promise<LocalnetStatus>;
+}
+
+export class LocalnetControls implements LocalnetControlApi {
   private readonly snapshots = new Map<string, { info: SnapshotInfo; state: ChainState }>();
   private lastId = 0;
 
@@ -51,8 +77,8 @@ export class LocalnetControls {
     return this.localnet.globalConfigJson;
   }
 
-  fund(destination: Address, amount: bigint): Promise<FundResult> {
-    return this.localnet.faucet.fund(destination, amount);
+  async fund(destination: Address, amount: bigint): Promise<FundAnswer> {
+    return fundAnswer(await this.localnet.faucet.fund(destination, amount));
   }
 
   /** Seals a block round now; resolves with the new masterchain seqno. */
@@ -86,7 +112,7 @@ export class LocalnetControls {
   async restore(id: string): Promise<{ id: string; seqno: number; utime: number }> {
     const saved = this.snapshots.get(id);
     if (!saved) throw new NotFoundError(`no snapshot with id '${id}' (ids kept: ${[...this.snapshots.keys()].join(', ') || 'none'})`);
-    const head = await this.localnet.chain.restoreState(saved.state);
+    const head = await this.localnet.restore(saved.state);
     return { id, seqno: head.id.seqno, utime: head.genUtime };
   }
 
@@ -109,4 +135,16 @@ export class LocalnetControls {
       max_snapshots: MAX_SNAPSHOTS,
     };
   }
+}
+
+function fundAnswer(result: FundResult): FundAnswer {
+  return {
+    address: result.transaction.address.toRawString(),
+    amount: result.amount.toString(),
+    seqno: result.masterchainSeqno,
+    transaction_id: { lt: result.transaction.lt.toString(), hash: result.transaction.hash.toString('base64') },
+    source: result.sourceTransaction.address.toRawString(),
+    source_transaction_id: { lt: result.sourceTransaction.lt.toString(), hash: result.sourceTransaction.hash.toString('base64') },
+    message_hash: result.messageHash.toString('base64'),
+  };
 }

@@ -11,8 +11,12 @@ import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } 
 import { ShardCount } from './ledger/ids';
 import { readSnapshotFile, writeSnapshotFileAsync } from './ledger/snapshot';
 import type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
+import { replayJournals } from './ledger/journal';
+import { ChainPersistence } from './persistence';
 import { startPeriodicSave } from './periodicSave';
 import { BocNodeCache } from '../cells';
+import { loadBlockInfo } from '../tlb';
+import type { ChainSnapshot } from './ledger/LocalChain';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/queries';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetKey, fundLocalnetWallets, LocalnetWallets, localnetWalletsOf } from './wallets';
@@ -37,11 +41,15 @@ export interface StartLocalnetOptions {
   seed?: string | Buffer;
   /**
    * Snapshot file: when it exists the chain resumes from it (keys, blocks, accounts, wallets;
-   * mnemonic, accounts and seed are then taken from the file); it is written on stop().
+   * mnemonic, accounts and seed are then taken from the file) and from its journal
+   * (`<stateFile>.journal`: every block sealed since that save, flushed before any client could
+   * see it); it is written at start, on each periodic save and on stop().
    */
   stateFile?: string;
   /** With `stateFile`, also save every this many seconds (atomically); 0 only saves on stop(). Default 0. */
   saveIntervalSec?: number;
+  /** Blocks a message from a client's cascade waits before it reaches another shard; 0 = one round. Default 0. */
+  crossShardDelay?: number;
   /** Masterchain blocks kept with their shard blocks and states (older ones answer 651); 0 keeps all. Default 1000. */
   keepBlocks?: number;
   /** Most lite-server connections at once; more are closed on accept. Default 256. */
@@ -57,10 +65,14 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
   const chainOptions = {
     blockIntervalMs: opts.blockIntervalMs ?? 1000,
     getMethodGasLimit: opts.getMethodGasLimit,
+    ...(opts.crossShardDelay !== undefined ? { crossShardDelay: opts.crossShardDelay } : {}),
     ...(opts.keepBlocks !== undefined ? { keepBlocks: opts.keepBlocks } : {}),
     logger,
   };
   const saved = opts.stateFile ? readSnapshotFile(opts.stateFile) : null;
+  const savedHeadSeqno = saved ? headSeqnoOf(saved.chain) : 0;
+  // Blocks sealed after the last save, journaled: the chain resumes with every one of them.
+  const replayed = saved && opts.stateFile ? replayJournals(opts.stateFile, saved.chain) : null;
 
   // How long each step took (ms), logged with 'localnet started': what a start spends on the chain.
   const stepsMs: Record<string, number> = {};
@@ -88,7 +100,21 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     treasury = treasuryOf(chain.validator.seed);
     await ensureTreasury(chain, treasury);
     step('treasury');
-    logger.info({ stateFile: opts.stateFile, height: chain.lastMasterchainBlock().id.seqno }, 'localnet resumed from snapshot');
+    // Messages clients were told were accepted, not yet in a block at the crash: executed again.
+    const resubmitted = replayed ? await chain.resubmitExternalMessages(replayed.pendingMessages) : 0;
+    if (resubmitted > 0) await chain.seal();
+    logger.info(
+      {
+        stateFile: opts.stateFile,
+        height: chain.lastMasterchainBlock().id.seqno,
+        journalRounds: replayed?.rounds ?? 0,
+        journalMessages: replayed?.pendingMessages.length ?? 0,
+        resubmitted,
+        journalsSkipped: replayed?.skipped ?? [],
+        journalTornBytes: replayed?.tornBytes ?? 0,
+      },
+      'localnet resumed from snapshot',
+    );
   } else {
     const mnemonic = typeof opts.mnemonic === 'string' ? opts.mnemonic.trim().split(/\s+/) : (opts.mnemonic ?? DEFAULT_LOCALNET_MNEMONIC);
     // The wallets' key derivation runs on the thread pool while this thread builds the chain.
@@ -110,6 +136,20 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     await chain.seal();
     step('block1');
   }
+
+  // With a state file, every block from now on is journaled before anyone can see it.
+  const stateFile = opts.stateFile;
+  const persistence = stateFile
+    ? await ChainPersistence.start({
+        stateFile,
+        chain,
+        extras: { adnlSeed, mnemonic: wallets.mnemonic, accounts: wallets.wallets.length / 2 },
+        logger,
+        // The file holds the head unless the journal or this start added blocks to it.
+        stateFileIsCurrent: saved !== null && (replayed?.rounds ?? 0) === 0 && chain.lastMasterchainBlock().id.seqno === savedHeadSeqno,
+      })
+    : null;
+  step('persistence');
 
   const server = new AdnlServer({
     seed: adnlSeed,
@@ -144,8 +184,8 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     );
     logger.debug({ file, height: chain.lastMasterchainBlock().id.seqno, ...took }, 'localnet saved');
   };
-  const stateFile = opts.stateFile;
-  const periodic = stateFile && opts.saveIntervalSec ? startPeriodicSave(opts.saveIntervalSec * 1000, () => save(stateFile), logger) : null;
+  const periodic =
+    persistence && opts.saveIntervalSec ? startPeriodicSave(opts.saveIntervalSec * 1000, () => persistence.save(), logger) : null;
   let stopped = false;
   return {
     chain,
@@ -158,15 +198,30 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
     wallets,
     faucet: new Faucet(chain, treasury),
     save,
+    restore: (state) => (persistence ? persistence.restore(state) : chain.restoreState(state)),
     stop: async () => {
       if (stopped) return;
       stopped = true;
       await server.close();
       await periodic?.stop();
       await chain.stop();
-      if (stateFile) await save(stateFile);
+      await persistence?.stop();
     },
   };
+}
+
+/** What a developer needs to use the chain: where it listens, the mnemonic and the funded wallets. */
+export function describeLocalnet(localnet: Pick<Localnet, 'host' | 'port' | 'publicKey' | 'wallets'>): string {
+  const lines = [
+    `Local TON chain: lite server ${localnet.host}:${localnet.port}, key ${localnet.publicKey.toString('base64')}`,
+    `Mnemonic of the funded wallets (1 000 000 TON each): ${localnet.wallets.mnemonic.join(' ')}`,
+  ];
+  for (const wallet of localnet.wallets.wallets) {
+    lines.push(
+      `  ${wallet.version} #${wallet.index} ${wallet.address.toString({ testOnly: false })}  ${wallet.address.toRawString()}  wallet_id ${wallet.walletId}`,
+    );
+  }
+  return lines.join('\n');
 }
 
 function derive(seed: Buffer, purpose: string): Buffer {
@@ -215,8 +270,16 @@ export type { LocalnetSnapshot } from './ledger/snapshot';
 export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
 export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';
 export { LocalnetControls } from './controls';
+export type { LocalnetControlApi, FundAnswer } from './controls';
 export type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
 export { MAX_CHAIN_TIME } from './ledger/clock';
 export { LiteProtocolError } from './liteserver/liteError';
 export { SHARD_COUNTS } from './ledger/ids';
 export type { ShardCount } from './ledger/ids';
+
+/** Seqno of the head of a saved chain (0 when it has no block). */
+function headSeqnoOf(chain: ChainSnapshot): number {
+  const head = chain.masterchain[chain.masterchain.length - 1];
+  return head ? loadBlockInfo(head.root.refs[0].beginParse()).seqno : 0;
+}
+export { LocalnetThread } from './thread/localnetThread';

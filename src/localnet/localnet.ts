@@ -1,6 +1,8 @@
 import type { AdnlServer } from './adnlServer';
 import type { Faucet } from './ledger/faucet';
 import type { LocalChain } from './ledger/LocalChain';
+import type { ChainState } from './ledger/memorySnapshot';
+import type { StoredBlock } from './ledger/store';
 import type { LocalnetWallets } from './wallets';
 
 /** A running embedded chain (what startLocalnet returns) and the global config clients connect with. */
@@ -42,6 +44,11 @@ export interface Localnet {
   faucet: Faucet;
   /** Writes a snapshot of the whole chain to `file` (what `stateFile` resumes from). */
   save(file: string): Promise<void>;
+  /**
+   * Puts the chain back to an in-memory snapshot (POST /localnet/restore); with `stateFile`, the
+   * rewound chain is saved before anything is sealed on it, and the journal starts over from it.
+   */
+  restore(state: ChainState): Promise<StoredBlock>;
   /** Closes the server, stops the block timer and, with `stateFile`, saves the chain there. */
   stop(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
 import { createApiIntake } from '../intake';
-import { type LocalnetControls, MAX_CHAIN_TIME } from '../localnet';
+import { type LocalnetControlApi, MAX_CHAIN_TIME } from '../localnet';
 import { ParamError, param, quoteInput } from '../params';
 import type { AppServices } from './services';
 import { sendError } from './http';
@@ -57,7 +57,7 @@ function parseSnapshotId(name: string, value: unknown): string {
   return value;
 }
 
-type Route = (controls: LocalnetControls, req: Request, services: AppServices) => Promise<unknown> | unknown;
+type Route = (controls: LocalnetControlApi, req: Request, services: AppServices) => Promise<unknown> | unknown;
 
 /** After the chain moved (a new block, or back to a snapshot), the API's next read must see it. */
 async function syncHeads(services: AppServices): Promise<void> {
@@ -70,15 +70,7 @@ const fund: Route = async (controls, req, services) => {
   const amount = field(body, 'amount', parseInt64);
   const result = await controls.fund(address, amount);
   await syncHeads(services);
-  return {
-    address: result.transaction.address.toRawString(),
-    amount: result.amount.toString(),
-    seqno: result.masterchainSeqno,
-    transaction_id: { lt: result.transaction.lt.toString(), hash: result.transaction.hash.toString('base64') },
-    source: result.sourceTransaction.address.toRawString(),
-    source_transaction_id: { lt: result.sourceTransaction.lt.toString(), hash: result.sourceTransaction.hash.toString('base64') },
-    message_hash: result.messageHash.toString('base64'),
-  };
+  return result;
 };
 
 const mine: Route = async (controls, req, services) => {
@@ -113,7 +105,7 @@ const restore: Route = async (controls, req, services) => {
 
 const status: Route = (controls) => controls.status();
 
-export function createLocalnetRouter(services: AppServices, controls: LocalnetControls): Router {
+export function createLocalnetRouter(services: AppServices, controls: LocalnetControlApi): Router {
   const router = Router();
   router.use(...createApiIntake(services, { isJsonRpc: () => false }));
   const serve = (route: Route) => async (req: Request, res: Response) => {

@@ -5,7 +5,7 @@ import type { AppConfig } from '../config';
 import type { HandlerTable } from '../methods';
 import type { IndexService } from '../indexer';
 import type { LiteGateway } from '../liteclient';
-import type { LocalnetControls } from '../localnet';
+import type { LocalnetControlApi } from '../localnet';
 import type { V3Database } from '../v3';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
@@ -20,7 +20,7 @@ export interface AppServices {
   /** Answers by (method, parameters, block) (src/cache); absent = --cache-size 0. */
   readonly cache?: ResponseCache;
   /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
-  readonly localnet?: LocalnetControls;
+  readonly localnet?: LocalnetControlApi;
   /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
   readonly index?: IndexService;
   /**

@@ -1,7 +1,7 @@
 import { Address, beginCell, Cell, SendMode, toNano, Transaction } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
 import TonWeb from 'tonweb';
-import { rpc, startLocalStack, type LocalStack } from '../helpers/localStack';
+import { nextBlock, rpc, startLocalStack, type LocalStack } from '../helpers/localStack';
 import { deployTokens, onchainContent, type DeployedTokens } from '../helpers/tokens';
 import { transferFromWallet } from '../helpers/walletActions';
 
@@ -90,6 +90,8 @@ describe('TonClient and tonweb, unmodified, against the server on the local chai
       messages: [internal({ to: receiver, value: amount, body: 'hello from TonClient' })],
     });
     await client.sendExternalMessage(wallet, transfer);
+    // Answered before its block, as on a network: the transfer is in the next one.
+    await nextBlock(stack);
     expect(await wallet.getSeqno()).toBe(seqno + 1);
 
     const [sent] = await client.getTransactions(sender, { limit: 1 });
@@ -138,6 +140,7 @@ describe('TonClient and tonweb, unmodified, against the server on the local chai
     });
     expect(estimate['@type']).toBe('query.fees');
     await client.sendExternalMessage(wallet, transfer);
+    await nextBlock(stack);
     const [tx] = await client.getTransactions(sender, { limit: 1 });
     const description = tx.description;
     if (description.type !== 'generic' || description.computePhase.type !== 'vm' || !description.actionPhase)

@@ -9,7 +9,6 @@
  *
  * Plain JavaScript: jest loads its test environment before any transform.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- jest loads its environment untransformed, as CommonJS
 const { TestEnvironment } = require('jest-environment-node');
 
 const GRACE_MS = 2000;

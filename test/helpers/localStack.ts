@@ -35,6 +35,17 @@ export async function startLocalStack(flags: string[] = [], logger?: Logger): Pr
   };
 }
 
+/**
+ * Waits until everything sent so far is in a block the API serves. The local chain answers a sent
+ * message before its block exists (it lands in the next timed block, as on a network; at once
+ * only with --block-interval 0), so a test that reads what a message did waits for that block.
+ */
+export async function nextBlock(stack: LocalStack, timeoutMs = 20_000): Promise<void> {
+  const chain = stack.localnet.chain;
+  await chain.waitForMasterchainSeqno(chain.lastMasterchainBlock().id.seqno + 1, timeoutMs);
+  await stack.server.pool.refreshHeads(Date.now() + 5000);
+}
+
 /** POSTs a JSON-RPC call and returns the parsed body and status. */
 export async function rpc(stack: LocalStack, method: string, params: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${stack.api}/jsonRPC`, {

@@ -1,6 +1,6 @@
 import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
-import type { LocalStack } from './localStack';
+import { nextBlock, type LocalStack } from './localStack';
 import { withLiteClient } from './sessionClient';
 
 /**
@@ -57,7 +57,7 @@ export async function resultOf<T>(stack: LocalStack, mode: CallMode, method: str
 /**
  * Sends value from the stack's funded v4r2 wallet #0 to each recipient in one external message:
  * through /sendBoc when it is built, otherwise straight to the local lite server. Returns the
- * masterchain seqno before sending (the transfer lands in a later block).
+ * masterchain seqno before sending, once the transfer is in a (later) block the API serves.
  */
 export async function sendTransfer(
   stack: LocalStack,
@@ -93,5 +93,6 @@ export async function sendTransfer(
   } else if (res.status !== 200) {
     throw new Error(`sendBoc: ${res.status} ${await res.text()}`);
   }
+  await nextBlock(stack);
   return { seqnoBefore, sender: sender.address };
 }

@@ -17,9 +17,9 @@ export async function transferFromWallet(client: TonClient, keyPair: KeyPair, me
     messages,
     sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
   });
-  // The local lite server executes an accepted message before it answers, so one look is enough;
-  // the loop only guards against a slower chain.
-  for (let i = 0; i < 100 && (await wallet.getSeqno()) === seqno; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  // The local chain answers an accepted message before its block (the next timed block, as on a
+  // network; at once with --block-interval 0): wait for the seqno to move, within a bound.
+  for (let i = 0; i < 200 && (await wallet.getSeqno()) === seqno; i++) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 /** Deploys contracts (four per transfer) with 0.5 TON each; returns their addresses. */

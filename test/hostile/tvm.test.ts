@@ -45,9 +45,9 @@ describe('hostile input to the TVM-backed methods', () => {
 
   beforeAll(async () => {
     // A long request deadline: the 4 000 000-gas loop takes seconds on a loaded machine.
-    // The local chain seals blocks on this very event loop; with a long interval it seals only
+    // The local chain seals blocks on this very event loop; with --block-interval 0 it seals only
     // when a message arrives, so the probes see the server's work and not the chain's.
-    stack = await startLocalStack(['--request-timeout', '60000', '--tvm-workers', '2', '--block-interval', '600000']);
+    stack = await startLocalStack(['--request-timeout', '60000', '--tvm-workers', '2', '--block-interval', '0']);
     wallet = stack.localnet.wallets.wallets[0]!.address.toString();
     const client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     const [echoAddress, loopAddress] = await deployFromWallet(client, stack.localnet.wallets.keyPair, [

@@ -1,8 +1,8 @@
-import { Address, Cell } from '@ton/core';
+import { Address, beginCell, Cell, loadMessage, storeMessage } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnlServer/logger';
-import { addRestoredRounds, ChainSnapshot, snapshotOf } from './chainSnapshot';
+import { addRestoredRounds, ChainSnapshot, InFlightMessage, snapshotOf } from './chainSnapshot';
 import { ChainClock } from './clock';
 import { LocalConfig, localConfigFromRoot } from './config';
 import { ExternalMessageRejectedError } from './errors';
@@ -15,19 +15,26 @@ import { LiveChain, loadHeadAccounts, loadZeroStateAccounts, newLiveChain } from
 import { applyAccountChanges } from './accountChanges';
 import { BlockTimer } from './blockTimer';
 import { createEmulator } from '../../tvm';
-import { SandboxEngine } from './sandboxAdapter';
-import { sealBlocks } from './sealing';
+import { HeldMessage, SandboxEngine } from './sandboxAdapter';
+import { sealBlocks, shardOfAccount } from './sealing';
 import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
 import { BlockStore, StoredBlock, ZeroState } from './store';
 import { waitForSeqno } from './seqnoWaits';
 import { TickTockRunner } from './tickTock';
+import type { JournalRound } from './journal';
+
+/** Where the chain records what it tells clients (chain/journal.ts); each resolves once on disk. */
+export interface ChainJournal {
+  append(round: JournalRound): Promise<void>;
+  appendMessage(boc: Buffer): Promise<void>;
+}
 import { LocalValidator } from './validator';
 
 export { accountLeaf } from './getMethods';
 export { GLOBAL_BALANCE } from './sealing';
 export type { GetMethodRun } from './getMethods';
 export type { GenesisAccount } from './genesis';
-export type { ChainSnapshot, SavedBlock } from './chainSnapshot';
+export type { ChainSnapshot, InFlightMessage, SavedBlock } from './chainSnapshot';
 export type { ChainState } from './memorySnapshot';
 
 export interface LocalChainOptions {
@@ -41,6 +48,12 @@ export interface LocalChainOptions {
   shards?: ShardCount;
   /** Masterchain blocks kept (with their shard blocks and states); older ones are dropped. 0 keeps all. Default DEFAULT_KEEP_BLOCKS. */
   keepBlocks?: number;
+  /**
+   * Rounds (blocks) a message from a client's cascade waits before it is delivered to an account
+   * in another shard (masterchain or another basechain shard), as on a busy network; 0 delivers
+   * the whole cascade in one round. Default 0.
+   */
+  crossShardDelay?: number;
   logger?: LocalnetLogger;
 }
 
@@ -68,6 +81,14 @@ export class LocalChain {
   private readonly timer: BlockTimer;
   private stopped = false;
   private readonly keepBlocks: number;
+  /** The journal's flushed appends: each sealed round before any reader sees it, each accepted message before its answer. */
+  private journal: ChainJournal | null = null;
+  /** Set when a round could not be journaled: the emulator ran past the store, nothing more is safe. */
+  private broken: Error | null = null;
+  /** Rounds a message to another shard waits (0: the whole cascade lands in one round). */
+  private readonly crossShardDelay: number;
+  /** Messages between shards held back by the cross-shard delay, with the round they land in. */
+  private inFlight: { message: HeldMessage; dueRound: number }[] = [];
 
   private constructor(
     private readonly engine: SandboxEngine,
@@ -82,7 +103,10 @@ export class LocalChain {
     private readonly logger: LocalnetLogger | undefined,
     /** The chain's time: gen_utime and the emulator's `now` follow it (POST /localnet/time moves it). */
     readonly clock: ChainClock,
+    crossShardDelay = 0,
   ) {
+    this.crossShardDelay = crossShardDelay;
+    this.crossShardHold = crossShardDelay > 0 ? (from, to) => this.shardChainOf(from) !== this.shardChainOf(to) : undefined;
     this.getMethodGasLimit = getMethodGasLimit;
     this.keepBlocks = keepBlocks;
     this.events.setMaxListeners(0);
@@ -114,6 +138,7 @@ export class LocalChain {
       opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
       clock,
+      opts.crossShardDelay,
     );
     await loadZeroStateAccounts(chain.live);
     return chain;
@@ -195,6 +220,17 @@ export class LocalChain {
     await this.queue.catch(() => undefined);
   }
 
+  /**
+   * Makes every sealed round wait for the journal (its append and fsync) before it is added to
+   * the store: until then no lite-server answer, waiter or caller of seal/sendExternalMessage
+   * learns of it; and a message submitted to wait for the next block is journaled before
+   * `submitExternalMessage` resolves. A journal that fails stops the chain (every later operation
+   * fails with its error): the emulator would be ahead of what is on disk.
+   */
+  setJournal(journal: ChainJournal | null): void {
+    this.journal = journal;
+  }
+
   onBlock(listener: (block: StoredBlock) => void): () => void {
     this.events.on('block', listener);
     return () => this.events.off('block', listener);
@@ -229,13 +265,55 @@ export class LocalChain {
   async sendExternalMessage(boc: Buffer): Promise<StoredBlock> {
     const cell = parseInboundExternal(boc);
     return this.exclusive(async () => {
-      await this.openBlock();
-      this.engine.now = this.executionTime();
-      const result = await this.engine.sendExternal(cell);
-      if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
-      this.live.pending.push(...result.transactions);
+      await this.executeExternal(cell, false);
       return this.sealLocked();
     });
+  }
+
+  /**
+   * An external message a client sent (liteServer.sendMessage). It is executed at once, so a
+   * message its destination does not accept is refused now, as a lite server refuses it
+   * (ExternalMessageRejectedError, nothing changed); its transactions go into the next block: one
+   * sealed now with a block interval of 0, else the next timed block (or POST /localnet/mine), so
+   * the client gets its answer before the block exists, as on a network.
+   */
+  async submitExternalMessage(boc: Buffer): Promise<void> {
+    const cell = parseInboundExternal(boc);
+    await this.exclusive(async () => {
+      await this.executeExternal(cell, true);
+      if (this.blockIntervalMs <= 0) {
+        await this.sealLocked();
+        return;
+      }
+      if (this.journal) {
+        try {
+          await this.journal.appendMessage(boc);
+        } catch (err) {
+          this.broken = new Error(
+            `the local chain stopped: an accepted message could not be journaled (${err instanceof Error ? err.message : String(err)})`,
+          );
+          this.logger?.error({ err: this.broken.message }, 'localnet: journal append failed');
+          throw this.broken;
+        }
+      }
+    });
+  }
+
+  /**
+   * Executes messages accepted before a crash (the journal's, after its last round) again; they
+   * land in the next block. One a destination no longer accepts (expired, replaced) is dropped,
+   * as a network drops it. Returns how many were accepted.
+   */
+  async resubmitExternalMessages(bocs: readonly Buffer[]): Promise<number> {
+    let accepted = 0;
+    for (const boc of bocs) {
+      const ok = await this.exclusive(async () => {
+        await this.executeExternal(parseInboundExternal(boc), true);
+        return true;
+      }).catch(() => false);
+      if (ok) accepted++;
+    }
+    return accepted;
   }
 
   /** Adds a public library to the masterchain state (visible after the next seal). */
@@ -265,15 +343,74 @@ export class LocalChain {
     return runGetMethodAt(this.engine, this.getMethodGasLimit, this.live.history.prevBlocksInfo(this.store, args.mcSeqno), args);
   }
 
+  /** The shard chain an account lives in: the masterchain, or its basechain shard. */
+  private shardChainOf(address: Address): string {
+    if (address.workChain === MASTERCHAIN) return 'mc';
+    return shardOfAccount(this.shards, address.hash).toString();
+  }
+
   /** Unix time for the next execution: the chain clock, never behind the last block. */
   private executionTime(): number {
     return Math.max(this.live.lastUtime, this.clock.now());
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
+    const guarded = (): Promise<T> => (this.broken ? Promise.reject(this.broken) : fn());
+    const run = this.queue.then(guarded, guarded);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Executes an external message into the block being filled (ExternalMessageRejectedError when
+   * it is not accepted). `delayCrossShard`: a client's message, whose messages to other shards
+   * go through the cross-shard delay (the faucet's credit lands in its own round).
+   */
+  private async executeExternal(cell: Cell, delayCrossShard: boolean): Promise<void> {
+    await this.openBlock();
+    this.engine.now = this.executionTime();
+    const hold = delayCrossShard ? this.crossShardHold : undefined;
+    const result = await this.engine.sendExternal(cell, hold);
+    this.holdInFlight();
+    if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
+    this.live.pending.push(...result.transactions);
+  }
+
+  /**
+   * `--cross-shard-delay`: whether a message from `from` to `to` crosses shards (masterchain to
+   * basechain, or between basechain shards) and so waits for a later round. Undefined when off.
+   */
+  private readonly crossShardHold: ((from: Address, to: Address) => boolean) | undefined;
+
+  /** Takes the messages the engine held back into the in-flight list, due `crossShardDelay` rounds after this one. */
+  private holdInFlight(): void {
+    const dueRound = this.store.height(MASTERCHAIN) + 1 + this.crossShardDelay;
+    for (const message of this.engine.takeHeld()) this.inFlight.push({ message, dueRound });
+  }
+
+  /** The in-flight messages as cells (what snapshots and the journal keep). */
+  private inFlightCells(): InFlightMessage[] {
+    return this.inFlight.map(({ message, dueRound }) => ({
+      message: beginCell().store(storeMessage(message.message)).endCell(),
+      dueRound,
+    }));
+  }
+
+  /** Delivers the in-flight messages due in the round being sealed, into it (their cascades too). */
+  private async deliverDue(): Promise<void> {
+    const round = this.store.height(MASTERCHAIN) + 1;
+    const due = this.inFlight.filter((m) => m.dueRound <= round);
+    if (due.length === 0) return;
+    this.inFlight = this.inFlight.filter((m) => m.dueRound > round);
+    await this.openBlock();
+    this.engine.now = this.executionTime();
+    this.live.pending.push(
+      ...(await this.engine.deliverHeld(
+        due.map((m) => m.message),
+        this.crossShardHold,
+      )),
+    );
+    this.holdInFlight();
   }
 
   /** Starts filling a block: its tick transactions precede everything else in it. */
@@ -283,6 +420,7 @@ export class LocalChain {
   }
 
   private async sealLocked(keyBlock = false): Promise<StoredBlock> {
+    await this.deliverDue();
     this.engine.now = this.executionTime();
     this.live.pending.push(...(await this.tickTock.close()));
     const txs = this.live.pending;
@@ -307,6 +445,24 @@ export class LocalChain {
       endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
     });
     const mc = sealed.masterchain;
+    if (this.journal) {
+      const saved = (b: StoredBlock) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash });
+      try {
+        await this.journal.append({
+          masterchain: saved(mc),
+          basechain: sealed.shards.map((b) => ({ shard: b.id.shard, block: saved(b) })),
+          libs: this.engine.libs ?? null,
+          lastUtime: mc.genUtime,
+          inFlight: this.inFlightCells(),
+        });
+      } catch (err) {
+        this.broken = new Error(
+          `the local chain stopped: block ${mc.id.seqno} could not be journaled (${err instanceof Error ? err.message : String(err)})`,
+        );
+        this.logger?.error({ err: this.broken.message }, 'localnet: journal append failed');
+        throw this.broken;
+      }
+    }
     for (const block of sealed.shards) this.store.add(block);
     this.store.add(mc);
     this.live.history.record(mc.id, mc.endLt, mc.keyBlock);
@@ -323,10 +479,13 @@ export class LocalChain {
    * Everything needed to resume this chain: blocks and states (cells), the configuration and
    * libraries, and the validator key. Seals first if executed transactions are waiting.
    */
-  snapshot(): Promise<ChainSnapshot> {
+  snapshot(onCaptured?: (snap: ChainSnapshot) => Promise<void>): Promise<ChainSnapshot> {
     return this.exclusive(async () => {
       if (this.live.pending.length > 0) await this.sealLocked();
-      return snapshotOf(this.live, this.validator.seed);
+      const snap: ChainSnapshot = { ...snapshotOf(this.live, this.validator.seed), inFlight: this.inFlightCells() };
+      // Before any later block: a save starts its journal exactly at the snapshot's head.
+      await onCaptured?.(snap);
+      return snap;
     });
   }
 
@@ -352,8 +511,13 @@ export class LocalChain {
       opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
       opts.logger,
       ChainClock.resumingAt(snap.lastUtime),
+      opts.crossShardDelay,
     );
     addRestoredRounds(chain.live, snap, validator);
+    chain.inFlight = (snap.inFlight ?? []).map(({ message, dueRound }) => ({
+      message: { message: loadMessage(message.beginParse()) },
+      dueRound,
+    }));
     dropOutsideWindow(chain.store, chain.live.history, chain.keepBlocks);
     await loadHeadAccounts(chain.live, snap.libs ?? undefined);
     return chain;
@@ -374,9 +538,21 @@ export class LocalChain {
    * Puts the chain back to a `captureState()` in place, while the lite server goes on serving
    * (see restoreState in memorySnapshot.ts); waiters learn of it through the 'rewind' event.
    */
-  restoreState(state: ChainState): Promise<StoredBlock> {
+  restoreState(state: ChainState, onRestored?: (snap: ChainSnapshot) => Promise<void>): Promise<StoredBlock> {
     return this.exclusive(async () => {
       await restoreState(this.live, state);
+      // Messages in flight belong to the forgotten blocks' cascades.
+      this.inFlight = [];
+      this.engine.takeHeld();
+      // The rewound chain is made durable (a new save) before anything can be sealed on it.
+      try {
+        await onRestored?.(snapshotOf(this.live, this.validator.seed));
+      } catch (err) {
+        this.broken = new Error(
+          `the local chain stopped: its restored state could not be saved (${err instanceof Error ? err.message : String(err)})`,
+        );
+        throw this.broken;
+      }
       const head = this.lastMasterchainBlock();
       this.events.emit('rewind', head);
       return head;

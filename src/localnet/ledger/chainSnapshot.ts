@@ -17,6 +17,14 @@ export interface ChainSnapshot {
   basechain: { shard: bigint; blocks: SavedBlock[] }[];
   libs: Cell | null;
   lastUtime: number;
+  /** Messages between shards held by the cross-shard delay, with the masterchain round they land in. */
+  inFlight?: InFlightMessage[];
+}
+
+/** A message on its way to another shard (`--cross-shard-delay`), as saved: its cell and its round. */
+export interface InFlightMessage {
+  message: Cell;
+  dueRound: number;
 }
 
 export interface SavedBlock {

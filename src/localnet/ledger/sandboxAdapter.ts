@@ -56,12 +56,26 @@ export interface ExecutedTransaction {
 export type ExternalResult =
   { accepted: true; transactions: ExecutedTransaction[] } | { accepted: false; reason: string; exitCode: number | null };
 
+/** An entry of sandbox's message queue (MessageQueueManager), as far as the chain reads it. */
+interface QueuedEntry {
+  type: 'message' | 'ticktock';
+  info?: Message['info'];
+}
+
+/**
+ * An internal message held back from its cascade (a cross-shard delay): delivered in a later
+ * round by `deliverHeld`. `message` is what sandbox queued (a @ton/core Message).
+ */
+export interface HeldMessage {
+  readonly message: Message;
+}
+
 interface BlockchainInternals {
   currentLt: bigint;
   /** The config BoC as base64, what every emulator call is given. */
   networkConfig: string;
   transactions: BlockchainTransaction[];
-  defaultQueueManager: { messageQueue: unknown[] };
+  defaultQueueManager: { messageQueue: QueuedEntry[] };
   storage: { knownContracts(): SmartContractInternals[] };
 }
 
@@ -191,16 +205,63 @@ export class SandboxEngine {
 
   /**
    * Executes an inbound external message and its whole cascade. `accepted: false` when the
-   * destination did not accept it (nothing changed then).
+   * destination did not accept it (nothing changed then). With `hold`, the internal messages it
+   * picks (from sender to destination) are taken out of the cascade instead of run: the caller
+   * gets them back from `takeHeld` and runs them later with `deliverHeld`.
    */
-  async sendExternal(message: Cell): Promise<ExternalResult> {
+  async sendExternal(message: Cell, hold?: (from: Address, to: Address) => boolean): Promise<ExternalResult> {
     const parsed = loadMessage(message.beginParse());
     if (parsed.info.type !== 'external-in') {
       throw new Error('only inbound external messages can be sent');
     }
+    return this.runCascade(() => this.bc.sendMessageIter(parsed), hold);
+  }
+
+  /**
+   * Runs held messages now (in their order), with their cascades; messages these send that
+   * `hold` picks are held again. A message whose transaction fails to emulate is dropped with
+   * the rest of its cascade, as in sendExternal.
+   */
+  async deliverHeld(messages: readonly HeldMessage[], hold?: (from: Address, to: Address) => boolean): Promise<ExecutedTransaction[]> {
+    const out: ExecutedTransaction[] = [];
+    for (const { message } of messages) {
+      const result = await this.runCascade(() => this.bc.sendMessageIter(message), hold);
+      if (result.accepted) out.push(...result.transactions);
+    }
+    return out;
+  }
+
+  /** Messages held since the last call (see sendExternal), in the order they were sent. */
+  takeHeld(): HeldMessage[] {
+    const held = this.held;
+    this.held = [];
+    return held;
+  }
+
+  private held: HeldMessage[] = [];
+
+  /** Moves the queued internal messages `hold` picks out of sandbox's queue into `held`. */
+  private holdQueued(hold: (from: Address, to: Address) => boolean): void {
+    const queue = this.internals().defaultQueueManager.messageQueue;
+    const kept: QueuedEntry[] = [];
+    for (const entry of queue) {
+      const info = entry.info;
+      if (entry.type === 'message' && info?.type === 'internal' && hold(info.src, info.dest)) {
+        this.held.push({ message: entry as unknown as Message });
+      } else {
+        kept.push(entry);
+      }
+    }
+    if (kept.length !== queue.length) queue.splice(0, queue.length, ...kept);
+  }
+
+  private async runCascade(
+    start: () => Promise<AsyncIterator<BlockchainTransaction>>,
+    hold: ((from: Address, to: Address) => boolean) | undefined,
+  ): Promise<ExternalResult> {
     const collected: ExecutedTransaction[] = [];
     try {
-      const iterator = await this.bc.sendMessageIter(parsed);
+      const iterator = await start();
       for (;;) {
         let step: IteratorResult<BlockchainTransaction>;
         try {
@@ -215,6 +276,8 @@ export class SandboxEngine {
         }
         if (step.done) break;
         collected.push(toExecuted(step.value));
+        // The transaction's out messages are at the queue's end now: before the next step runs one.
+        if (hold) this.holdQueued(hold);
       }
     } finally {
       this.internals().transactions.length = 0;

@@ -35,6 +35,8 @@ interface Header {
   masterchainFileHashes: string[];
   /** Per basechain shard (hex shard id), its blocks' file hashes. */
   basechain: { shard: string; fileHashes: string[] }[];
+  /** Due rounds of the messages in flight between shards; their cells are the BoC's last roots. Absent: none. */
+  inFlight?: number[];
 }
 
 /** `cache`: nodes kept from the previous saves of the same chain, so a save encodes what is new. */
@@ -73,6 +75,10 @@ function snapshotParts(snap: LocalnetSnapshot): { head: Buffer; roots: Cell[] } 
   const roots: Cell[] = [c.config, c.zeroStates.masterchain, c.zeroStates.basechain];
   if (c.libs) roots.push(c.libs);
   for (const b of [...c.masterchain, ...c.basechain.flatMap((chain) => chain.blocks)]) roots.push(b.root, b.state);
+  if (c.inFlight && c.inFlight.length > 0) {
+    header.inFlight = c.inFlight.map((m) => m.dueRound);
+    roots.push(...c.inFlight.map((m) => m.message));
+  }
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length, 0);
@@ -98,6 +104,7 @@ export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
     });
   const masterchain = blocks(header.masterchainFileHashes);
   const basechain = header.basechain.map((chain) => ({ shard: BigInt('0x' + chain.shard), blocks: blocks(chain.fileHashes) }));
+  const inFlight = (header.inFlight ?? []).map((dueRound) => ({ message: roots[i++], dueRound }));
   return {
     chain: {
       validatorSeed: Buffer.from(header.validatorSeed, 'hex'),
@@ -107,6 +114,7 @@ export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
       basechain,
       libs,
       lastUtime: header.lastUtime,
+      inFlight,
     },
     adnlSeed: Buffer.from(header.adnlSeed, 'hex'),
     mnemonic: header.mnemonic,
@@ -196,7 +204,7 @@ function syncDirectory(dir: string): void {
 }
 
 /** The same off the event loop: a flush can wait on the disk for tens of milliseconds. */
-async function syncDirectoryAsync(dir: string): Promise<void> {
+export async function syncDirectoryAsync(dir: string): Promise<void> {
   let handle: fs.promises.FileHandle | undefined;
   try {
     handle = await fs.promises.open(dir, 'r');

@@ -5,11 +5,15 @@ import { LiteHandler } from '../dispatcher';
 
 const PREFIX = 'cannot apply external message to current state : ';
 
-/** Executes the external message at once; a block with its cascade is sealed before answering. */
+/**
+ * Executes the external message at once (a refusal is answered as a lite server answers it); its
+ * cascade lands in the next block: sealed before answering with --block-interval 0, else the next
+ * timed block, after the answer.
+ */
 export function sendMessage(chain: LocalChain): LiteHandler<'liteServer.sendMessage'> {
   return async (query) => {
     try {
-      await chain.sendExternalMessage(query.body);
+      await chain.submitExternalMessage(query.body);
     } catch (err) {
       if (err instanceof ExternalMessageRejectedError) {
         const exit = err.exitCode === null ? '' : ` exitcode=${err.exitCode}`;

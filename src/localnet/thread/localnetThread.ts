@@ -1,0 +1,121 @@
+/**
+ * The local chain in its own worker thread (worker.ts), as `npm start` runs it: the API's event
+ * loop never executes or seals (a valid 8 190-cell message costs the chain a few hundred ms of
+ * CPU, every seal tens of ms). The API talks to the chain's lite server over ADNL/TCP as before;
+ * this handle carries the `/localnet/*` controls over the thread's message port, with the same
+ * answers and errors as the controls on the chain's own thread.
+ */
+import { Address } from '@ton/core';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { ApiError, NotFoundError, ValidationError } from '../../errors';
+import type { ClockChange, FundAnswer, LocalnetControlApi, LocalnetStatus, SnapshotInfo } from '../controls';
+import type { LocalnetGlobalConfig } from '../localnet';
+import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerStartOptions } from './protocol';
+
+export class LocalnetThread implements LocalnetControlApi {
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  private exited = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    readonly host: string,
+    readonly port: number,
+    readonly publicKey: Buffer,
+    readonly globalConfig: LocalnetGlobalConfig,
+    readonly globalConfigJson: string,
+    /** What a developer needs to use the chain (describeLocalnet's text). */
+    readonly description: string,
+    private readonly logger: Logger,
+  ) {
+    worker.on('message', (message: FromWorker) => {
+      if (message.type !== 'reply') return;
+      const waiter = this.waiting.get(message.id);
+      if (!waiter) return;
+      this.waiting.delete(message.id);
+      if (message.error) waiter.reject(errorOf(message.error));
+      else waiter.resolve(message.result);
+    });
+    worker.on('exit', (code) => {
+      this.exited = true;
+      for (const waiter of this.waiting.values()) waiter.reject(new Error(`the local chain thread exited (${code})`));
+      this.waiting.clear();
+    });
+    worker.on('error', (err) => this.logger.error({ err }, 'localnet: the chain thread failed'));
+  }
+
+  /** Starts the chain in a new worker thread; resolves once its lite server listens. */
+  static start(options: WorkerStartOptions, logLevel: string, logger: Logger): Promise<LocalnetThread> {
+    const worker = new Worker(path.join(__dirname, 'workerEntry.js'), { workerData: { options, logLevel } });
+    return new Promise<LocalnetThread>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`the local chain thread exited during its start (${code})`));
+      const onError = (err: Error) => reject(err);
+      worker.once('exit', onExit);
+      worker.once('error', onError);
+      worker.once('message', (message: FromWorker) => {
+        worker.off('exit', onExit);
+        worker.off('error', onError);
+        if (message.type === 'ready') {
+          const { host, port, publicKey, globalConfig, globalConfigJson, description } = message;
+          resolve(new LocalnetThread(worker, host, port, Buffer.from(publicKey), globalConfig, globalConfigJson, description, logger));
+        } else {
+          void worker.terminate();
+          reject(new Error(message.type === 'failed' ? message.message : 'the local chain thread did not start'));
+        }
+      });
+    });
+  }
+
+  fund(destination: Address, amount: bigint): Promise<FundAnswer> {
+    return this.call({ op: 'fund', address: destination.toRawString(), amount }) as Promise<FundAnswer>;
+  }
+
+  mine(): Promise<{ seqno: number; utime: number }> {
+    return this.call({ op: 'mine' }) as Promise<{ seqno: number; utime: number }>;
+  }
+
+  moveClock(change: ClockChange): Promise<{ now: number; clock_offset: number }> {
+    return this.call({ op: 'moveClock', change }) as Promise<{ now: number; clock_offset: number }>;
+  }
+
+  snapshot(): Promise<SnapshotInfo> {
+    return this.call({ op: 'snapshot' }) as Promise<SnapshotInfo>;
+  }
+
+  restore(id: string): Promise<{ id: string; seqno: number; utime: number }> {
+    return this.call({ op: 'restore', id }) as Promise<{ id: string; seqno: number; utime: number }>;
+  }
+
+  status(): Promise<LocalnetStatus> {
+    return this.call({ op: 'status' }) as Promise<LocalnetStatus>;
+  }
+
+  /** Stops the chain (its last save included) and ends the thread. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    try {
+      await this.call({ op: 'stop' });
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  private call(request: ControlRequest): Promise<unknown> {
+    if (this.exited) return Promise.reject(new Error('the local chain thread has exited'));
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const message: ToWorker = { id, request };
+      this.worker.postMessage(message);
+    });
+  }
+}
+
+/** The control's error as the API maps it: the same classes as on the chain's thread. */
+function errorOf(error: ControlError): ApiError | Error {
+  if (error.kind === 'validation') return new ValidationError(error.message);
+  if (error.kind === 'notFound') return new NotFoundError(error.message);
+  return new Error(error.message);
+}

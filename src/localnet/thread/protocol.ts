@@ -1,0 +1,58 @@
+/**
+ * Messages between the API's thread and the local chain's worker thread (localnetThread.ts and
+ * worker.ts): plain data only, as a MessagePort carries it.
+ */
+import type { ClockChange } from '../controls';
+import type { LocalnetGlobalConfig } from '../localnet';
+
+/** What the worker starts the chain with: StartLocalnetOptions without the logger (the worker makes its own). */
+export interface WorkerStartOptions {
+  mnemonic?: readonly string[] | string;
+  accounts?: number;
+  blockIntervalMs?: number;
+  shards?: number;
+  host?: string;
+  port?: number;
+  seed?: Uint8Array | string;
+  stateFile?: string;
+  saveIntervalSec?: number;
+  keepBlocks?: number;
+  maxConnections?: number;
+  getMethodGasLimit?: bigint;
+  crossShardDelay?: number;
+}
+
+export interface WorkerData {
+  options: WorkerStartOptions;
+  logLevel: string;
+}
+
+export type ControlRequest =
+  | { op: 'fund'; address: string; amount: bigint }
+  | { op: 'mine' }
+  | { op: 'moveClock'; change: ClockChange }
+  | { op: 'snapshot' }
+  | { op: 'restore'; id: string }
+  | { op: 'status' }
+  | { op: 'stop' };
+
+/** An error of a control, by the kind the API maps to a status. */
+export interface ControlError {
+  kind: 'validation' | 'notFound' | 'other';
+  message: string;
+}
+
+export type FromWorker =
+  | {
+      type: 'ready';
+      host: string;
+      port: number;
+      publicKey: Uint8Array;
+      globalConfig: LocalnetGlobalConfig;
+      globalConfigJson: string;
+      description: string;
+    }
+  | { type: 'failed'; message: string }
+  | { type: 'reply'; id: number; result?: unknown; error?: ControlError };
+
+export type ToWorker = { id: number; request: ControlRequest };

@@ -1,0 +1,74 @@
+/**
+ * The local chain's worker thread: the chain (emulator, sealing, journal, lite server on its own
+ * TCP port) runs here, so its CPU work (decoding a large message, executing, sealing) never
+ * holds the API's event loop. The API reaches the chain as any lite client does, over ADNL/TCP;
+ * the `/localnet/*` controls come over this thread's message port (protocol.ts).
+ */
+import { Address } from '@ton/core';
+import { parentPort, workerData } from 'node:worker_threads';
+import { NotFoundError, ValidationError } from '../../errors';
+import pino from 'pino';
+import { LocalnetControls } from '../controls';
+import { describeLocalnet, startLocalnet, type Localnet } from '../index';
+import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerData } from './protocol';
+
+if (!parentPort) throw new Error('the local chain worker runs in a worker thread');
+const port = parentPort;
+const { options, logLevel } = workerData as WorkerData;
+const send = (message: FromWorker): void => port.postMessage(message);
+
+function controlError(err: unknown): ControlError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof ValidationError) return { kind: 'validation', message };
+  if (err instanceof NotFoundError) return { kind: 'notFound', message };
+  return { kind: 'other', message };
+}
+
+async function run(localnet: Localnet, controls: LocalnetControls, request: ControlRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'fund':
+      return controls.fund(Address.parseRaw(request.address), request.amount);
+    case 'mine':
+      return controls.mine();
+    case 'moveClock':
+      return controls.moveClock(request.change);
+    case 'snapshot':
+      return controls.snapshot();
+    case 'restore':
+      return controls.restore(request.id);
+    case 'status':
+      return controls.status();
+    case 'stop':
+      await localnet.stop();
+      return null;
+  }
+}
+
+async function main(): Promise<void> {
+  // The chain's own logger (src/localnet imports no logging module of the server); same level, same stdout.
+  const logger = pino({ level: logLevel }).child({ component: 'localnet' });
+  const { seed, ...rest } = options;
+  const localnet = await startLocalnet({
+    ...rest,
+    ...(seed !== undefined ? { seed: typeof seed === 'string' ? seed : Buffer.from(seed) } : {}),
+    logger,
+  });
+  const controls = new LocalnetControls(localnet);
+  port.on('message', (message: ToWorker) => {
+    run(localnet, controls, message.request).then(
+      (result) => send({ type: 'reply', id: message.id, result }),
+      (err: unknown) => send({ type: 'reply', id: message.id, error: controlError(err) }),
+    );
+  });
+  send({
+    type: 'ready',
+    host: localnet.host,
+    port: localnet.port,
+    publicKey: new Uint8Array(localnet.publicKey),
+    globalConfig: localnet.globalConfig,
+    globalConfigJson: localnet.globalConfigJson,
+    description: describeLocalnet(localnet),
+  });
+}
+
+main().catch((err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }));

@@ -1,0 +1,135 @@
+/**
+ * `--block-interval N > 0`: an external message sent through the lite server is answered before
+ * its block exists (the masterchain does not move), and its transactions land in the next timed
+ * block; a message the wallet refuses is refused at once; POST /localnet/mine seals the waiting
+ * messages at once; with a state file, an accepted message survives a crash before its block.
+ */
+import { beginCell, Cell, external, internal, SendMode, storeMessage, toNano, WalletContractV4 } from '@ton/ton';
+import fs from 'fs';
+import os from 'os';
+import path from 'path';
+import { startLocalnet } from '../../src/localnet';
+import { journalFiles } from '../../src/localnet/ledger/journal';
+import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/ledger/ids';
+import { StoredBlock } from '../../src/localnet/ledger/store';
+import { LocalnetControls } from '../../src/localnet/controls';
+import { LocalnetWallets } from '../../src/localnet/wallets';
+import { startConnectedLocalnet, type ConnectedLocalnet } from './helpers/liteClient';
+
+function transfer(wallets: LocalnetWallets, seqno: number): Cell {
+  const v4 = wallets.wallets[0].contract as WalletContractV4;
+  const body = v4.createTransfer({
+    seqno,
+    secretKey: wallets.keyPair.secretKey,
+    messages: [internal({ to: wallets.wallets[1].address, value: toNano('1'), bounce: false })],
+    sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
+  });
+  return beginCell()
+    .store(storeMessage(external({ to: v4.address, body })))
+    .endCell();
+}
+
+/** The masterchain block (at or after `from`) whose round holds the transaction made by `message`. */
+function blockWith(blocks: readonly StoredBlock[], message: Cell): StoredBlock | undefined {
+  return blocks.find((b) =>
+    b.transactions.some((tx) => tx.cell.refs[0]?.beginParse().loadMaybeRef()?.hash().equals(message.hash()) ?? false),
+  );
+}
+
+function basechainBlocks(ctx: ConnectedLocalnet): StoredBlock[] {
+  return ctx.net.chain.shards.flatMap((shard) => [...ctx.net.chain.store.blocks(BASECHAIN, shard)]);
+}
+
+describe('external messages wait for the next block', () => {
+  let ctx: ConnectedLocalnet;
+
+  beforeAll(async () => {
+    ctx = await startConnectedLocalnet({ accounts: 2, blockIntervalMs: 2000 });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('is answered before its block exists, then lands in the next timed block', async () => {
+    // Just after a timed block, so the answer surely comes well before the next one.
+    const before = await new Promise<StoredBlock>((resolve) => {
+      const off = ctx.net.chain.onBlock((b) => {
+        off();
+        resolve(b);
+      });
+    });
+    const message = transfer(ctx.net.wallets, 0);
+    await ctx.client.sendMessage(message.toBoc());
+    // Answered; the masterchain has not moved and no block holds the transaction yet.
+    const info = await ctx.client.getMasterchainInfo();
+    expect(info.last.seqno).toBe(before.id.seqno);
+    expect(blockWith(basechainBlocks(ctx), message)).toBeUndefined();
+
+    await ctx.net.chain.waitForMasterchainSeqno(before.id.seqno + 1, 10_000);
+    const next = ctx.net.chain.store.bySeqno(MASTERCHAIN, before.id.seqno + 1)!;
+    const landed = blockWith(basechainBlocks(ctx), message);
+    expect(landed).toBeDefined();
+    expect(landed!.masterchainSeqno).toBe(next.id.seqno);
+  });
+
+  it('refuses at once a message the wallet does not accept (an old seqno), as a lite server does', async () => {
+    const height = ctx.net.chain.store.height(MASTERCHAIN);
+    await expect(ctx.client.sendMessage(transfer(ctx.net.wallets, 0).toBoc())).rejects.toThrow(
+      /cannot apply external message to current state : External message was not accepted/,
+    );
+    expect(ctx.net.chain.store.height(MASTERCHAIN)).toBeLessThanOrEqual(height + 1);
+  });
+
+  it('POST /localnet/mine seals the waiting messages at once', async () => {
+    const controls = new LocalnetControls(ctx.net);
+    const message = transfer(ctx.net.wallets, 1);
+    await ctx.client.sendMessage(message.toBoc());
+    const mined = await controls.mine();
+    const landed = blockWith(basechainBlocks(ctx), message);
+    expect(landed?.masterchainSeqno).toBe(mined.seqno);
+  });
+});
+
+describe('with --block-interval 0', () => {
+  it('a message seals its block before the answer', async () => {
+    const ctx = await startConnectedLocalnet({ accounts: 2, blockIntervalMs: 0 });
+    try {
+      const height = ctx.net.chain.store.height(MASTERCHAIN);
+      const message = transfer(ctx.net.wallets, 0);
+      await ctx.client.sendMessage(message.toBoc());
+      expect(ctx.net.chain.store.height(MASTERCHAIN)).toBe(height + 1);
+      expect(blockWith(basechainBlocks(ctx), message)?.masterchainSeqno).toBe(height + 1);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('an accepted message and a crash before its block', () => {
+  it('is journaled before the answer; a restart executes it into the first block', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'localnet-wait-'));
+    const stateFile = path.join(dir, 'chain.lnet');
+    // No timed block comes: the message waits.
+    const ctx = await startConnectedLocalnet({ accounts: 2, blockIntervalMs: 3_600_000, stateFile, seed: 'wait' });
+    let message: Cell;
+    const copy = path.join(dir, 'copy.lnet');
+    try {
+      message = transfer(ctx.net.wallets, 0);
+      await ctx.client.sendMessage(message.toBoc());
+      // As a kill right after the answer leaves the files.
+      fs.copyFileSync(stateFile, copy);
+      fs.copyFileSync(journalFiles(stateFile).current, journalFiles(copy).current);
+    } finally {
+      await ctx.close();
+    }
+    const resumed = await startLocalnet({ stateFile: copy, blockIntervalMs: 0 });
+    try {
+      const blocks = resumed.chain.shards.flatMap((shard) => [...resumed.chain.store.blocks(BASECHAIN, shard)]);
+      const landed = blockWith(blocks, message);
+      expect(landed).toBeDefined();
+    } finally {
+      await resumed.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
