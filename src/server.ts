@@ -18,6 +18,7 @@ import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import type { AppServices } from './services';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './converters/cellHashing';
+import { StreamingService } from './streaming';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -100,9 +101,12 @@ export async function startServer(
         })
       : undefined;
   await cache?.connect();
+  // Live events come from the index pipeline when it runs (attached by the caller through `streaming`).
+  const streaming = new StreamingService({ config, logger: logger.child({ component: 'streaming' }), access });
   const services: AppServices = {
     config,
     logger,
+    streaming,
     table: createHandlerTable(),
     lite: pool,
     access,
@@ -115,6 +119,10 @@ export async function startServer(
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
   http.keepAliveTimeout = config.keepAliveTimeout;
   http.headersTimeout = config.keepAliveTimeout + 1000;
+  // WebSocket upgrades: the streaming API's; any other is refused.
+  http.on('upgrade', (req, socket, head: Buffer) => {
+    if (!streaming.handleUpgrade(req, socket, head)) socket.destroy();
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -140,6 +148,8 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      // Streams never end on their own: each gets its reason frame and is closed first.
+      await streaming.close();
       await new Promise<void>((resolve) => {
         const grace = setTimeout(() => {
           logger.warn({ graceMs: config.shutdownGrace }, 'grace period over; closing the remaining connections');

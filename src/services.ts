@@ -5,6 +5,7 @@ import type { AppConfig } from './config';
 import type { HandlerTable } from './handlers';
 import type { LiteGateway } from './liteclient/session';
 import type { LocalnetControls } from './localnet/controls';
+import type { StreamingService } from './streaming';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
 export interface AppServices {
@@ -19,4 +20,6 @@ export interface AppServices {
   readonly cache?: ResponseCache;
   /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
   readonly localnet?: LocalnetControls;
+  /** The streaming API (`/api/streaming/*`); absent in tests of the v2 app alone. */
+  readonly streaming?: StreamingService;
 }

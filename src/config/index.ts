@@ -92,6 +92,10 @@ export const OPTIONS = {
   trustedBlock: { flag: 'trusted-block', kind: 'string', defaultValue: undefined, description: 'a masterchain block trusted besides the global config init_block: wc:shard:seqno:root_hash:file_hash' },
   trustLiteservers: { flag: 'trust-liteservers', kind: 'bool', defaultValue: false, description: 'skip proof checks of lite-server answers (only when every lite server is your own node)' },
   cacheRedis: { flag: 'cache-redis', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent' },
+  streamKeylessConnections: { flag: 'stream-keyless-connections', kind: 'int', defaultValue: 10, description: 'streaming API: open streams per client IP without an API key (0 = no limit; --keyless-rps 0 lifts it too)', min: 0, max: 1_000_000 },
+  streamKeylessAddresses: { flag: 'stream-keyless-addresses', kind: 'int', defaultValue: 100, description: 'streaming API: addresses in one subscription of a client without an API key (0 = no limit up to 1024)', min: 0, max: 1024 },
+  streamQueue: { flag: 'stream-queue', kind: 'bytes', defaultValue: 1024 * 1024, description: 'streaming API: bytes of events that may wait for one slow client before it is disconnected', min: 1024, max: 1024 ** 3 },
+  streamWindow: { flag: 'stream-window', kind: 'int', defaultValue: 10000, description: 'streaming API: newest events kept in memory for resume (older ones are rebuilt from the index)', min: 1, max: 10_000_000 },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;

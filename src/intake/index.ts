@@ -8,6 +8,7 @@ import { handedOver, type HandedOver } from './handover';
 import { JsonBodyError, parseRequestJson } from './json';
 
 export { checkUrl, MAX_URL_BYTES, urlError } from './url';
+export type { BodyLimits } from './body';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
 export { handedOver, markHandedOver, type HandedOver } from './handover';
@@ -44,8 +45,18 @@ function bodyLimits(services: AppServices): BodyLimits {
  * client's 4xx. `jsonRpc`: the request is JSON-RPC, whose batches are bounded by --max-batch.
  */
 export async function readJsonBody(req: IncomingMessage, services: AppServices, jsonRpc: boolean): Promise<unknown> {
+  const body = await readBoundedJson(req, bodyLimits(services));
+  const maxBatch = services.config.maxBatch;
+  if (jsonRpc && Array.isArray(body) && body.length > maxBatch) throw new BatchTooLargeError(body.length, maxBatch);
+  return body;
+}
+
+/**
+ * A POST body as JSON within `limits` (the streaming API's subscriptions use a bound of their own):
+ * undefined when there is none; rejects with the client's 4xx (ApiError).
+ */
+export async function readBoundedJson(req: IncomingMessage, limits: BodyLimits): Promise<unknown> {
   if (req.method !== 'POST' || !hasBody(req)) return undefined;
-  const limits = bodyLimits(services);
   const decoders = precheckBody(req, limits);
   let bytes: Buffer;
   try {
@@ -63,8 +74,6 @@ export async function readJsonBody(req: IncomingMessage, services: AppServices, 
     }
     throw err;
   }
-  const maxBatch = services.config.maxBatch;
-  if (jsonRpc && Array.isArray(body) && body.length > maxBatch) throw new BatchTooLargeError(body.length, maxBatch);
   return body;
 }
 
