@@ -36,6 +36,10 @@ async function main(argv: readonly string[]): Promise<void> {
     await runLocalnetOnly(config, logger);
     return;
   }
+  if (command === 'index') {
+    await runIndexOnly(config, logger);
+    return;
+  }
   // A fixed pool's TVM threads warm up on the other core while this thread loads the server and
   // builds the local chain; by default they start with the first task and there is nothing to wait for.
   const tvmWarming = startTvmWorkers(config, logger);
@@ -96,8 +100,47 @@ async function runLocalnetOnly(config: AppConfig, logger: ReturnType<typeof crea
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
+/**
+ * `ton-http-bridge index`: the block indexer alone, no HTTP API (metrics still on --metrics-port).
+ * Lite servers as for `serve` (the embedded chain when --network local has no --liteservers); the
+ * index in --database-url, else the embedded database. Several may run on one database: one writes.
+ */
+async function runIndexOnly(config: AppConfig, logger: ReturnType<typeof createLogger>): Promise<void> {
+  const embedded = config.network === 'local' && !config.liteservers;
+  const { startIndex } = await import('./indexer');
+  const { createLitePool, remoteLiteServers } = await import('./liteclient');
+  const { checkLiteServersAtStart } = await import('./startup');
+  const { startMetricsServer } = await import('./metrics/server');
+  const local = embedded ? await (await import('./localnetSource')).startLocalnetSource(config, logger) : undefined;
+  const set = local ? { servers: local.servers, anchor: local.anchor ?? null } : await remoteLiteServers(config, logger);
+  const pool = createLitePool(set, config, logger, local?.saveKeyBlock ?? true);
+  await pool.start();
+  await checkLiteServersAtStart(pool, config.startTimeout, logger);
+  const metrics = config.metricsPort !== 0 ? await startMetricsServer(config.metricsPort, config.host, logger) : undefined;
+  const index = await startIndex(config, pool, logger, config.network === 'local');
+  process.stdout.write(`indexing (${index.store.kind})\n`);
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'stopping the indexer');
+    void (async () => {
+      await index.stop();
+      pool.close();
+      await metrics?.close();
+      await local?.stop();
+    })().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'stopping the indexer failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
 main(process.argv.slice(2)).catch((err: unknown) => {
-  const known = err instanceof LiteServerConfigError || err instanceof ConfigError || err instanceof StartupError;
+  const known =
+    err instanceof LiteServerConfigError || err instanceof ConfigError || err instanceof StartupError || (err instanceof Error && err.name === 'IndexStoreError');
   process.stderr.write(
     `ton-http-bridge: ${known || !(err instanceof Error) ? String(err instanceof Error ? err.message : err) : err.stack}\n`,
   );

@@ -9,6 +9,7 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './handlers';
+import { indexEnabled, startIndex, type IndexService } from './indexer';
 import type { Localnet } from './localnet';
 import { LocalnetControls } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
@@ -74,13 +75,19 @@ export async function startServer(
   const pool = createLitePool(set, config, logger, source?.saveKeyBlock ?? true);
   const unobserve = observePool(pool);
   let metrics: MetricsServer | undefined;
+  let index: IndexService | undefined;
   try {
     await pool.start();
     // One line per lite server; none usable within --start-timeout stops the start with the reasons.
     await checkLiteServersAtStart(pool, config.startTimeout, logger);
     if (config.metricsPort !== 0) metrics = await startMetricsServer(config.metricsPort, config.host, logger);
+    // The block index (v3's store): a bad database URL or a newer schema stops the start here.
+    // A local network (embedded, or `localnet` reached through --liteservers) is indexed from genesis and may rewind.
+    const localChain = config.network === 'local';
+    if (indexEnabled(config, source?.localnet !== undefined)) index = await startIndex(config, pool, logger, localChain);
   } catch (err) {
     unobserve();
+    await metrics?.close();
     pool.close();
     await access.close();
     await source?.stop();
@@ -112,6 +119,7 @@ export async function startServer(
     access,
     ...(cache ? { cache } : {}),
     ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
+    ...(index ? { index } : {}),
   };
   const app = createApp(services);
   // Cached hits are answered ahead of the app (src/routes/fastPath.ts); everything else goes to it.
@@ -133,6 +141,7 @@ export async function startServer(
     });
   } catch (err) {
     unobserve();
+    await index?.stop();
     pool.close();
     await metrics?.close();
     await access.close();
@@ -164,6 +173,8 @@ export async function startServer(
         http.closeIdleConnections();
       });
       unobserve();
+      // Before the pool: the pipeline's fetches end, then its last commit, then the database.
+      await index?.stop();
       pool.close();
       await metrics?.close();
       await closeTvm();

@@ -3,6 +3,7 @@ import type { AccessControl } from './auth';
 import type { ResponseCache } from './cache/responseCache';
 import type { AppConfig } from './config';
 import type { HandlerTable } from './handlers';
+import type { IndexService } from './indexer';
 import type { LiteGateway } from './liteclient/session';
 import type { LocalnetControls } from './localnet/controls';
 import type { StreamingService } from './streaming';
@@ -22,4 +23,6 @@ export interface AppServices {
   readonly localnet?: LocalnetControls;
   /** The streaming API (`/api/streaming/*`); absent in tests of the v2 app alone. */
   readonly streaming?: StreamingService;
+  /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
+  readonly index?: IndexService;
 }

@@ -96,6 +96,18 @@ export const OPTIONS = {
   streamKeylessAddresses: { flag: 'stream-keyless-addresses', kind: 'int', defaultValue: 100, description: 'streaming API: addresses in one subscription of a client without an API key (0 = no limit up to 1024)', min: 0, max: 1024 },
   streamQueue: { flag: 'stream-queue', kind: 'bytes', defaultValue: 1024 * 1024, description: 'streaming API: bytes of events that may wait for one slow client before it is disconnected', min: 1024, max: 1024 ** 3 },
   streamWindow: { flag: 'stream-window', kind: 'int', defaultValue: 10000, description: 'streaming API: newest events kept in memory for resume (older ones are rebuilt from the index)', min: 1, max: 10_000_000 },
+  databaseUrl: { flag: 'database-url', kind: 'string', defaultValue: undefined, description: 'PostgreSQL 14+ holding the index (postgres://user:pass@host:port/db), shared by all instances; the embedded database if absent' },
+  databaseReadUrl: { flag: 'database-read-url', kind: 'string', defaultValue: undefined, description: 'a PostgreSQL replica for index reads (default: --database-url)' },
+  index: {
+    flag: 'index',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'the block index behind v3: on or off (default: on with the embedded chain and with --database-url, off otherwise)',
+    choices: ['on', 'off'],
+  },
+  indexDir: { flag: 'index-dir', kind: 'string', defaultValue: undefined, description: 'directory of the embedded index database (default: beside --state-file, else in memory)' },
+  indexFrom: { flag: 'index-from', kind: 'int', defaultValue: undefined, description: 'masterchain seqno an empty index starts at (default: genesis on the embedded chain, the head otherwise)', min: 1, max: 2 ** 32 - 1 },
+  indexRetention: { flag: 'index-retention', kind: 'int', defaultValue: 0, description: 'delete indexed masterchain blocks older than this many days (0 = keep all)', min: 0, max: 100_000 },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;
@@ -107,7 +119,7 @@ type ValueOf<K extends OptionKey> = (typeof OPTIONS)[K]['kind'] extends 'int' | 
 
 export type AppConfig = {
   readonly [K in OptionKey]: (typeof OPTIONS)[K]['defaultValue'] extends undefined ? ValueOf<K> | undefined : ValueOf<K>;
-} & { readonly network: 'local' | 'mainnet' | 'testnet'; readonly redisFailurePolicy: 'open' | 'closed' };
+} & { readonly network: 'local' | 'mainnet' | 'testnet'; readonly redisFailurePolicy: 'open' | 'closed'; readonly index: 'on' | 'off' | undefined };
 
 export const ENV_PREFIX = 'TON_BRIDGE_';
 
@@ -118,7 +130,7 @@ export function envName(flag: string): string {
 export class ConfigError extends Error {}
 
 export interface ParsedCommandLine {
-  readonly command: 'serve' | 'localnet' | 'help';
+  readonly command: 'serve' | 'localnet' | 'index' | 'help';
   readonly config: AppConfig;
 }
 
@@ -203,7 +215,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       continue;
     }
     if (!arg.startsWith('--')) {
-      if (i === 0 && (arg === 'localnet' || arg === 'serve')) {
+      if (i === 0 && (arg === 'localnet' || arg === 'serve' || arg === 'index')) {
         command = arg;
         continue;
       }
@@ -229,10 +241,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
 export function helpText(): string {
   const lines = [
-    'Usage: ton-http-bridge [serve|localnet] [options]',
+    'Usage: ton-http-bridge [serve|localnet|index] [options]',
     '',
     '  serve     (default) the TON HTTP API v2 on --host:--port',
     '  localnet  only the local chain lite server; writes its global config to --config-out',
+    '  index     only the block indexer (no HTTP API): fills --database-url (or --index-dir) from the lite servers',
     '',
     'Options (each also as an environment variable):',
   ];

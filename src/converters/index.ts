@@ -10,6 +10,7 @@ export * from './blockInfo';
 export * from './blockTransactions';
 export * from './boc';
 export * from './config';
+export * from './extMessage';
 export * from './libraries';
 export * from './masterchainInfo';
 export * from './message';

@@ -12,11 +12,26 @@ export function healthcheck(services: AppServices) {
     const liteservers = pool?.status() ?? null;
     // Without a pool (tests of chain-free methods) there is nothing to be unhealthy about.
     const healthy = liteservers === null || liteservers.some((server) => server.state === 'up' && server.connected);
+    const index = services.index?.health();
     const result = {
       status: healthy ? 'ok' : 'unavailable',
       network: services.config.network,
       healthy_liteservers: liteservers?.filter((server) => server.state === 'up' && server.connected).length ?? null,
       liteservers,
+      // The index does not decide v2's health (v2 never reads it); it is reported for operators.
+      index: index
+        ? {
+            available: index.available,
+            state: index.status.state,
+            writer: index.status.writer,
+            first_mc_seqno: index.status.firstMcSeqno,
+            committed_mc_seqno: index.status.committedMcSeqno,
+            head_mc_seqno: index.status.headMcSeqno,
+            lag_blocks: index.status.lagBlocks,
+            lag_ms: index.status.lagMs,
+            ...(index.reason ? { reason: index.reason } : {}),
+          }
+        : null,
     };
     if (healthy) {
       res.status(200).json({ ok: true, result });

@@ -1,0 +1,17 @@
+/**
+ * The index's schema, as numbered migrations applied in order at start (src/indexdb/migrate.ts).
+ * A migration is never edited once released: a change is a new number. TypeScript modules, not
+ * .sql files, because the dev build bundles src/ and would not copy .sql files.
+ */
+import { MIGRATION_0001_SCHEMA_V1 } from './0001_schema_v1';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'schema v1', sql: MIGRATION_0001_SCHEMA_V1 }];
+
+/** The schema version this code writes and reads. A database above it is refused at start. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

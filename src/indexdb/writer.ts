@@ -1,0 +1,178 @@
+import type { ClientBase } from 'pg';
+import type { BlockIdRow, Checkpoint, McBlockRows } from './rows';
+
+/**
+ * Writes one masterchain block's rows and the checkpoint in one transaction (the caller's BEGIN /
+ * COMMIT): the index is always at a whole masterchain block. Rows go in one statement per table,
+ * `insert … select from unnest($1::type[], …)`: one parameter per column, whatever the row count.
+ */
+
+/** Column name and the SQL type its array parameter is sent as; `cast` converts an element after unnest. */
+type ColumnSpec = readonly [name: string, arrayType: string, cast?: string];
+
+const BLOCK_COLUMNS: readonly ColumnSpec[] = [
+  ['workchain', 'int4'], ['shard', 'int8'], ['seqno', 'int4'], ['root_hash', 'bytea'], ['file_hash', 'bytea'],
+  ['mc_block_workchain', 'int4'], ['mc_block_shard', 'int8'], ['mc_block_seqno', 'int4'], ['global_id', 'int4'], ['version', 'int4'],
+  ['after_merge', 'bool'], ['before_split', 'bool'], ['after_split', 'bool'], ['want_merge', 'bool'], ['want_split', 'bool'],
+  ['key_block', 'bool'], ['vert_seqno_incr', 'bool'], ['flags', 'int4'], ['gen_utime', 'int8'], ['start_lt', 'int8'], ['end_lt', 'int8'],
+  ['validator_list_hash_short', 'int4'], ['gen_catchain_seqno', 'int4'], ['min_ref_mc_seqno', 'int4'], ['prev_key_block_seqno', 'int4'],
+  ['vert_seqno', 'int4'], ['master_ref_seqno', 'int4'], ['rand_seed', 'bytea'], ['created_by', 'bytea'], ['tx_count', 'int4'],
+  ['prev_blocks', 'text', 'blockid[]'],
+];
+
+const SHARD_STATE_COLUMNS: readonly ColumnSpec[] = [['mc_seqno', 'int4'], ['workchain', 'int4'], ['shard', 'int8'], ['seqno', 'int4']];
+
+const TRANSACTION_COLUMNS: readonly ColumnSpec[] = [
+  ['account', 'text'], ['hash', 'bytea'], ['lt', 'int8'], ['block_workchain', 'int4'], ['block_shard', 'int8'], ['block_seqno', 'int4'],
+  ['mc_block_seqno', 'int4'], ['trace_id', 'bytea'], ['prev_trans_hash', 'bytea'], ['prev_trans_lt', 'int8'], ['now', 'int4'],
+  ['orig_status', 'text', 'account_status_type'], ['end_status', 'text', 'account_status_type'], ['total_fees', 'int8'],
+  ['total_fees_extra_currencies', 'text', 'jsonb'], ['account_state_hash_before', 'bytea'], ['account_state_hash_after', 'bytea'],
+  ['descr', 'text', 'descr_type'], ['aborted', 'bool'], ['destroyed', 'bool'], ['credit_first', 'bool'], ['is_tock', 'bool'], ['installed', 'bool'],
+  ['storage_fees_collected', 'int8'], ['storage_fees_due', 'int8'], ['storage_status_change', 'text', 'status_change_type'],
+  ['credit_due_fees_collected', 'int8'], ['credit', 'int8'], ['credit_extra_currencies', 'text', 'jsonb'], ['compute_skipped', 'bool'],
+  ['skipped_reason', 'text', 'skipped_reason_type'], ['compute_success', 'bool'], ['compute_msg_state_used', 'bool'],
+  ['compute_account_activated', 'bool'], ['compute_gas_fees', 'int8'], ['compute_gas_used', 'int8'], ['compute_gas_limit', 'int8'],
+  ['compute_gas_credit', 'int8'], ['compute_mode', 'int2'], ['compute_exit_code', 'int4'], ['compute_exit_arg', 'int4'], ['compute_vm_steps', 'int8'],
+  ['compute_vm_init_state_hash', 'bytea'], ['compute_vm_final_state_hash', 'bytea'], ['action_success', 'bool'], ['action_valid', 'bool'],
+  ['action_no_funds', 'bool'], ['action_status_change', 'text', 'status_change_type'], ['action_total_fwd_fees', 'int8'],
+  ['action_total_action_fees', 'int8'], ['action_result_code', 'int4'], ['action_result_arg', 'int4'], ['action_tot_actions', 'int4'],
+  ['action_spec_actions', 'int4'], ['action_skipped_actions', 'int4'], ['action_msgs_created', 'int4'], ['action_action_list_hash', 'bytea'],
+  ['action_tot_msg_size_cells', 'int8'], ['action_tot_msg_size_bits', 'int8'], ['bounce', 'text', 'bounce_type'], ['bounce_msg_size_cells', 'int8'],
+  ['bounce_msg_size_bits', 'int8'], ['bounce_req_fwd_fees', 'int8'], ['bounce_msg_fees', 'int8'], ['bounce_fwd_fees', 'int8'],
+  ['split_info_cur_shard_pfx_len', 'int4'], ['split_info_acc_split_depth', 'int4'], ['split_info_this_addr', 'text'], ['split_info_sibling_addr', 'text'],
+];
+
+const MESSAGE_COLUMNS: readonly ColumnSpec[] = [
+  ['tx_hash', 'bytea'], ['tx_lt', 'int8'], ['mc_seqno', 'int4'], ['msg_hash', 'bytea'], ['msg_hash_norm', 'bytea'], ['direction', 'text', 'msg_direction'],
+  ['trace_id', 'bytea'], ['source', 'text'], ['destination', 'text'], ['value', 'int8'], ['value_extra_currencies', 'text', 'jsonb'], ['fwd_fee', 'int8'],
+  ['ihr_fee', 'int8'], ['extra_flags', 'numeric'], ['created_lt', 'int8'], ['created_at', 'int8'], ['opcode', 'int4'], ['ihr_disabled', 'bool'],
+  ['bounce', 'bool'], ['bounced', 'bool'], ['import_fee', 'int8'], ['body_hash', 'bytea'], ['init_state_hash', 'bytea'],
+];
+
+const MESSAGE_CONTENT_COLUMNS: readonly ColumnSpec[] = [['hash', 'bytea'], ['body', 'bytea']];
+
+const ACCOUNT_STATE_COLUMNS: readonly ColumnSpec[] = [
+  ['hash', 'bytea'], ['account', 'text'], ['balance', 'int8'], ['balance_extra_currencies', 'text', 'jsonb'], ['account_status', 'text', 'account_status_type'],
+  ['frozen_hash', 'bytea'], ['data_hash', 'bytea'], ['code_hash', 'bytea'],
+];
+
+const LATEST_ACCOUNT_STATE_COLUMNS: readonly ColumnSpec[] = [
+  ...ACCOUNT_STATE_COLUMNS, ['account_friendly', 'text'], ['timestamp', 'int4'], ['last_trans_hash', 'bytea'], ['last_trans_lt', 'int8'],
+  ['data_boc', 'bytea'], ['code_boc', 'bytea'],
+];
+
+const TRACE_COLUMNS: readonly ColumnSpec[] = [
+  ['trace_id', 'bytea'], ['external_hash', 'bytea'], ['external_hash_norm', 'bytea'], ['mc_seqno_start', 'int4'], ['mc_seqno_end', 'int4'],
+  ['start_lt', 'int8'], ['start_utime', 'int4'], ['end_lt', 'int8'], ['end_utime', 'int4'], ['state', 'text', 'trace_state'],
+  ['pending_edges_', 'int8'], ['edges_', 'int8'], ['nodes_', 'int8'],
+];
+
+const TRACE_EDGE_COLUMNS: readonly ColumnSpec[] = [
+  ['trace_id', 'bytea'], ['msg_hash', 'bytea'], ['left_tx', 'bytea'], ['right_tx', 'bytea'], ['incomplete', 'bool'], ['broken', 'bool'],
+];
+
+/** `{"(0,-9223372036854775808,5)"}`: a blockid[] literal. */
+export function blockIdArrayLiteral(ids: readonly BlockIdRow[]): string {
+  return `{${ids.map((id) => `"(${id.workchain},${id.shard},${id.seqno})"`).join(',')}}`;
+}
+
+function columnValue(row: object, name: string): unknown {
+  const value = (row as Record<string, unknown>)[name];
+  if (name === 'prev_blocks') return blockIdArrayLiteral(value as BlockIdRow[]);
+  return value ?? null;
+}
+
+async function bulkInsert(client: ClientBase, table: string, columns: readonly ColumnSpec[], rows: readonly object[], conflict = ''): Promise<number> {
+  if (rows.length === 0) return 0;
+  const names = columns.map(([name]) => name);
+  const params = columns.map(([name]) => rows.map((row) => columnValue(row, name)));
+  const unnest = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  const select = columns.map(([name, , cast]) => (cast ? `u.${name}::${cast}` : `u.${name}`)).join(', ');
+  const sql = `insert into ${table} (${names.join(', ')}) select ${select} from unnest(${unnest}) as u(${names.join(', ')}) ${conflict}`;
+  const result = await client.query(sql, params);
+  return result.rowCount ?? rows.length;
+}
+
+const LATEST_UPDATE = LATEST_ACCOUNT_STATE_COLUMNS.filter(([name]) => name !== 'account')
+  .map(([name]) => `${name} = excluded.${name}`)
+  .join(', ');
+const TRACE_UPDATE = TRACE_COLUMNS.filter(([name]) => name !== 'trace_id')
+  .map(([name]) => `${name} = excluded.${name}`)
+  .join(', ');
+
+/** Rows written, by table (metrics). */
+export type WrittenRows = Record<'blocks' | 'transactions' | 'messages' | 'account_states' | 'traces', number>;
+
+/** Inserts every row of one masterchain block (inside the caller's transaction). */
+export async function insertMcBlockRows(client: ClientBase, rows: McBlockRows): Promise<WrittenRows> {
+  const blocks = await bulkInsert(client, 'blocks', BLOCK_COLUMNS, rows.blocks);
+  await bulkInsert(client, 'shard_state', SHARD_STATE_COLUMNS, rows.shardState);
+  const transactions = await bulkInsert(client, 'transactions', TRANSACTION_COLUMNS, rows.transactions);
+  const messages = await bulkInsert(client, 'messages', MESSAGE_COLUMNS, rows.messages);
+  await bulkInsert(client, 'message_contents', MESSAGE_CONTENT_COLUMNS, dedupe(rows.messageContents), 'on conflict (hash) do nothing');
+  const accountStates = await bulkInsert(client, 'account_states', ACCOUNT_STATE_COLUMNS, dedupe(rows.accountStates), 'on conflict (hash) do nothing');
+  // A newer state only: a replayed older block must never move an account back.
+  await bulkInsert(
+    client,
+    'latest_account_states',
+    LATEST_ACCOUNT_STATE_COLUMNS,
+    rows.latestAccountStates,
+    `on conflict (account) do update set ${LATEST_UPDATE} where latest_account_states.last_trans_lt is null or excluded.last_trans_lt >= latest_account_states.last_trans_lt`,
+  );
+  const traces = await bulkInsert(client, 'traces', TRACE_COLUMNS, rows.traces, `on conflict (trace_id) do update set ${TRACE_UPDATE}`);
+  await bulkInsert(
+    client,
+    'trace_edges',
+    TRACE_EDGE_COLUMNS,
+    rows.traceEdges,
+    'on conflict (trace_id, msg_hash) do update set left_tx = coalesce(excluded.left_tx, trace_edges.left_tx), right_tx = coalesce(excluded.right_tx, trace_edges.right_tx), incomplete = excluded.incomplete, broken = excluded.broken',
+  );
+  return { blocks, transactions, messages, account_states: accountStates, traces };
+}
+
+/** One row per hash (two messages may carry the same body; two accounts never share a state, but a replay could). */
+function dedupe<T extends { hash: Buffer }>(rows: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const row of rows) {
+    const key = row.hash.toString('hex');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(row);
+  }
+  return out;
+}
+
+/** The checkpoint, or null before the first block. `forUpdate`: lock it for this transaction. */
+export async function readCheckpoint(client: Pick<ClientBase, 'query'>, forUpdate = false): Promise<Checkpoint | null> {
+  const { rows } = await client.query<{ first_mc_seqno: number; mc_seqno: number; root_hash: Buffer; file_hash: Buffer; gen_utime: string }>(
+    `select first_mc_seqno, mc_seqno, root_hash, file_hash, gen_utime from index_checkpoint where id = 1${forUpdate ? ' for update' : ''}`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return { firstMcSeqno: row.first_mc_seqno, mcSeqno: row.mc_seqno, rootHash: row.root_hash, fileHash: row.file_hash, genUtime: Number(row.gen_utime) };
+}
+
+/**
+ * Moves the checkpoint from `previous` to `next`; throws CheckpointMovedError when the stored one is
+ * not `previous` (another writer, or a rollback, moved it): the transaction must then be rolled back.
+ */
+export async function advanceCheckpoint(client: ClientBase, previous: Checkpoint | null, next: Omit<Checkpoint, 'firstMcSeqno'>): Promise<void> {
+  const result = previous
+    ? await client.query(
+        'update index_checkpoint set mc_seqno = $1, root_hash = $2, file_hash = $3, gen_utime = $4, committed_at = now() where id = 1 and mc_seqno = $5 and root_hash = $6',
+        [next.mcSeqno, next.rootHash, next.fileHash, next.genUtime, previous.mcSeqno, previous.rootHash],
+      )
+    : await client.query(
+        'insert into index_checkpoint (id, first_mc_seqno, mc_seqno, root_hash, file_hash, gen_utime) values (1, $1, $1, $2, $3, $4) on conflict (id) do nothing',
+        [next.mcSeqno, next.rootHash, next.fileHash, next.genUtime],
+      );
+  if (result.rowCount !== 1) throw new CheckpointMovedError(previous?.mcSeqno ?? null);
+}
+
+export class CheckpointMovedError extends Error {
+  constructor(expected: number | null) {
+    super(`the index checkpoint is no longer at ${expected ?? 'the start'}: another writer or a rollback moved it`);
+    this.name = 'CheckpointMovedError';
+  }
+}

@@ -1,0 +1,474 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { BlockRef } from '../chain';
+import {
+  advanceCheckpoint,
+  CheckpointMovedError,
+  insertMcBlockRows,
+  pruneBefore,
+  readCheckpoint,
+  rollbackTo,
+  tryAcquireWriter,
+  type Checkpoint,
+  type IndexStore,
+  type LatestAccountStateRow,
+  type McBlockRows,
+  type MessageRow,
+  type TraceRow,
+  type TransactionRow,
+  type WriterLease,
+} from '../indexdb';
+import type { LitePool } from '../liteclient';
+import { BlockFetcher, BlockUnavailableError, FetchStoppedError } from './blockFetcher';
+import { McBlockSource, type McHead, type PreparedMcBlock } from './mcBlockSource';
+import { indexMetrics } from './metrics';
+import type { ParsedTransaction } from './parseBlock';
+import { assembleTraces } from './traces';
+
+export interface IndexerOptions {
+  /** First masterchain block to index when the index is empty; default: 1 on the embedded chain, else the head. */
+  readonly fromSeqno?: number;
+  /** The lite servers are the embedded chain (index from genesis; rewinds possible). */
+  readonly embeddedChain: boolean;
+  /** Delete masterchain blocks older than this many days (0/undefined: keep all). */
+  readonly retentionDays?: number;
+  /** Masterchain blocks fetched ahead of the commit. */
+  readonly fetchAhead?: number;
+}
+
+/** What one committed masterchain block added, as the streaming layer consumes it. */
+export interface CommittedMcBlock {
+  readonly mcSeqno: number;
+  readonly id: BlockRef;
+  readonly genUtime: number;
+  readonly transactions: readonly TransactionRow[];
+  readonly messages: readonly MessageRow[];
+  readonly accountStates: readonly LatestAccountStateRow[];
+  readonly traces: readonly TraceRow[];
+}
+
+export type IndexState = 'starting' | 'catching_up' | 'live' | 'reader' | 'database_unavailable' | 'stopped';
+
+export interface IndexStatus {
+  readonly state: IndexState;
+  readonly writer: boolean;
+  readonly firstMcSeqno: number | null;
+  readonly committedMcSeqno: number | null;
+  readonly headMcSeqno: number | null;
+  readonly lagBlocks: number | null;
+  readonly lagMs: number | null;
+  readonly lastError: string | null;
+}
+
+/** The chain now has another block at a seqno the index committed: roll back. */
+class ChainRewoundError extends Error {
+  constructor(readonly seqno: number) {
+    super(`the chain has another masterchain block ${seqno} than the index`);
+  }
+}
+
+const DEFAULT_FETCH_AHEAD = 8;
+/** A masterchain block this many behind the head or more: catching up (progress logged per minute). */
+const CATCHING_UP_BLOCKS = 10;
+const ELECTION_RETRY_MS = 1000;
+const PROGRESS_LOG_MS = 60_000;
+const RETENTION_EVERY_MS = 60_000;
+const ROLLBACK_SEARCH_LIMIT = 100_000;
+const STOP_WAIT_MS = 5000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+/**
+ * The block pipeline: follows the pool's verified masterchain head block by block, fetches ahead
+ * in parallel (McBlockSource), commits strictly in masterchain order, each block's rows with the
+ * checkpoint in one transaction, and emits 'block' (CommittedMcBlock) after each commit. Only the
+ * elected writer indexes; every other instance reads the checkpoint for its status.
+ */
+export class Indexer extends EventEmitter {
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private lease: WriterLease | null = null;
+  private readonly source: McBlockSource;
+  private statusValue: IndexStatus = {
+    state: 'starting',
+    writer: false,
+    firstMcSeqno: null,
+    committedMcSeqno: null,
+    headMcSeqno: null,
+    lagBlocks: null,
+    lagMs: null,
+    lastError: null,
+  };
+  private lastProgressLog = 0;
+  /** Where to start instead of the configured block, when that one turned out unavailable. */
+  private startOverride: number | undefined;
+  private lastRetention = 0;
+  private committedSinceLog = { blocks: 0, transactions: 0 };
+
+  constructor(
+    readonly store: IndexStore,
+    private readonly pool: LitePool,
+    private readonly logger: Logger,
+    private readonly options: IndexerOptions,
+  ) {
+    super();
+    this.setMaxListeners(0);
+    const fetcher = new BlockFetcher(pool, logger, () => this.stopped);
+    this.source = new McBlockSource(pool, fetcher, logger);
+  }
+
+  start(): void {
+    this.running ??= this.electionLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.setStatus({ state: 'stopped' });
+    // A block being fetched or committed finishes (a commit is atomic anyway); a fetch stuck on a
+    // server is not waited for beyond STOP_WAIT_MS: releasing the lease ends its connection.
+    await Promise.race([this.running, sleep(STOP_WAIT_MS)]);
+    await this.lease?.release();
+    indexMetrics.writer.set(0);
+  }
+
+  status(): IndexStatus {
+    return this.statusValue;
+  }
+
+  private setStatus(patch: Partial<IndexStatus>): void {
+    this.statusValue = { ...this.statusValue, ...patch };
+  }
+
+  /** The newest masterchain seqno some usable server reports (proven when the pool verifies). */
+  private verifiedHead(): number | null {
+    let best: number | null = null;
+    const servers = this.pool.status().length;
+    for (let index = 0; index < servers; index++) {
+      if (!this.pool.heads.trusted(index)) continue;
+      const seqno = this.pool.heads.headOf(index)?.last.seqno;
+      if (seqno !== undefined && (best === null || seqno > best)) best = seqno;
+    }
+    return best;
+  }
+
+  private waitForHead(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.pool.heads.off('head', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      this.pool.heads.on('head', done);
+    });
+  }
+
+  private async electionLoop(): Promise<void> {
+    while (!this.stopped) {
+      let lease: WriterLease | null = null;
+      try {
+        lease = await tryAcquireWriter(this.store, this.logger);
+        this.store.markUp();
+        if (!lease) {
+          indexMetrics.writer.set(0);
+          await this.followAsReader();
+          await sleep(ELECTION_RETRY_MS);
+          continue;
+        }
+        this.lease = lease;
+        indexMetrics.writer.set(1);
+        this.setStatus({ writer: true });
+        const lost = lease.lost.then((reason) => {
+          throw new Error(`index writer lease lost: ${reason}`);
+        });
+        await Promise.race([this.writeLoop(lease), lost]);
+      } catch (err) {
+        if (this.stopped || err instanceof FetchStoppedError) break;
+        const message = (err as Error).message;
+        this.setStatus({ lastError: message });
+        if (isConnectionError(err)) {
+          this.store.markDown(err as Error);
+          this.setStatus({ state: 'database_unavailable' });
+        } else if (!(err instanceof CheckpointMovedError)) {
+          this.logger.error({ err: message }, 'index pipeline failed; restarting it');
+        }
+        await sleep(ELECTION_RETRY_MS);
+      } finally {
+        indexMetrics.writer.set(0);
+        this.setStatus({ writer: false });
+        if (lease) {
+          this.lease = null;
+          await lease.release();
+        }
+      }
+    }
+  }
+
+  /** Not the writer: the status follows the checkpoint the writer commits. */
+  private async followAsReader(): Promise<void> {
+    const checkpoint = await readCheckpoint(this.store.readPool);
+    this.reportProgress(checkpoint, 'reader');
+  }
+
+  private reportProgress(checkpoint: Checkpoint | null, role?: IndexState): void {
+    const head = this.verifiedHead();
+    const committed = checkpoint?.mcSeqno ?? null;
+    const lagBlocks = head !== null && committed !== null ? Math.max(0, head - committed) : null;
+    const lagMs = checkpoint ? Math.max(0, Date.now() - checkpoint.genUtime * 1000) : null;
+    if (lagBlocks !== null) indexMetrics.lagBlocks.set(lagBlocks);
+    if (lagMs !== null) indexMetrics.lagSeconds.set(lagMs / 1000);
+    if (committed !== null) indexMetrics.committedSeqno.set(committed);
+    const state: IndexState = role ?? (lagBlocks !== null && lagBlocks >= CATCHING_UP_BLOCKS ? 'catching_up' : 'live');
+    this.setStatus({ state, firstMcSeqno: checkpoint?.firstMcSeqno ?? null, committedMcSeqno: committed, headMcSeqno: head, lagBlocks, lagMs });
+  }
+
+  private async startSeqno(): Promise<number> {
+    if (this.startOverride !== undefined) return this.startOverride;
+    if (this.options.fromSeqno !== undefined) return this.options.fromSeqno;
+    if (this.options.embeddedChain) return 1;
+    for (;;) {
+      const head = this.verifiedHead();
+      if (head !== null) return head;
+      if (this.stopped) throw new FetchStoppedError();
+      await this.waitForHead(1000);
+    }
+  }
+
+  private async writeLoop(lease: WriterLease): Promise<void> {
+    let checkpoint = await lease.run((client) => readCheckpoint(client));
+    let next = checkpoint ? checkpoint.mcSeqno + 1 : await this.startSeqno();
+    this.reportProgress(checkpoint);
+    // The shard tops below the next block: from the committed block (checked against the chain), or the block before the start.
+    let previousTops: readonly BlockRef[];
+    if (checkpoint) {
+      const committed = await this.source.head(checkpoint.mcSeqno).catch((err: unknown) => {
+        if (err instanceof BlockUnavailableError) return null;
+        throw err;
+      });
+      if (!committed || !committed.id.rootHash.equals(checkpoint.rootHash)) {
+        await this.rollBack(lease, checkpoint);
+        return;
+      }
+      previousTops = committed.parsed.shardTops;
+    } else {
+      previousTops = next > 1 ? (await this.source.head(next - 1)).parsed.shardTops : [];
+    }
+    this.logger.info({ from: next, resumed: checkpoint !== null }, 'indexing masterchain blocks');
+    const heads = new Map<number, Promise<McHead>>();
+    const prepared = new Map<number, Promise<PreparedMcBlock>>();
+    let scheduled = next - 1;
+    const firstNext = next;
+    const firstTops = previousTops;
+    const schedule = (seqno: number) => {
+      const head = quiet(this.source.head(seqno));
+      heads.set(seqno, head);
+      prepared.set(
+        seqno,
+        quiet(
+          (async () => {
+            const tops = seqno === firstNext ? firstTops : (await heads.get(seqno - 1)!).parsed.shardTops;
+            return this.source.prepare(await head, tops);
+          })(),
+        ),
+      );
+    };
+    const ahead = this.options.fetchAhead ?? DEFAULT_FETCH_AHEAD;
+    try {
+      while (!this.stopped) {
+        const head = this.verifiedHead();
+        if (head !== null) while (scheduled < Math.min(head, next + ahead - 1)) schedule(++scheduled);
+        indexMetrics.fetchQueue.set(scheduled - next + 1);
+        if (head === null || next > head) {
+          if (checkpoint && head !== null && head < checkpoint.mcSeqno) {
+            // The chain's head went below what the index committed: the embedded chain was rewound.
+            await this.rollBack(lease, checkpoint);
+            return;
+          }
+          this.reportProgress(checkpoint);
+          await this.waitForHead(1000);
+          continue;
+        }
+        let block: PreparedMcBlock;
+        try {
+          block = await prepared.get(next)!;
+        } catch (err) {
+          if (err instanceof BlockUnavailableError && !checkpoint) {
+            const headNow = this.verifiedHead() ?? next;
+            this.logger.warn({ seqno: next, head: headNow, err: err.message }, 'the first block to index is not available; starting at the head instead');
+            return this.restartAt(headNow);
+          }
+          throw err;
+        }
+        if (checkpoint && checkpoint.mcSeqno === next - 1) {
+          const prev = block.mc.previous[0];
+          if (prev && !prev.rootHash.equals(checkpoint.rootHash)) {
+            await this.rollBack(lease, checkpoint);
+            return;
+          }
+        }
+        checkpoint = await this.commit(lease, checkpoint, block);
+        heads.delete(next - 1);
+        prepared.delete(next);
+        next++;
+        this.reportProgress(checkpoint);
+        this.logProgress(checkpoint);
+        await this.maybePrune(lease);
+      }
+    } finally {
+      indexMetrics.fetchQueue.set(0);
+    }
+  }
+
+  /** Index from `seqno` (the configured start was not available): only when the index is empty. */
+  private restartAt(seqno: number): void {
+    this.startOverride = seqno;
+  }
+
+  private async commit(lease: WriterLease, previous: Checkpoint | null, block: PreparedMcBlock): Promise<Checkpoint> {
+    const started = performance.now();
+    const transactions: ParsedTransaction[] = [block.mc, ...block.shardBlocks].flatMap((b) => b.transactions);
+    transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));
+    const genUtime = block.mc.row.gen_utime;
+    const next = { mcSeqno: block.seqno, rootHash: block.id.rootHash, fileHash: block.id.fileHash, genUtime };
+    const committed = await lease.run(async (client) => {
+      await client.query('begin');
+      try {
+        const stored = await readCheckpoint(client, true);
+        if ((stored?.mcSeqno ?? null) !== (previous?.mcSeqno ?? null)) throw new CheckpointMovedError(previous?.mcSeqno ?? null);
+        const { traces, edges } = await assembleTraces(client, transactions, block.seqno);
+        const rows: McBlockRows = {
+          blocks: [block.mc.row, ...block.shardBlocks.map((b) => b.row)],
+          shardState: block.mc.shardTops.map((top) => ({ mc_seqno: block.seqno, workchain: top.workchain, shard: BigInt(top.shard), seqno: top.seqno })),
+          transactions: transactions.map((tx) => tx.row),
+          messages: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).map((m) => m.row)),
+          messageContents: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).flatMap((m) => m.contents)),
+          accountStates: block.accounts,
+          latestAccountStates: block.accounts,
+          traces,
+          traceEdges: edges,
+        };
+        const written = await insertMcBlockRows(client, rows);
+        await advanceCheckpoint(client, previous, next);
+        await client.query('commit');
+        return { rows, written, traces };
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      }
+    });
+    const seconds = (performance.now() - started) / 1000;
+    indexMetrics.writeSeconds.observe(seconds);
+    indexMetrics.batches.inc();
+    for (const [table, count] of Object.entries(committed.written)) indexMetrics.rows.inc({ table }, count);
+    indexMetrics.sealToCommitSeconds.observe(Math.max(0, Date.now() / 1000 - genUtime));
+    this.committedSinceLog.blocks++;
+    this.committedSinceLog.transactions += transactions.length;
+    const event: CommittedMcBlock = {
+      mcSeqno: block.seqno,
+      id: block.id,
+      genUtime,
+      transactions: committed.rows.transactions,
+      messages: committed.rows.messages,
+      accountStates: block.accounts,
+      traces: committed.traces,
+    };
+    this.emit('block', event);
+    return { firstMcSeqno: previous?.firstMcSeqno ?? block.seqno, ...next };
+  }
+
+  private logProgress(checkpoint: Checkpoint): void {
+    const now = Date.now();
+    if (this.statusValue.state !== 'catching_up') {
+      this.lastProgressLog = now;
+      this.committedSinceLog = { blocks: 0, transactions: 0 };
+      return;
+    }
+    if (now - this.lastProgressLog < PROGRESS_LOG_MS) return;
+    const seconds = this.lastProgressLog ? (now - this.lastProgressLog) / 1000 : null;
+    this.logger.info(
+      {
+        committed: checkpoint.mcSeqno,
+        head: this.statusValue.headMcSeqno,
+        lagBlocks: this.statusValue.lagBlocks,
+        blocksPerSecond: seconds ? +(this.committedSinceLog.blocks / seconds).toFixed(1) : undefined,
+        transactionsPerSecond: seconds ? +(this.committedSinceLog.transactions / seconds).toFixed(1) : undefined,
+      },
+      'index catching up',
+    );
+    this.lastProgressLog = now;
+    this.committedSinceLog = { blocks: 0, transactions: 0 };
+  }
+
+  private async maybePrune(lease: WriterLease): Promise<void> {
+    const days = this.options.retentionDays;
+    if (!days || Date.now() - this.lastRetention < RETENTION_EVERY_MS) return;
+    this.lastRetention = Date.now();
+    const before = Math.floor(Date.now() / 1000) - days * 86_400;
+    const removed = await lease.run(async (client) => {
+      await client.query('begin');
+      try {
+        const count = await pruneBefore(client, before, 1000);
+        await client.query('commit');
+        return count;
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      }
+    });
+    if (removed > 0) this.logger.info({ removed }, 'index retention: old masterchain blocks deleted');
+  }
+
+  /**
+   * The chain no longer has the block the index committed last (the embedded chain was rewound):
+   * the last masterchain block both have is found by comparing hashes downwards, and the index is
+   * rolled back to it in one transaction. Only the embedded chain rewinds; on a real network a
+   * mismatch means a broken store or a misconfigured network, and is refused.
+   */
+  private async rollBack(lease: WriterLease, checkpoint: Checkpoint): Promise<void> {
+    if (!this.options.embeddedChain) {
+      throw new ChainRewoundError(checkpoint.mcSeqno);
+    }
+    const head = this.verifiedHead() ?? checkpoint.mcSeqno;
+    let common = checkpoint.firstMcSeqno - 1;
+    const floor = Math.max(checkpoint.firstMcSeqno, checkpoint.mcSeqno - ROLLBACK_SEARCH_LIMIT);
+    for (let seqno = Math.min(head, checkpoint.mcSeqno); seqno >= floor; seqno--) {
+      const { rows } = await this.store.pool.query<{ root_hash: Buffer }>('select root_hash from blocks where workchain = -1 and seqno = $1', [seqno]);
+      const stored = rows[0]?.root_hash;
+      if (!stored) continue;
+      const id = await this.source.mcBlockId(seqno);
+      if (id.rootHash.equals(stored)) {
+        common = seqno;
+        break;
+      }
+    }
+    this.logger.warn({ committed: checkpoint.mcSeqno, rollbackTo: common, head }, 'the chain was rewound: rolling the index back to the last common masterchain block');
+    await lease.run(async (client) => {
+      await client.query('begin');
+      try {
+        await rollbackTo(client, common);
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      }
+    });
+    indexMetrics.rollbacks.inc();
+    this.emit('rollback', common);
+  }
+}
+
+/** Errors of the connection to the database (as opposed to SQL errors of ours). */
+export function isConnectionError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: string }).code;
+  if (code && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOENT' || code === 'EPIPE' || code === 'ETIMEDOUT')) return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|lease lost/i.test(err.message);
+}

@@ -1,0 +1,118 @@
+import type { ClientBase } from 'pg';
+import type { TraceEdgeRow, TraceRow } from '../indexdb';
+import type { ParsedTransaction } from './parseBlock';
+
+/**
+ * Traces as toncenter's indexer builds them: a trace is the tree of transactions caused by one
+ * external message (or by a transaction with no known parent: a tick-tock, or a message sent
+ * before the index began), its id the hash of the root transaction. Every internal message is an
+ * edge from the transaction that sent it to the one that received it; an edge whose receiver is
+ * not indexed yet stays `incomplete` in trace_edges, across shards and masterchain blocks, and the
+ * trace stays `pending` until it has none left. The pending edges live only in the database, so
+ * a restart (or another writer) continues exactly where the last commit left them.
+ */
+
+interface Parent {
+  readonly traceId: Buffer;
+  readonly leftTx: Buffer;
+}
+
+export interface AssembledTraces {
+  readonly traces: TraceRow[];
+  readonly edges: TraceEdgeRow[];
+}
+
+const hex = (b: Buffer) => b.toString('hex');
+
+/**
+ * Sets `trace_id` on the transactions (and their messages) of one masterchain block, given in lt
+ * order, and returns the trace and edge rows to upsert. Reads pending edges and the traces they
+ * belong to inside the caller's transaction.
+ */
+export async function assembleTraces(client: ClientBase, transactions: readonly ParsedTransaction[], mcSeqno: number): Promise<AssembledTraces> {
+  // Receivers of messages sent in an earlier block: their pending edges, one query.
+  const incoming = transactions.filter((tx) => tx.inMessage?.internal).map((tx) => tx.inMessage!.row.msg_hash);
+  const pending = new Map<string, Parent>();
+  if (incoming.length > 0) {
+    const { rows } = await client.query<{ trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }>(
+      'select trace_id, msg_hash, left_tx from trace_edges where msg_hash = any($1::bytea[]) and incomplete',
+      [incoming],
+    );
+    for (const row of rows) pending.set(hex(row.msg_hash), { traceId: row.trace_id, leftTx: row.left_tx });
+  }
+  const traces = new Map<string, TraceRow>();
+  if (pending.size > 0) {
+    const ids = [...new Set([...pending.values()].map((p) => hex(p.traceId)))].map((h) => Buffer.from(h, 'hex'));
+    const { rows } = await client.query<Record<keyof TraceRow, unknown>>('select * from traces where trace_id = any($1::bytea[])', [ids]);
+    for (const row of rows) {
+      traces.set(hex(row.trace_id as Buffer), {
+        trace_id: row.trace_id as Buffer,
+        external_hash: row.external_hash as Buffer | null,
+        external_hash_norm: row.external_hash_norm as Buffer | null,
+        mc_seqno_start: Number(row.mc_seqno_start),
+        mc_seqno_end: Number(row.mc_seqno_end),
+        start_lt: BigInt(row.start_lt as string),
+        start_utime: Number(row.start_utime),
+        end_lt: BigInt(row.end_lt as string),
+        end_utime: Number(row.end_utime),
+        state: row.state as TraceRow['state'],
+        pending_edges_: BigInt(row.pending_edges_ as string),
+        edges_: BigInt(row.edges_ as string),
+        nodes_: BigInt(row.nodes_ as string),
+      });
+    }
+  }
+  const sentHere = new Map<string, Parent>();
+  const edges = new Map<string, TraceEdgeRow>();
+  for (const tx of transactions) {
+    const inMessage = tx.inMessage;
+    const key = inMessage ? hex(inMessage.row.msg_hash) : '';
+    const parent = inMessage?.internal ? (sentHere.get(key) ?? pending.get(key)) : undefined;
+    let trace: TraceRow | undefined;
+    if (parent) {
+      trace = traces.get(hex(parent.traceId));
+      const edgeKey = `${hex(parent.traceId)}:${key}`;
+      edges.set(edgeKey, { trace_id: parent.traceId, msg_hash: inMessage!.row.msg_hash, left_tx: parent.leftTx, right_tx: tx.row.hash, incomplete: false, broken: false });
+      sentHere.delete(key);
+      pending.delete(key);
+      if (trace) trace.pending_edges_ -= 1n;
+    }
+    if (!trace) {
+      // A root: an external message, no message (tick-tock), or a parent the index never saw.
+      const external = inMessage && !inMessage.internal ? inMessage.row : null;
+      trace = {
+        trace_id: parent ? parent.traceId : tx.row.hash,
+        external_hash: external ? external.msg_hash : null,
+        external_hash_norm: external ? external.msg_hash_norm : null,
+        mc_seqno_start: mcSeqno,
+        mc_seqno_end: mcSeqno,
+        start_lt: tx.row.lt,
+        start_utime: tx.row.now,
+        end_lt: tx.row.lt,
+        end_utime: tx.row.now,
+        state: 'complete',
+        pending_edges_: 0n,
+        edges_: 0n,
+        nodes_: 0n,
+      };
+      traces.set(hex(trace.trace_id), trace);
+    }
+    trace.nodes_ += 1n;
+    if (tx.row.lt > trace.end_lt) trace.end_lt = tx.row.lt;
+    if (tx.row.now > trace.end_utime) trace.end_utime = tx.row.now;
+    trace.mc_seqno_end = mcSeqno;
+    tx.row.trace_id = trace.trace_id;
+    if (inMessage) inMessage.row.trace_id = trace.trace_id;
+    for (const out of tx.outMessages) {
+      out.row.trace_id = trace.trace_id;
+      if (!out.internal) continue;
+      const msgKey = hex(out.row.msg_hash);
+      sentHere.set(msgKey, { traceId: trace.trace_id, leftTx: tx.row.hash });
+      edges.set(`${hex(trace.trace_id)}:${msgKey}`, { trace_id: trace.trace_id, msg_hash: out.row.msg_hash, left_tx: tx.row.hash, right_tx: null, incomplete: true, broken: false });
+      trace.edges_ += 1n;
+      trace.pending_edges_ += 1n;
+    }
+  }
+  for (const trace of traces.values()) trace.state = trace.pending_edges_ === 0n ? 'complete' : 'pending';
+  return { traces: [...traces.values()], edges: [...edges.values()] };
+}
