@@ -1,0 +1,69 @@
+import { Pool, type PoolConfig } from 'pg';
+import { ApiError, InternalError } from '../errors';
+
+/**
+ * What the v3 routes need of the index's PostgreSQL: parameterized reads. Every value a client
+ * sent travels as a bind parameter; no client text is ever part of the SQL text.
+ */
+export interface V3Database {
+  query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
+}
+
+/** ton-index-go's default `--query-timeout` (3000 ms) as the server-side statement timeout. */
+export const STATEMENT_TIMEOUT_MS = 3000;
+
+/** A read pool of its own over `url` (the index's database or a read replica), statements bounded. */
+export function createV3Database(url: string, config: PoolConfig = {}): V3Database & { end(): Promise<void> } {
+  const pool = new Pool({ connectionString: url, max: 20, statement_timeout: STATEMENT_TIMEOUT_MS, ...config });
+  // An idle client's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return { ...v3DatabaseOf(pool), end: () => pool.end() };
+}
+
+/** Reads through an existing pool (the index store's `readPool`). */
+export function v3DatabaseOf(pool: Pick<Pool, 'query'>): V3Database {
+  return {
+    async query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]> {
+      try {
+        const result = await pool.query<Row>(text, values as unknown[]);
+        return result.rows;
+      } catch (err) {
+        throw databaseError(err);
+      }
+    },
+  };
+}
+
+/** The index has no database (index off) or it went away: a clear 503, as the index issue asks. */
+export class IndexUnavailableError extends ApiError {
+  constructor(message = 'the index is not available') {
+    super(503, message);
+  }
+}
+
+/** PostgreSQL's query_canceled: the statement timeout fired. */
+export class IndexTimeoutError extends ApiError {
+  constructor() {
+    super(504, 'query timeout');
+  }
+}
+
+/**
+ * Maps a pg failure to what the client sees (never the database's own text): the statement
+ * timeout is 504; a database that cannot be reached or is shutting down is 503; anything else
+ * is a fault of ours (a query the schema refuses) and a logged 500.
+ */
+export function databaseError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '57014') return new IndexTimeoutError();
+  if (typeof code === 'string' && /^(08|57P|53)/.test(code)) return new IndexUnavailableError();
+  if (typeof code === 'string' && /^[A-Z0-9]{5}$/.test(code)) {
+    // The database's text goes to the log (as the cause), not to the client.
+    const internal = new InternalError(`index query failed (SQLSTATE ${code})`);
+    (internal as { cause?: unknown }).cause = err;
+    return internal;
+  }
+  // No SQLSTATE: the connection itself failed (ECONNREFUSED, a closed pool, a timeout).
+  return new IndexUnavailableError();
+}
