@@ -19,7 +19,7 @@ import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import type { AppServices } from './services';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './converters/cellHashing';
-import { StreamingService } from './streaming';
+import { IndexEventBuilder, IndexFollower, StreamingService } from './streaming';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -108,8 +108,35 @@ export async function startServer(
         })
       : undefined;
   await cache?.connect();
-  // Live events come from the index pipeline when it runs (attached by the caller through `streaming`).
-  const streaming = new StreamingService({ config, logger: logger.child({ component: 'streaming' }), access });
+  // The streaming API's events are the index's committed blocks; without the index it has no source.
+  const streamingLogger = logger.child({ component: 'streaming' });
+  const builder = index ? new IndexEventBuilder(index.store.pool, config.network === 'testnet') : undefined;
+  const indexService = index;
+  const streaming = new StreamingService({
+    config,
+    logger: streamingLogger,
+    access,
+    ...(builder ? { replay: builder } : {}),
+    ...(indexService
+      ? {
+          sourceStatus: () => {
+            const health = indexService.health();
+            return { ok: health.available, reason: health.reason };
+          },
+        }
+      : {}),
+  });
+  let follower: IndexFollower | undefined;
+  if (index && builder) {
+    const started = new IndexFollower(builder, streaming, streamingLogger, {
+      pollMs: 1000,
+      ...(index.store.kind === 'postgres' ? { sharedDatabase: index.store.connection } : {}),
+    });
+    index.onBlock((block) => started.committed(block.mcSeqno));
+    index.indexer.on('rollback', (common: number) => started.rolledBack(common));
+    await started.start().catch((err: unknown) => streamingLogger.warn({ err }, 'streaming: the follower could not read the index at start'));
+    follower = started;
+  }
   const services: AppServices = {
     config,
     logger,
@@ -141,6 +168,8 @@ export async function startServer(
     });
   } catch (err) {
     unobserve();
+    await streaming.close();
+    await follower?.stop();
     await index?.stop();
     pool.close();
     await metrics?.close();
@@ -159,6 +188,7 @@ export async function startServer(
     (stopping ??= (async () => {
       // Streams never end on their own: each gets its reason frame and is closed first.
       await streaming.close();
+      await follower?.stop();
       await new Promise<void>((resolve) => {
         const grace = setTimeout(() => {
           logger.warn({ graceMs: config.shutdownGrace }, 'grace period over; closing the remaining connections');
