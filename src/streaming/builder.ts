@@ -87,20 +87,22 @@ export class IndexEventBuilder implements ReplaySource {
     return new Map([...book].map(([address, entry]) => [address, JSON.stringify(entry)]));
   }
 
-  /** The events of masterchain block `seqno` (committed). */
-  async build(seqno: number, committedAt = Date.now()): Promise<SourceBlock> {
+  /**
+   * The events of masterchain block `seqno` (committed). `withAddressBook`: look the address book
+   * up (a query per event kind); live blocks only do when a connection asked for it, as toncenter.
+   */
+  async build(seqno: number, committedAt = Date.now(), withAddressBook = true): Promise<SourceBlock> {
     const loaded = await queryTransactions(this.db, { mcSeqno: seqno }, { limit: BLOCK_TRANSACTIONS_LIMIT, offset: 0, sort: 'asc' });
     if (loaded.rows.length === 0) return { mcSeqno: seqno, committedAt, events: [] };
     const traceIds = [...new Map(loaded.rows.filter((r) => r.trace_id).map((r) => [hex(r.trace_id!), r.trace_id!])).values()];
     const traces = new Map<string, TraceRowLite>();
-    if (traceIds.length > 0) {
-      const rows = await this.db.query<TraceRowLite>(
-        'select trace_id, external_hash_norm, state, mc_seqno_end, nodes_ from traces where trace_id = any($1)',
-        [traceIds],
-      );
-      for (const row of rows) traces.set(hex(row.trace_id), row);
-    }
-    const book = await this.addressBook(transactionAddresses(loaded));
+    const [traceRows, book] = await Promise.all([
+      traceIds.length === 0
+        ? Promise.resolve([] as TraceRowLite[])
+        : this.db.query<TraceRowLite>('select trace_id, external_hash_norm, state, mc_seqno_end, nodes_ from traces where trace_id = any($1)', [traceIds]),
+      withAddressBook ? this.addressBook(transactionAddresses(loaded)) : Promise.resolve(undefined),
+    ]);
+    for (const row of traceRows) traces.set(hex(row.trace_id), row);
     /** The key a trace is known by in events: its normalized external hash, else its id (no external message). */
     const traceKey = (traceId: Buffer | null, fallback: Buffer): string => {
       const trace = traceId ? traces.get(hex(traceId)) : undefined;
@@ -123,7 +125,7 @@ export class IndexEventBuilder implements ReplaySource {
         finality: 'finalized',
         traceExternalHashNorm: group.key,
         transactions: [...group.items].reverse(),
-        addressBook: book,
+        ...(book ? { addressBook: book } : {}),
       });
     }
     // account_state_change: the state after each account's last transaction in the block.
@@ -161,14 +163,14 @@ export class IndexEventBuilder implements ReplaySource {
         const transactions = byTrace.get(hex(trace.trace_id)) ?? [];
         const { root } = assembleTrace(transactions);
         if (!root) continue;
-        const traceBook = await this.addressBook(transactionAddresses(whole, rowsByTrace.get(hex(trace.trace_id)) ?? []));
+        const traceBook = withAddressBook ? await this.addressBook(transactionAddresses(whole, rowsByTrace.get(hex(trace.trace_id)) ?? [])) : undefined;
         events.push({
           type: 'trace',
           finality: 'finalized',
           traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
           traceJson: JSON.stringify(root),
           transactionsJson: JSON.stringify(Object.fromEntries(transactions.map((t) => [t.hash, t.json]))),
-          addressBook: traceBook,
+          ...(traceBook ? { addressBook: traceBook } : {}),
         });
       }
     }

@@ -8,6 +8,8 @@ export const STREAMING_CHANNEL = 'ton_bridge_streaming';
 
 /** Where events are published (the StreamingService). */
 export interface EventSink {
+  /** Whether a connection asked for address books (they cost a query per block). */
+  wantsAddressBook(): boolean;
   publish(block: Awaited<ReturnType<IndexEventBuilder['build']>>): void;
   rewind(seqno: number): void;
 }
@@ -108,7 +110,7 @@ export class IndexFollower {
       while (last < seqno && !this.stopped) {
         const next = last + 1;
         try {
-          this.sink.publish(await this.builder.build(next));
+          this.sink.publish(await this.builder.build(next, Date.now(), this.sink.wantsAddressBook()));
         } catch (err) {
           streamingMetrics.blocks.inc({ outcome: 'failed' });
           this.logger.warn({ err: (err as Error).message, seqno: next }, 'streaming: cannot build the events of a block; retrying at the next poll');

@@ -95,6 +95,11 @@ export class StreamingService {
     return this.connections.size;
   }
 
+  wantsAddressBook(): boolean {
+    for (const connection of this.connections) if (connection.subscription.includeAddressBook) return true;
+    return false;
+  }
+
   /** The source's next block (the index committed it). */
   publish(block: SourceBlock): void {
     this.lastPublishedAt = Date.now();
