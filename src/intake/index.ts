@@ -1,17 +1,24 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isJsonRpcPath, type JsonRpcTest } from '../auth';
+import { isJsonRpcPath, type JsonRpcTest, type AccessControl } from '../auth';
 import { ApiError, ValidationError } from '../errors';
-import type { AppServices } from '../services';
+import type { AppConfig } from '../config';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
 import { handedOver, type HandedOver } from './handover';
 import { JsonBodyError, parseRequestJson } from './json';
+
+/** What the intake needs of the server's services (routes' AppServices has it): limits and the gate. */
+export interface IntakeServices {
+  readonly config: Pick<AppConfig, 'bodyLimit' | 'requestTimeout' | 'maxBatch'>;
+  readonly access?: AccessControl;
+}
 
 export { checkUrl, MAX_URL_BYTES, urlError } from './url';
 export type { BodyLimits } from './body';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
 export { handedOver, markHandedOver, type HandedOver } from './handover';
+export { apiRequestStarts, publishApiRequestStart, type ApiRequestStart } from './requestEvents';
 
 /**
  * What every API request goes through before a route sees it, in this order:
@@ -36,7 +43,7 @@ export class BatchTooLargeError extends ValidationError {
   }
 }
 
-function bodyLimits(services: AppServices): BodyLimits {
+function bodyLimits(services: IntakeServices): BodyLimits {
   return { limitBytes: services.config.bodyLimit, timeoutMs: services.config.requestTimeout };
 }
 
@@ -44,7 +51,7 @@ function bodyLimits(services: AppServices): BodyLimits {
  * Reads and parses a POST body under the bounds (undefined when there is none); rejects with the
  * client's 4xx. `jsonRpc`: the request is JSON-RPC, whose batches are bounded by --max-batch.
  */
-export async function readJsonBody(req: IncomingMessage, services: AppServices, jsonRpc: boolean): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, services: IntakeServices, jsonRpc: boolean): Promise<unknown> {
   const body = await readBoundedJson(req, bodyLimits(services));
   const maxBatch = services.config.maxBatch;
   if (jsonRpc && Array.isArray(body) && body.length > maxBatch) throw new BatchTooLargeError(body.length, maxBatch);
@@ -65,20 +72,18 @@ export async function readBoundedJson(req: IncomingMessage, limits: BodyLimits):
     throw err instanceof ApiError ? err : new ApiError(400, 'the request body could not be read');
   }
   if (bytes.length === 0) return undefined;
-  let body: unknown;
   try {
-    body = parseRequestJson(bytes);
+    return parseRequestJson(bytes);
   } catch (err) {
     if (err instanceof JsonBodyError) {
       throw new ValidationError(`failed to parse post request: ${err.tooDeep ? err.message : 'the body is not valid JSON'}`);
     }
     throw err;
   }
-  return body;
 }
 
 /** Reads and parses a POST body into req.body (undefined when there is none). */
-function jsonBody(services: AppServices, isJsonRpc: JsonRpcTest): RequestHandler {
+function jsonBody(services: IntakeServices, isJsonRpc: JsonRpcTest): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void => {
     req.body = undefined;
     if (req.method !== 'POST' || !hasBody(req)) return next();
@@ -93,7 +98,7 @@ function jsonBody(services: AppServices, isJsonRpc: JsonRpcTest): RequestHandler
 }
 
 /** For the gate's JSON-RPC refusals: reads a small plain body so the answer can echo the id. */
-function refusalBodyReader(services: AppServices) {
+function refusalBodyReader(services: IntakeServices) {
   return async (req: Request): Promise<void> => {
     const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
     if (req.method !== 'POST' || !hasBody(req) || req.headers['content-encoding']) return;
@@ -105,7 +110,7 @@ function refusalBodyReader(services: AppServices) {
 }
 
 /** The gate's first stage (before the body) for the requests of a mount; undefined without access control. */
-export function gateAdmission(services: AppServices, isJsonRpc: JsonRpcTest = isJsonRpcPath): RequestHandler | undefined {
+export function gateAdmission(services: IntakeServices, isJsonRpc: JsonRpcTest = isJsonRpcPath): RequestHandler | undefined {
   return services.access?.gate.admit(isJsonRpc, refusalBodyReader(services));
 }
 
@@ -114,7 +119,7 @@ export function gateAdmission(services: AppServices, isJsonRpc: JsonRpcTest = is
  * path handed over has been through the first two already: it gets the body (or the refusal)
  * the fast path read.
  */
-export function createApiIntake(services: AppServices, options: IntakeOptions = {}): RequestHandler[] {
+export function createApiIntake(services: IntakeServices, options: IntakeOptions = {}): RequestHandler[] {
   const isJsonRpc = options.isJsonRpc ?? isJsonRpcPath;
   const admit = gateAdmission(services, isJsonRpc);
   const read = jsonBody(services, isJsonRpc);

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { metricsRegistry } from '../metrics/registry';
+import { metricsRegistry } from '../metrics';
 
 /** The streaming API's Prometheus metrics (labels from fixed sets only). */
 export const streamingMetrics = {

@@ -1,5 +1,4 @@
-import { parseAddress, toRawForm } from '../params/address';
-import { parseHash256 } from '../params/hash';
+import { parseAddress, parseHash256, toRawForm } from '../params';
 
 /**
  * Subscriptions of toncenter's Streaming API v2 (ton-streaming-go/v2/server.go): the fields, the

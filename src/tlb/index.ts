@@ -7,3 +7,7 @@ export * from './shardState';
 export * from './validators';
 export * from './msgDescr';
 export * from './shardAccount';
+export * from './shardIds';
+export * from './shardHashes';
+export * from './blockHeaderPart';
+export * from './feePrices';
