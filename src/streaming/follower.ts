@@ -100,13 +100,9 @@ export class IndexFollower {
 
   private followTo(seqno: number, announce = false): void {
     void this.enqueue(async () => {
+      // A lower seqno is a stale read (a poll that started before the last commit), never a rewind:
+      // rewinds come from the pipeline's own rollback (rolledBack), on the local chain only.
       let last = this.lastBuilt ?? seqno - 1;
-      if (seqno < last) {
-        // The checkpoint went back (a rewind another instance's writer made).
-        this.sink.rewind(seqno);
-        this.lastBuilt = seqno;
-        return;
-      }
       while (last < seqno && !this.stopped) {
         const next = last + 1;
         try {
