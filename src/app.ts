@@ -80,6 +80,8 @@ export function createApp(services: AppServices): express.Express {
 
   app.use('/api/v3', createV3Router(services));
   app.use('/api/emulate', createEmulateRouter(services));
+  // The streaming API has its own limits (connections per key, addresses per subscription).
+  if (services.streaming) app.use('/api/streaming', services.streaming.router());
   // The embedded chain's developer controls; without it (external lite servers) /localnet/* is a 404.
   if (services.localnet) app.use('/localnet', createLocalnetRouter(services, services.localnet));
 

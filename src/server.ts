@@ -15,6 +15,7 @@ import { observePool, startMetricsServer, type MetricsServer } from './monitorin
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './cells';
+import { IndexEventBuilder, IndexFollower, StreamingService } from './streaming';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -105,9 +106,39 @@ export async function startServer(
         })
       : undefined;
   await cache?.connect();
+  // The streaming API's events are the index's committed blocks; without the index it has no source.
+  const streamingLogger = logger.child({ component: 'streaming' });
+  const builder = index ? new IndexEventBuilder(index.store.pool, config.network === 'testnet') : undefined;
+  const indexService = index;
+  const streaming = new StreamingService({
+    config,
+    logger: streamingLogger,
+    access,
+    ...(builder ? { replay: builder } : {}),
+    ...(indexService
+      ? {
+          sourceStatus: () => {
+            const health = indexService.health();
+            return { ok: health.available, reason: health.reason };
+          },
+        }
+      : {}),
+  });
+  let follower: IndexFollower | undefined;
+  if (index && builder) {
+    const started = new IndexFollower(builder, streaming, streamingLogger, {
+      pollMs: 1000,
+      ...(index.store.kind === 'postgres' ? { sharedDatabase: index.store.connection } : {}),
+    });
+    index.onBlock((block) => started.committed(block.mcSeqno));
+    index.indexer.on('rollback', (common: number) => started.rolledBack(common));
+    await started.start().catch((err: unknown) => streamingLogger.warn({ err }, 'streaming: the follower could not read the index at start'));
+    follower = started;
+  }
   const services: AppServices = {
     config,
     logger,
+    streaming,
     table: createHandlerTable(),
     lite: pool,
     access,
@@ -121,6 +152,10 @@ export async function startServer(
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
   http.keepAliveTimeout = config.keepAliveTimeout;
   http.headersTimeout = config.keepAliveTimeout + 1000;
+  // WebSocket upgrades: the streaming API's; any other is refused.
+  http.on('upgrade', (req, socket, head: Buffer) => {
+    if (!streaming.handleUpgrade(req, socket, head)) socket.destroy();
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -131,6 +166,8 @@ export async function startServer(
     });
   } catch (err) {
     unobserve();
+    await streaming.close();
+    await follower?.stop();
     await index?.stop();
     pool.close();
     await metrics?.close();
@@ -147,6 +184,9 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      // Streams never end on their own: each gets its reason frame and is closed first.
+      await streaming.close();
+      await follower?.stop();
       await new Promise<void>((resolve) => {
         const grace = setTimeout(() => {
           logger.warn({ graceMs: config.shutdownGrace }, 'grace period over; closing the remaining connections');

@@ -1,5 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import { ipKeyGenerator } from 'express-rate-limit';
 import type { Logger } from 'pino';
+import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { AppConfig } from '../config';
 import { MemoryBucketStore, type BucketRate, type BucketStore, type Clock } from './bucket';
 import { createAccessGate, type AccessGate, type FailurePolicy } from './gate';
@@ -10,6 +13,32 @@ export { KeysFileError, hashApiKey } from './keys';
 export type { AccessGate, FailurePolicy, JsonRpcTest, RefusalBodyReader } from './gate';
 export { isJsonRpcPath } from './gate';
 
+/**
+ * Who opens a stream and how much it may hold: `limitingKey` is an API key's name or a keyless
+ * client's IP (as the rate limits group them); 0 = no limit.
+ */
+export interface StreamAllowance {
+  readonly limitingKey: string;
+  readonly maxConnections: number;
+  readonly maxAddresses: number;
+}
+
+/** The keyless streaming limits (--stream-keyless-connections, --stream-keyless-addresses). */
+export interface KeylessStreamLimits {
+  readonly connections: number;
+  readonly addresses: number;
+}
+
+/** The key of a request: the X-API-Key header, else the api_key query parameter (any request, upgrades too). */
+export function presentedKeyOf(req: IncomingMessage): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header.length > 0) return header;
+  const query = (req.url ?? '').split('?', 2)[1];
+  if (!query) return undefined;
+  const value = new URLSearchParams(query).get('api_key');
+  return value ? value : undefined;
+}
+
 export type ReloadOutcome = { readonly ok: true; readonly keys: number } | { readonly ok: false; readonly error: string };
 
 /** API keys and rate limits of the /api/v2 routes; built once per process by main.ts. */
@@ -19,6 +48,11 @@ export interface AccessControl {
   readonly storeKind: 'memory' | 'redis';
   /** Re-reads the keys file (SIGHUP). Never rejects: a bad file is logged and the old keys stay. */
   reloadKeys(): Promise<ReloadOutcome>;
+  /**
+   * The streaming limits of a client (`ip`: the address the rate limits use). An unknown key is
+   * UnauthorizedError, a key of another network ForbiddenError; without a keys file keys are ignored.
+   */
+  streamAllowance(req: IncomingMessage, ip: string, keyless: KeylessStreamLimits): StreamAllowance;
   /** Stops timers and closes the Redis connection. */
   close(): Promise<void>;
 }
@@ -116,6 +150,26 @@ export async function createAccessControl(
     reloadKeys() {
       reloading = reloading.then(reloadOnce, reloadOnce);
       return reloading;
+    },
+    streamAllowance(req, ip, keyless) {
+      const key = keyring ? presentedKeyOf(req) : undefined;
+      if (key !== undefined && keyring) {
+        const record = keyring.lookup(key);
+        if (!record) throw new UnauthorizedError();
+        if (!record.networks.has(config.network)) throw new ForbiddenError();
+        return {
+          limitingKey: `key:${record.name}`,
+          maxConnections: record.streamingConnections ?? keyless.connections,
+          maxAddresses: record.streamingAddresses ?? keyless.addresses,
+        };
+      }
+      // --keyless-rps 0 lifts every keyless limit, the streaming ones too.
+      const unlimited = config.keylessRps === 0;
+      return {
+        limitingKey: `ip:${ipKeyGenerator(ip)}`,
+        maxConnections: unlimited ? 0 : keyless.connections,
+        maxAddresses: unlimited ? 0 : keyless.addresses,
+      };
     },
     close: () => buckets.close(),
   };

@@ -15,6 +15,8 @@ import type { BucketRate } from './bucket';
  *     rps: 10                  # tokens added per second (0 = no limit for this key)
  *     burst: 20                # bucket size (default: rps rounded up)
  *     networks: [mainnet, testnet]
+ *     streaming_connections: 20  # streaming API: open streams at once (0 = no limit; default: the keyless limit)
+ *     streaming_addresses: 1000  # streaming API: addresses in one subscription (0 = no limit; default: the keyless limit)
  * ```
  *
  * Only SHA-256 digests are kept in memory: plain keys are hashed while the file is read.
@@ -30,6 +32,9 @@ export interface ApiKeyRecord {
   /** `undefined` when the key is not limited (`rps: 0`). */
   readonly rate: BucketRate | undefined;
   readonly networks: ReadonlySet<NetworkName>;
+  /** Streaming API limits; undefined = the keyless default, 0 = no limit. */
+  readonly streamingConnections: number | undefined;
+  readonly streamingAddresses: number | undefined;
 }
 
 export class KeysFileError extends Error {}
@@ -38,7 +43,7 @@ const NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** Printable ASCII without spaces: what survives an HTTP header and a query string unchanged. */
 const KEY_PATTERN = /^[\x21-\x7e]{16,256}$/;
 const SHA256_PATTERN = /^[0-9a-fA-F]{64}$/;
-const ENTRY_FIELDS = new Set(['name', 'key', 'sha256', 'rps', 'burst', 'networks']);
+const ENTRY_FIELDS = new Set(['name', 'key', 'sha256', 'rps', 'burst', 'networks', 'streaming_connections', 'streaming_addresses']);
 
 /** The hex SHA-256 of a key, as the `sha256` field of the keys file expects it. */
 export function hashApiKey(key: string): string {
@@ -103,6 +108,15 @@ function parseRate(raw: Record<string, unknown>, where: string): BucketRate | un
   return { rps, burst: burstValue ?? Math.max(1, Math.ceil(rps)) };
 }
 
+function parseStreamingLimit(raw: Record<string, unknown>, field: string, where: string): number | undefined {
+  const value = raw[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 1_000_000) {
+    throw new KeysFileError(`${where}: ${field} must be an integer from 0 (no limit) to 1000000`);
+  }
+  return value;
+}
+
 function parseNetworks(value: unknown, where: string): Set<NetworkName> {
   if (!Array.isArray(value) || value.length === 0) {
     throw new KeysFileError(`${where}: networks must be a non-empty list of ${NETWORK_NAMES.join(', ')}`);
@@ -147,7 +161,13 @@ function parseEntry(raw: unknown, index: number): KeyEntry {
     }
     digest = Buffer.from(sha256, 'hex');
   }
-  const record: ApiKeyRecord = { name, rate: parseRate(fields, where), networks: parseNetworks(fields['networks'], where) };
+  const record: ApiKeyRecord = {
+    name,
+    rate: parseRate(fields, where),
+    networks: parseNetworks(fields['networks'], where),
+    streamingConnections: parseStreamingLimit(fields, 'streaming_connections', where),
+    streamingAddresses: parseStreamingLimit(fields, 'streaming_addresses', where),
+  };
   return { digest, record };
 }
 

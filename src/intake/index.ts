@@ -14,6 +14,7 @@ export interface IntakeServices {
 }
 
 export { checkUrl, MAX_URL_BYTES, urlError } from './url';
+export type { BodyLimits } from './body';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
 export { handedOver, markHandedOver, type HandedOver } from './handover';
@@ -51,8 +52,19 @@ function bodyLimits(services: IntakeServices): BodyLimits {
  * client's 4xx. `jsonRpc`: the request is JSON-RPC, whose batches are bounded by --max-batch.
  */
 export async function readJsonBody(req: IncomingMessage, services: IntakeServices, jsonRpc: boolean): Promise<unknown> {
+  const body = await readBoundedJson(req, bodyLimits(services), jsonRpc);
+  const maxBatch = services.config.maxBatch;
+  if (jsonRpc && Array.isArray(body) && body.length > maxBatch) throw new BatchTooLargeError(body.length, maxBatch);
+  return body;
+}
+
+/**
+ * A POST body as JSON within `limits` (the streaming API's subscriptions use a bound of their own):
+ * undefined when there is none; rejects with the client's 4xx (ApiError). `jsonRpc`: an unparseable
+ * body is answered in JSON-RPC's shape.
+ */
+export async function readBoundedJson(req: IncomingMessage, limits: BodyLimits, jsonRpc = false): Promise<unknown> {
   if (req.method !== 'POST' || !hasBody(req)) return undefined;
-  const limits = bodyLimits(services);
   const decoders = precheckBody(req, limits);
   let bytes: Buffer;
   try {
@@ -61,18 +73,14 @@ export async function readJsonBody(req: IncomingMessage, services: IntakeService
     throw err instanceof ApiError ? err : new ApiError('badRequest', 'the request body could not be read');
   }
   if (bytes.length === 0) return undefined;
-  let body: unknown;
   try {
-    body = parseRequestJson(bytes);
+    return parseRequestJson(bytes);
   } catch (err) {
     if (err instanceof JsonBodyError) {
       throw new UnparseableBodyError(err.tooDeep ? err.message : 'the body is not valid JSON', jsonRpc);
     }
     throw err;
   }
-  const maxBatch = services.config.maxBatch;
-  if (jsonRpc && Array.isArray(body) && body.length > maxBatch) throw new BatchTooLargeError(body.length, maxBatch);
-  return body;
 }
 
 /** Reads and parses a POST body into req.body (undefined when there is none). */

@@ -7,6 +7,7 @@ import type { IndexService } from '../indexer';
 import type { LiteGateway } from '../liteclient';
 import type { LocalnetControlApi } from '../localnet';
 import type { V3Database } from '../v3';
+import type { StreamingService } from '../streaming';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
 export interface AppServices {
@@ -21,6 +22,8 @@ export interface AppServices {
   readonly cache?: ResponseCache;
   /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
   readonly localnet?: LocalnetControlApi;
+  /** The streaming API (`/api/streaming/*`); absent in tests of the v2 app alone. */
+  readonly streaming?: StreamingService;
   /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
   readonly index?: IndexService;
   /**

@@ -10,3 +10,9 @@ export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database 
 export { V3_ROUTES } from './routes';
 export type { AnyRoute, RouteParameter } from './routes/route';
 export { v3OpenApiPaths } from './openapi';
+// Reads and converters the streaming API builds its events from (src/streaming/builder.ts).
+export { queryTransactions, messagesOf, type LoadedTransactions } from './sql/transactions';
+export { queryTraceTransactions } from './sql/traces';
+export { queryAddressBook } from './sql/accounts';
+export { toTransactionJson, toAccountStateJson } from './models/transaction';
+export { assembleTrace, MAX_TRACE_TRANSACTIONS, type TraceTransaction } from './models/trace';

@@ -1,0 +1,179 @@
+import type { Pool } from 'pg';
+import { readCheckpoint } from '../indexdb';
+import {
+  assembleTrace,
+  MAX_TRACE_TRANSACTIONS,
+  messagesOf,
+  queryAddressBook,
+  queryTraceTransactions,
+  queryTransactions,
+  toAccountStateJson,
+  toTransactionJson,
+  v3DatabaseOf,
+  type LoadedTransactions,
+  type TraceTransaction,
+  type V3Database,
+} from '../v3';
+import type { ReplaySource, SourceBlock } from './bus';
+import type { AddressBookJson, StreamEvent, TransactionItem } from './events';
+
+/**
+ * Builds the events of one committed masterchain block from the index's tables, with v3's reads
+ * and converters (so a transaction in an event is exactly what /api/v3/transactions answers). Live
+ * and replayed events come from the same function over the same rows, so a resumed client gets
+ * what it would have got live. Per block, in this order:
+ * - `transactions`: one per trace with transactions in the block (those transactions, descending lt);
+ * - `account_state_change`: one per account the block changed (its state after its last transaction there);
+ * - `trace`: one per trace that became complete in the block (the whole tree and its transactions).
+ * Every event is `finalized`: the block is committed under a verified masterchain block.
+ */
+
+/** Most transactions a block's events are built from (a masterchain block of mainnet has a few hundred). */
+const BLOCK_TRANSACTIONS_LIMIT = 100_000;
+
+interface TraceRowLite {
+  trace_id: Buffer;
+  external_hash_norm: Buffer | null;
+  state: string | null;
+  mc_seqno_end: number | null;
+  nodes_: string | null;
+}
+
+const hex = (b: Buffer) => b.toString('hex');
+
+function transactionAddresses(loaded: LoadedTransactions, rows = loaded.rows): string[] {
+  const out: string[] = [];
+  for (const row of rows) {
+    out.push(row.account);
+    for (const message of messagesOf(loaded, row)) {
+      if (message.direction === 'in' && message.source) out.push(message.source);
+      if (message.direction === 'out' && message.destination) out.push(message.destination);
+    }
+  }
+  return out;
+}
+
+export class IndexEventBuilder implements ReplaySource {
+  private readonly db: V3Database;
+
+  constructor(
+    private readonly pool: Pick<Pool, 'query'>,
+    private readonly testnet: boolean,
+  ) {
+    this.db = v3DatabaseOf(pool);
+  }
+
+  /** The checkpoint's masterchain block (the newest committed), null when the index is empty. */
+  async committedSeqno(): Promise<number | null> {
+    return (await readCheckpoint(this.pool))?.mcSeqno ?? null;
+  }
+
+  async oldestSeqno(): Promise<number | null> {
+    return (await readCheckpoint(this.pool))?.firstMcSeqno ?? null;
+  }
+
+  async blocks(from: number, to: number): Promise<SourceBlock[]> {
+    const rows = await this.db.query<{ seqno: number }>(
+      'select seqno from blocks where workchain = -1 and seqno >= $1 and seqno <= $2 order by seqno',
+      [from, to],
+    );
+    const out: SourceBlock[] = [];
+    for (const row of rows) out.push(await this.build(Number(row.seqno)));
+    return out;
+  }
+
+  private async addressBook(addresses: Iterable<string>): Promise<AddressBookJson> {
+    const book = await queryAddressBook(this.db, addresses, this.testnet);
+    return new Map([...book].map(([address, entry]) => [address, JSON.stringify(entry)]));
+  }
+
+  /**
+   * The events of masterchain block `seqno` (committed). `withAddressBook`: look the address book
+   * up (a query per event kind); live blocks only do when a connection asked for it, as toncenter.
+   */
+  async build(seqno: number, committedAt = Date.now(), withAddressBook = true): Promise<SourceBlock> {
+    const loaded = await queryTransactions(this.db, { mcSeqno: seqno }, { limit: BLOCK_TRANSACTIONS_LIMIT, offset: 0, sort: 'asc' });
+    if (loaded.rows.length === 0) return { mcSeqno: seqno, committedAt, events: [] };
+    const traceIds = [...new Map(loaded.rows.filter((r) => r.trace_id).map((r) => [hex(r.trace_id!), r.trace_id!])).values()];
+    const traces = new Map<string, TraceRowLite>();
+    const [traceRows, book] = await Promise.all([
+      traceIds.length === 0
+        ? Promise.resolve([] as TraceRowLite[])
+        : this.db.query<TraceRowLite>('select trace_id, external_hash_norm, state, mc_seqno_end, nodes_ from traces where trace_id = any($1)', [traceIds]),
+      withAddressBook ? this.addressBook(transactionAddresses(loaded)) : Promise.resolve(undefined),
+    ]);
+    for (const row of traceRows) traces.set(hex(row.trace_id), row);
+    /** The key a trace is known by in events: its normalized external hash, else its id (no external message). */
+    const traceKey = (traceId: Buffer | null, fallback: Buffer): string => {
+      const trace = traceId ? traces.get(hex(traceId)) : undefined;
+      return (trace?.external_hash_norm ?? traceId ?? fallback).toString('base64');
+    };
+
+    const events: StreamEvent[] = [];
+    // transactions: grouped by trace, in the order of each trace's first transaction here.
+    const groups = new Map<string, { key: string; items: TransactionItem[] }>();
+    for (const row of loaded.rows) {
+      const key = traceKey(row.trace_id, row.hash);
+      const json = toTransactionJson(row, messagesOf(loaded, row), loaded.states);
+      const group = groups.get(key) ?? { key, items: [] };
+      group.items.push({ account: row.account, addresses: transactionAddresses(loaded, [row]), json: JSON.stringify(json) });
+      groups.set(key, group);
+    }
+    for (const group of groups.values()) {
+      events.push({
+        type: 'transactions',
+        finality: 'finalized',
+        traceExternalHashNorm: group.key,
+        transactions: [...group.items].reverse(),
+        ...(book ? { addressBook: book } : {}),
+      });
+    }
+    // account_state_change: the state after each account's last transaction in the block.
+    const lastByAccount = new Map<string, (typeof loaded.rows)[number]>();
+    for (const row of loaded.rows) lastByAccount.set(row.account, row);
+    for (const row of lastByAccount.values()) {
+      const hash = row.account_state_hash_after;
+      const state = hash ? loaded.states.get(hex(hash)) : undefined;
+      if (!hash || !state) continue;
+      events.push({ type: 'account_state_change', finality: 'finalized', account: row.account, stateJson: JSON.stringify(toAccountStateJson(hash, state)) });
+    }
+    // trace: every trace that became complete in this block, whole.
+    const completed = [...traces.values()].filter(
+      (t) => t.state === 'complete' && Number(t.mc_seqno_end) === seqno && Number(t.nodes_ ?? 0) <= MAX_TRACE_TRANSACTIONS,
+    );
+    if (completed.length > 0) {
+      const whole = await queryTraceTransactions(this.db, completed.map((t) => t.trace_id));
+      const byTrace = new Map<string, TraceTransaction[]>();
+      const rowsByTrace = new Map<string, (typeof whole.rows)[number][]>();
+      for (const row of whole.rows) {
+        const messages = messagesOf(whole, row);
+        const json = toTransactionJson(row, messages, whole.states);
+        const id = row.trace_id ? hex(row.trace_id) : '';
+        const list = byTrace.get(id) ?? [];
+        list.push({
+          hash: json['hash'] as string,
+          inMsgHash: messages.find((m) => m.direction === 'in')?.msg_hash.toString('base64'),
+          outMsgHashes: (json['out_msgs'] as { hash: string }[]).map((m) => m.hash),
+          json,
+        });
+        byTrace.set(id, list);
+        rowsByTrace.set(id, [...(rowsByTrace.get(id) ?? []), row]);
+      }
+      for (const trace of completed) {
+        const transactions = byTrace.get(hex(trace.trace_id)) ?? [];
+        const { root } = assembleTrace(transactions);
+        if (!root) continue;
+        const traceBook = withAddressBook ? await this.addressBook(transactionAddresses(whole, rowsByTrace.get(hex(trace.trace_id)) ?? [])) : undefined;
+        events.push({
+          type: 'trace',
+          finality: 'finalized',
+          traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
+          traceJson: JSON.stringify(root),
+          transactionsJson: JSON.stringify(Object.fromEntries(transactions.map((t) => [t.hash, t.json]))),
+          ...(traceBook ? { addressBook: traceBook } : {}),
+        });
+      }
+    }
+    return { mcSeqno: seqno, committedAt, events };
+  }
+}

@@ -1,0 +1,143 @@
+import { finalityRank, type Finality, type Subscription } from './subscription';
+
+/**
+ * The events the streaming API delivers, as built once per source block (builder.ts) and then
+ * cut to each client's subscription (`renderFor`, toncenter's AdjustForClient). The parts that
+ * are the same for every client (a transaction, a state, a trace tree) are serialized once, when
+ * the event is built; a client's payload is assembled from those strings.
+ */
+
+/** One transaction of a `transactions` event, serialized as ton-index-go's models.Transaction. */
+export interface TransactionItem {
+  /** Raw upper-case address of the account. */
+  readonly account: string;
+  /** Addresses an address book entry is given for: the account, the in message's source, out messages' destinations. */
+  readonly addresses: readonly string[];
+  readonly json: string;
+}
+
+/** raw address -> serialized models.AddressBookRow; absent when no address book could be built. */
+export type AddressBookJson = ReadonlyMap<string, string>;
+
+export interface TransactionsEvent {
+  readonly type: 'transactions';
+  readonly finality: Finality;
+  readonly traceExternalHashNorm: string;
+  /** Descending lt, as toncenter sends them. */
+  readonly transactions: readonly TransactionItem[];
+  readonly addressBook?: AddressBookJson;
+}
+
+export interface AccountStateChangeEvent {
+  readonly type: 'account_state_change';
+  readonly finality: Finality;
+  readonly account: string;
+  /** models.AccountState without code and data BoCs. */
+  readonly stateJson: string;
+}
+
+export interface TraceEvent {
+  readonly type: 'trace';
+  readonly finality: Finality;
+  readonly traceExternalHashNorm: string;
+  /** models.TraceNode of the root. */
+  readonly traceJson: string;
+  /** Object of transaction hash -> models.Transaction. */
+  readonly transactionsJson: string;
+  readonly addressBook?: AddressBookJson;
+}
+
+export interface TraceInvalidatedEvent {
+  readonly type: 'trace_invalidated';
+  readonly traceExternalHashNorm: string;
+}
+
+export type StreamEvent = TransactionsEvent | AccountStateChangeEvent | TraceEvent | TraceInvalidatedEvent;
+
+/** What a connection remembers between events: the traces it got events of (for trace_invalidated). */
+export interface DeliveryMemory {
+  /** Traces whose data this client received and that a rewind could still invalidate. */
+  readonly deliveredTraces: Set<string>;
+}
+
+/** Traces remembered per connection for invalidation; the oldest are forgotten first. */
+const REMEMBERED_TRACES = 1024;
+
+function remember(memory: DeliveryMemory, trace: string): void {
+  if (memory.deliveredTraces.has(trace)) memory.deliveredTraces.delete(trace);
+  memory.deliveredTraces.add(trace);
+  if (memory.deliveredTraces.size > REMEMBERED_TRACES) {
+    const oldest = memory.deliveredTraces.values().next().value as string;
+    memory.deliveredTraces.delete(oldest);
+  }
+}
+
+function addressBookPart(book: AddressBookJson | undefined, include: boolean, addresses: Iterable<string> | 'all'): string {
+  if (!include || !book) return '';
+  const entries: string[] = [];
+  const seen = new Set<string>();
+  for (const address of addresses === 'all' ? book.keys() : addresses) {
+    if (seen.has(address)) continue;
+    seen.add(address);
+    const entry = book.get(address);
+    if (entry !== undefined) entries.push(`${JSON.stringify(address)}:${entry}`);
+  }
+  return `,"address_book":{${entries.join(',')}}`;
+}
+
+function interested(subscription: Subscription, type: 'transactions' | 'account_state_change', account: string): boolean {
+  return subscription.types.has(type) && subscription.addresses.has(account);
+}
+
+/**
+ * The payload of `event` for a client with `subscription` (JSON text), or undefined when the
+ * client gets nothing of it: toncenter's AdjustForClient of each notification type.
+ */
+export function renderFor(event: StreamEvent, subscription: Subscription, memory: DeliveryMemory): string | undefined {
+  switch (event.type) {
+    case 'transactions': {
+      if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
+      if (!subscription.types.has('transactions')) return undefined;
+      const chosen = event.transactions.filter((tx) => interested(subscription, 'transactions', tx.account));
+      if (chosen.length === 0) return undefined;
+      remember(memory, event.traceExternalHashNorm);
+      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, chosen.flatMap((tx) => tx.addresses));
+      return (
+        `{"type":"transactions","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.traceExternalHashNorm)},` +
+        `"transactions":[${chosen.map((tx) => tx.json).join(',')}]${book}}`
+      );
+    }
+    case 'account_state_change': {
+      if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
+      if (!interested(subscription, 'account_state_change', event.account)) return undefined;
+      return `{"type":"account_state_change","finality":"${event.finality}","account":${JSON.stringify(event.account)},"state":${event.stateJson}}`;
+    }
+    case 'trace': {
+      if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
+      if (!subscription.types.has('trace') || !subscription.traces.has(event.traceExternalHashNorm)) return undefined;
+      remember(memory, event.traceExternalHashNorm);
+      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, 'all');
+      return (
+        `{"type":"trace","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.traceExternalHashNorm)},` +
+        `"trace":${event.traceJson},"transactions":${event.transactionsJson}${book}}`
+      );
+    }
+    case 'trace_invalidated': {
+      // Only to a client that received data of the trace (toncenter's TracesForPotentialInvalidation).
+      if (!memory.deliveredTraces.delete(event.traceExternalHashNorm)) return undefined;
+      return `{"type":"trace_invalidated","trace_external_hash_norm":${JSON.stringify(event.traceExternalHashNorm)}}`;
+    }
+  }
+}
+
+/** The addresses an event concerns (for address book lookups). */
+export function eventAddresses(event: StreamEvent): string[] {
+  switch (event.type) {
+    case 'transactions':
+      return event.transactions.flatMap((tx) => tx.addresses);
+    case 'account_state_change':
+      return [event.account];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,27 @@
+import pino from 'pino';
+import type { IndexEventBuilder } from '../../src/streaming';
+import { IndexFollower } from '../../src/streaming';
+
+/** The follower against a real in-process builder stand-in: each block once, in order, stale reads never rewind. */
+test('IndexFollower publishes each committed block once and in order; a stale checkpoint read is not a rewind', async () => {
+  let checkpoint = 3;
+  const built: number[] = [];
+  const rewinds: number[] = [];
+  const builder = {
+    committedSeqno: async () => checkpoint,
+    build: async (seqno: number) => ({ mcSeqno: seqno, committedAt: Date.now(), events: [] }),
+  } as unknown as IndexEventBuilder;
+  const sink = { wantsAddressBook: () => false, publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno), rewind: (s: number) => rewinds.push(s) };
+  const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 20 });
+  await follower.start();
+  checkpoint = 6;
+  follower.committed(6);
+  follower.committed(4);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  checkpoint = 8;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  follower.rolledBack(7);
+  await follower.stop();
+  expect(built).toEqual([3, 4, 5, 6, 7, 8]);
+  expect(rewinds).toEqual([7]);
+});
