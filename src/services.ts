@@ -6,6 +6,7 @@ import type { HandlerTable } from './handlers';
 import type { IndexService } from './indexer';
 import type { LiteGateway } from './liteclient/session';
 import type { LocalnetControls } from './localnet/controls';
+import type { V3Database } from './v3';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
 export interface AppServices {
@@ -22,4 +23,6 @@ export interface AppServices {
   readonly localnet?: LocalnetControls;
   /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
   readonly index?: IndexService;
+  /** Reads of the index's tables for the indexed v3 routes; absent = they answer 503. */
+  readonly indexReads?: V3Database;
 }

@@ -2,17 +2,19 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import { createApiIntake } from '../../intake';
 import type { AppServices } from '../../services';
+import { V3_API_VERSION } from '../../v3';
 import { executeCall } from '../execute';
 import { errorResponseOf, requestIdOf, requestLogger } from '../http';
 
 /**
- * The plumbing of toncenter v3's legacy endpoints: errors as ton-index-go writes them
- * (`{"error": "...", "code": n}`, HTTP status = code), and calls into our own v2 handler table.
+ * The plumbing of toncenter v3's endpoints: errors as ton-index-go writes them at runtime
+ * (`{"error": "..."}`, HTTP status = its code; `IndexError.Code` is `json:"-"`), and calls into
+ * our own v2 handler table.
  */
 
 export function sendV3Error(req: Request, res: Response, err: unknown, services: AppServices): void {
   const { status, body, headers } = errorResponseOf(req, err, services);
-  res.set(headers).status(status).json({ error: body.error, code: body.code });
+  res.set(headers).status(status).json({ error: body.error });
 }
 
 /**
@@ -23,8 +25,8 @@ function v3Refusals(_req: Request, res: Response, next: NextFunction): void {
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     if (typeof body === 'object' && body !== null && (body as Record<string, unknown>)['ok'] === false) {
-      const { error, code } = body as { error: unknown; code: unknown };
-      return json({ error, code });
+      const { error } = body as { error: unknown };
+      return json({ error });
     }
     return json(body);
   };
@@ -37,6 +39,11 @@ function v3Refusals(_req: Request, res: Response, next: NextFunction): void {
  */
 export function v3Pipeline(services: AppServices): Router {
   const router = Router();
+  // ton-index-go's version, where v2 routes carry ours (src/routes/edge.ts).
+  router.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('X-API-Version', V3_API_VERSION);
+    next();
+  });
   router.use(v3Refusals);
   router.use(...createApiIntake(services, { isJsonRpc: () => false }));
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendV3Error(req, res, err, services));

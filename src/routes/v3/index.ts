@@ -12,6 +12,7 @@ import {
   type V3StatusWords,
 } from '../../converters';
 import type { AppServices } from '../../services';
+import { createIndexedRouter, V3_ROUTES } from '../../v3';
 import { bodyObject, callV2, missingParameter, sendV3Error, v3Pipeline } from './http';
 
 /**
@@ -97,6 +98,14 @@ const estimateFee: Endpoint = async (services, req) => {
 export function createV3Router(services: AppServices): Router {
   const router = Router();
   router.use(v3Pipeline(services));
+  // The indexed routes (src/v3) beside the legacy ones, behind the same intake.
+  router.use(
+    createIndexedRouter(V3_ROUTES, {
+      database: services.indexReads,
+      testnet: services.config.network === 'testnet',
+      sendError: (req, res, err) => sendV3Error(req, res, err, services),
+    }),
+  );
   const serve = (endpoint: Endpoint) => async (req: Request, res: Response) => {
     try {
       res.status(200).json(await endpoint(services, req));

@@ -1,0 +1,62 @@
+import { Router, type Request, type Response } from 'express';
+import { ApiError } from '../errors';
+import { httpRequestDuration, httpRequests } from '../metrics/registry';
+import { IndexUnavailableError, type V3Database } from './db';
+import { V3Query } from './params/query';
+import { toBool } from './params/rules';
+import type { AnyRoute, RequestSettings } from './routes/route';
+
+/** The version ton-index-go reports in X-API-Version (its OpenAPI `info.version`). */
+export const V3_API_VERSION = '1.2.6';
+
+export interface V3RouterOptions {
+  /** The index's tables; absent (index off) = every route answers 503 after its validation. */
+  readonly database?: V3Database;
+  readonly testnet: boolean;
+  /** Writes an error answer (`{"error": text}`, logging what is ours to fix). */
+  readonly sendError: (req: Request, res: Response, err: unknown) => void;
+}
+
+/** ExtractParam: the header when present, else the query form; a value ParseBool refuses is ignored. */
+function flag(req: Request, query: V3Query, header: string, queryName: string): boolean {
+  const fromHeader = req.get(header);
+  const value = fromHeader !== undefined && fromHeader !== '' ? fromHeader : query.single(queryName);
+  return (value !== undefined && toBool(value)) || false;
+}
+
+export function requestSettings(req: Request, query: V3Query, testnet: boolean): RequestSettings {
+  return {
+    noAddressBook: flag(req, query, 'X-No-Address-Book', 'x_no_address_book'),
+    noMetadata: flag(req, query, 'X-No-Metadata', 'x_no_metadata'),
+    testnet,
+  };
+}
+
+/**
+ * The indexed v3 routes on a router (mounted under /api/v3 after the v3 intake: keys, buckets,
+ * URL limits). Parameters are validated before the database is touched; metrics by route.
+ */
+export function createIndexedRouter(routes: readonly AnyRoute[], options: V3RouterOptions): Router {
+  const router = Router();
+  for (const route of routes) {
+    const label = `v3${route.path}`;
+    router.get(route.path, async (req: Request, res: Response) => {
+      const started = performance.now();
+      res.once('finish', () => {
+        httpRequests.inc({ method: label, mode: 'rest', status: String(res.statusCode) });
+        httpRequestDuration.observe({ method: label, mode: 'rest' }, (performance.now() - started) / 1000);
+      });
+      try {
+        const query = new V3Query(req.query as Record<string, unknown>);
+        const params: unknown = route.parse(query);
+        if (!options.database) throw new IndexUnavailableError();
+        const body = await route.run({ db: options.database, settings: requestSettings(req, query, options.testnet) }, params);
+        res.status(200).json(body);
+      } catch (err) {
+        options.sendError(req, res, err);
+      }
+    });
+    router.all(route.path, (req, res) => options.sendError(req, res, new ApiError(405, 'Method Not Allowed')));
+  }
+  return router;
+}

@@ -1,0 +1,48 @@
+import { walletKindByCodeHash } from '../../converters';
+import { toFriendly } from '../../params/address';
+
+/**
+ * ton-index-go's encodings: hashes base64 (standard alphabet), 64-bit numbers as strings, shard ids
+ * as upper-case hex of the unsigned value (`%X`), opcodes as `0x%08x`.
+ */
+
+export function b64(value: Buffer): string;
+export function b64(value: Buffer | null | undefined): string | null;
+export function b64(value: Buffer | null | undefined): string | null {
+  return value ? value.toString('base64') : null;
+}
+
+/** pg returns bigint columns as strings already; numbers and bigints become their decimal text. */
+export function str64(value: string | number | bigint | null | undefined): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+export function shardHex(shard: string | bigint): string {
+  return BigInt.asUintN(64, BigInt(shard)).toString(16).toUpperCase();
+}
+
+export function opcodeHex(opcode: number | null | undefined): string | null {
+  if (opcode === null || opcode === undefined) return null;
+  return `0x${(opcode >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** int32 columns; pg returns integer as number, bigint as string. */
+export function num(value: string | number | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** A wallet code (ton-index-go's WalletsHashMap is the same list as the project's wallet table). */
+export function isWalletCodeHash(codeHash: Buffer | null): boolean {
+  return codeHash !== null && walletKindByCodeHash(codeHash) !== undefined;
+}
+
+/**
+ * The user-friendly form in `address_book` (GetAccountAddressFriendly): URL-safe; bounceable
+ * unless the account has no code or wallet code; test-only on testnet.
+ */
+export function friendlyOf(raw: string, codeHash: Buffer | null, testnet: boolean): string | null {
+  const match = /^(-?\d+):([0-9A-Fa-f]{64})$/.exec(raw.trim());
+  if (!match) return null;
+  const bounceable = !(codeHash === null || isWalletCodeHash(codeHash));
+  return toFriendly(Number(match[1]), Buffer.from(match[2]!, 'hex'), { bounceable, testOnly: testnet, urlSafe: true });
+}

@@ -1,0 +1,108 @@
+import type { MessageRow } from '../models/message';
+import { toTransactionJson } from '../models/transaction';
+import { parseGroup, type V3Query } from '../params/query';
+import {
+  checkPaging,
+  readList,
+  readSingle,
+  toAccount,
+  toHash,
+  toInt32,
+  toShard,
+  toUint64,
+  toUtime,
+  type Paging,
+} from '../params/rules';
+import { queryAddressBook, type AddressBookEntry } from '../sql/accounts';
+import { messagesOf, type LoadedTransactions } from '../sql/transactions';
+import type { RouteContext, RouteParameter } from './route';
+
+/** models.BlockRequest. */
+export function blockGroup(query: V3Query) {
+  return parseGroup((field) => ({
+    workchain: field(() => readSingle(query, 'workchain', toInt32)),
+    shard: field(() => readSingle(query, 'shard', toShard)),
+    seqno: field(() => readSingle(query, 'seqno', toInt32)),
+    rootHash: field(() => readSingle(query, 'root_hash', toHash)),
+    fileHash: field(() => readSingle(query, 'file_hash', toHash)),
+    mcSeqno: field(() => readSingle(query, 'mc_seqno', toInt32)),
+  }));
+}
+
+/** models.UtimeRequest. */
+export function utimeGroup(query: V3Query) {
+  return parseGroup((field) => ({
+    startUtime: field(() => readSingle(query, 'start_utime', toUtime)),
+    endUtime: field(() => readSingle(query, 'end_utime', toUtime)),
+  }));
+}
+
+/** models.LtRequest. */
+export function ltGroup(query: V3Query) {
+  return parseGroup((field) => ({
+    startLt: field(() => readSingle(query, 'start_lt', toUint64)),
+    endLt: field(() => readSingle(query, 'end_lt', toUint64)),
+  }));
+}
+
+/** models.LimitRequest, then limitQuery/getSortOrder's checks. */
+export function pagingGroup(query: V3Query): Paging {
+  const raw = parseGroup((field) => ({
+    limit: field(() => readSingle(query, 'limit', toInt32)),
+    offset: field(() => readSingle(query, 'offset', toInt32)),
+    sort: query.single('sort'),
+  }));
+  return checkPaging(raw);
+}
+
+/** `seqno` read as fiber's c.QueryInt: anything unreadable is 0. */
+export function queryIntOrZero(query: V3Query, name: string): number {
+  const value = query.single(name);
+  const parsed = value === undefined ? undefined : toInt32(value);
+  return parsed ?? 0;
+}
+
+export const hashList = (query: V3Query, name: string) => readList(query, name, toHash);
+export const accountList = (query: V3Query, name: string) => readList(query, name, toAccount);
+
+export const PAGING_PARAMETERS: readonly RouteParameter[] = [
+  { name: 'limit', type: 'integer', description: 'Rows to return, 1..1000 (default 100).' },
+  { name: 'offset', type: 'integer', description: 'Rows to skip (at most 100000, see docs/v3.md).' },
+  { name: 'sort', type: 'string', description: 'asc or desc (also a, d).' },
+];
+export const RANGE_PARAMETERS: readonly RouteParameter[] = [
+  { name: 'start_utime', type: 'integer' },
+  { name: 'end_utime', type: 'integer' },
+  { name: 'start_lt', type: 'integer' },
+  { name: 'end_lt', type: 'integer' },
+];
+
+/** `address_book` of a set of raw addresses, or `{}` when the client asked for none. */
+export async function addressBookFor(context: RouteContext, raw: Iterable<string>): Promise<Record<string, AddressBookEntry>> {
+  if (context.settings.noAddressBook) return {};
+  return Object.fromEntries(await queryAddressBook(context.db, raw, context.settings.testnet));
+}
+
+/** The accounts a page of transactions names (account, in_msg source, out_msgs destinations). */
+export function transactionAddresses(loaded: LoadedTransactions): string[] {
+  const out: string[] = [];
+  for (const row of loaded.rows) {
+    out.push(row.account);
+    for (const message of messagesOf(loaded, row)) {
+      if (message.direction === 'in' && message.source) out.push(message.source);
+      if (message.direction === 'out' && message.destination) out.push(message.destination);
+    }
+  }
+  return out;
+}
+
+/** models.TransactionsResponse. */
+export async function transactionsResponse(context: RouteContext, loaded: LoadedTransactions) {
+  const transactions = loaded.rows.map((row) => toTransactionJson(row, messagesOf(loaded, row), loaded.states));
+  const addressBook = loaded.rows.length === 0 ? {} : await addressBookFor(context, transactionAddresses(loaded));
+  return { transactions, address_book: addressBook };
+}
+
+export function messageAddresses(rows: readonly MessageRow[]): string[] {
+  return rows.flatMap((m) => [m.source, m.destination].filter((a): a is string => a !== null));
+}

@@ -1,0 +1,34 @@
+import { accountStates, walletStates } from './accountStates';
+import { addressBook } from './addressBook';
+import { adjacentTransactions } from './adjacentTransactions';
+import { blocks } from './blocks';
+import { masterchainBlockShards } from './masterchainBlockShards';
+import { masterchainBlockShardState } from './masterchainBlockShardState';
+import { masterchainInfo } from './masterchainInfo';
+import { messages } from './messages';
+import { pendingActions, pendingTraces, pendingTransactions } from './pending';
+import type { AnyRoute } from './route';
+import { topAccountsByBalance } from './topAccountsByBalance';
+import { transactions } from './transactions';
+import { transactionsByMasterchainBlock } from './transactionsByMasterchainBlock';
+import { transactionsByMessage } from './transactionsByMessage';
+
+/** Every indexed v3 route, in ton-index-go's order. */
+export const V3_ROUTES: readonly AnyRoute[] = [
+  masterchainInfo,
+  masterchainBlockShardState,
+  masterchainBlockShards,
+  blocks,
+  pendingTransactions,
+  transactions,
+  transactionsByMasterchainBlock,
+  transactionsByMessage,
+  adjacentTransactions,
+  messages,
+  topAccountsByBalance,
+  addressBook,
+  accountStates,
+  walletStates,
+  pendingTraces,
+  pendingActions,
+];

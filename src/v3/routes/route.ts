@@ -1,0 +1,44 @@
+import type { V3Database } from '../db';
+import type { V3Query } from '../params/query';
+
+/** What ton-index-go's GetRequestSettings reads from headers (or their query forms). */
+export interface RequestSettings {
+  readonly noAddressBook: boolean;
+  readonly noMetadata: boolean;
+  /** Friendly forms with the test-only flag (ton-index-go's `--testnet`). */
+  readonly testnet: boolean;
+}
+
+export interface RouteContext {
+  readonly db: V3Database;
+  readonly settings: RequestSettings;
+}
+
+/**
+ * One v3 route: its path, its parameters read and validated before any I/O (a client mistake is
+ * a 422 with ton-index-go's text), and a short run function over the index's tables.
+ */
+export interface V3Route<Params> {
+  readonly path: string;
+  readonly summary: string;
+  /** Query parameters (for the OpenAPI document): name, type, whether a list. */
+  readonly parameters: readonly RouteParameter[];
+  parse(query: V3Query): Params;
+  run(context: RouteContext, params: Params): Promise<unknown>;
+}
+
+export interface RouteParameter {
+  readonly name: string;
+  readonly type: 'string' | 'integer' | 'boolean';
+  readonly list?: boolean;
+  readonly required?: boolean;
+  readonly description?: string;
+}
+
+/** Declares a route with its parameter type inferred from parse. */
+export function defineRoute<Params>(route: V3Route<Params>): V3Route<Params> {
+  return route;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a heterogeneous list of routes
+export type AnyRoute = V3Route<any>;

@@ -1,0 +1,17 @@
+import { NotFoundError } from '../../errors';
+import { masterchainBlockExists } from '../sql/blocks';
+import { queryTransactions } from '../sql/transactions';
+import { PAGING_PARAMETERS, pagingGroup, queryIntOrZero, transactionsResponse } from './common';
+import { defineRoute } from './route';
+
+/** GetTransactionsByMasterchainBlock: every transaction of an mc block and its shard blocks. */
+export const transactionsByMasterchainBlock = defineRoute({
+  path: '/transactionsByMasterchainBlock',
+  summary: 'Transactions of a masterchain block and its shard blocks',
+  parameters: [{ name: 'seqno', type: 'integer', required: true }, ...PAGING_PARAMETERS],
+  parse: (query) => ({ seqno: queryIntOrZero(query, 'seqno'), paging: pagingGroup(query) }),
+  async run(context, { seqno, paging }) {
+    if (!(await masterchainBlockExists(context.db, seqno))) throw new NotFoundError(`masterchain block ${seqno} not found`);
+    return transactionsResponse(context, await queryTransactions(context.db, { mcSeqno: seqno }, paging));
+  },
+});

@@ -1,0 +1,65 @@
+import type { V3Database } from '../db';
+import type { LatestStateRow } from '../models/account';
+import { friendlyOf } from '../models/format';
+import type { Paging } from '../params/rules';
+import { SqlParams, whereClause, matchAny } from './builder';
+
+/** ton-index-go reads at most this many account states per request (`limit 1000`). */
+export const ACCOUNT_STATES_LIMIT = 1000;
+
+/** buildAccountStatesQuery: latest states of the accounts (and/or code hashes); BoCs optional. */
+export async function queryLatestStates(
+  db: V3Database,
+  filter: { accounts: readonly string[]; codeHashes?: readonly Buffer[]; includeBoc: boolean },
+): Promise<LatestStateRow[]> {
+  const p = new SqlParams();
+  const where: string[] = [];
+  if (filter.accounts.length > 0) where.push(matchAny(p, 'A.account', filter.accounts));
+  if (filter.codeHashes && filter.codeHashes.length > 0) where.push(matchAny(p, 'A.code_hash', filter.codeHashes));
+  const bocs = filter.includeBoc ? 'A.data_boc, A.code_boc' : 'null::bytea as data_boc, null::bytea as code_boc';
+  return db.query<LatestStateRow>(
+    `select A.account, A.hash, A.balance, A.balance_extra_currencies, A.account_status, A.frozen_hash, A.last_trans_hash,
+       A.last_trans_lt, A.data_hash, A.code_hash, ${bocs}
+     from latest_account_states as A${whereClause(where)} order by A.account limit ${ACCOUNT_STATES_LIMIT}`,
+    p.values,
+  );
+}
+
+/** topAccountsByBalance: the richest accounts, balance descending (account breaks ties). */
+export async function queryTopBalances(db: V3Database, paging: Paging): Promise<{ account: string; balance: string }[]> {
+  return db.query(
+    `select account, balance::text as balance from latest_account_states where balance is not null
+     order by balance desc, account asc limit $1 offset $2`,
+    [paging.limit, paging.offset],
+  );
+}
+
+export interface AddressBookEntry {
+  user_friendly: string | null;
+  domain: string | null;
+  interfaces: string[];
+}
+
+/**
+ * QueryAddressBookImpl for raw upper-case addresses: the friendly form by the account's code
+ * (wallets and code-less accounts non-bounceable), no domain (no DNS table yet), interfaces empty.
+ * An address the index has never seen gets the code-less form.
+ */
+export async function queryAddressBook(
+  db: V3Database,
+  rawAddresses: Iterable<string>,
+  testnet: boolean,
+): Promise<Map<string, AddressBookEntry>> {
+  const unique = [...new Set(rawAddresses)];
+  const book = new Map<string, AddressBookEntry>();
+  if (unique.length === 0) return book;
+  const rows = await db.query<{ account: string; code_hash: Buffer | null }>(
+    'select account, code_hash from latest_account_states where account = any($1)',
+    [unique],
+  );
+  const codes = new Map(rows.map((r) => [r.account, r.code_hash]));
+  for (const raw of unique) {
+    book.set(raw, { user_friendly: friendlyOf(raw, codes.get(raw) ?? null, testnet), domain: null, interfaces: [] });
+  }
+  return book;
+}

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv, { type ValidateFunction } from 'ajv';
+
+/**
+ * Validates v3 answers against toncenter's generated Swagger 2.0 file (1.2.6, in ../shared beside
+ * the checkout). Two differences between that file and ton-index-go's running code are applied to
+ * the schemas, by name, before validating:
+ * - NULLABLE: swag marks no property nullable, while every Go pointer field marshals as `null`
+ *   when unset (e.g. `in_msg` of a tick-tock, `source` of an external message);
+ * - FINALITY_AS_STRING: the file types `finality` as the integer enum 0..2, while
+ *   FinalityState.MarshalJSON writes its name (`pending`, `confirmed`, `finalized`);
+ * - OPCODE_AS_HEX: the file types a message's `opcode` as an integer, while OpcodeType.MarshalJSON
+ *   writes the string `0x%08x`.
+ */
+
+export const V3_SPEC_PATH = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec', 'v3', 'ton-api-v3.openapi.json');
+export const V3_SPEC_PRESENT = existsSync(V3_SPEC_PATH);
+
+type Schema = Record<string, unknown>;
+
+function nullable(schema: Schema): Schema {
+  if (typeof schema['$ref'] === 'string') return { anyOf: [schema, { type: 'null' }] };
+  if (typeof schema['type'] === 'string') return { ...relax(schema), type: [schema['type'], 'null'] };
+  return relax(schema);
+}
+
+/** NULLABLE: every property (and array item / map value) may be null. */
+function relax(schema: Schema): Schema {
+  const out: Schema = { ...schema };
+  delete out['example'];
+  delete out['x-enum-varnames'];
+  delete out['format'];
+  if (out['properties']) {
+    out['properties'] = Object.fromEntries(Object.entries(out['properties'] as Record<string, Schema>).map(([k, v]) => [k, nullable(v)]));
+  }
+  if (out['items']) out['items'] = nullable(out['items'] as Schema);
+  if (out['additionalProperties'] && typeof out['additionalProperties'] === 'object') {
+    out['additionalProperties'] = nullable(out['additionalProperties'] as Schema);
+  }
+  return out;
+}
+
+export interface V3SpecValidator {
+  /** Validates a 200 answer of `route` (e.g. "/transactions"); returns ajv's errors or null. */
+  check(route: string, body: unknown): unknown[] | null;
+}
+
+export function loadV3Spec(): V3SpecValidator {
+  const spec = JSON.parse(readFileSync(V3_SPEC_PATH, 'utf8')) as {
+    definitions: Record<string, Schema>;
+    paths: Record<string, { get?: { responses: Record<string, { schema: Schema }> } }>;
+  };
+  const definitions = Object.fromEntries(Object.entries(spec.definitions).map(([k, v]) => [k, relax(v)]));
+  // FINALITY_AS_STRING
+  definitions['models.FinalityState'] = { type: 'string', enum: ['pending', 'confirmed', 'finalized'] };
+  // OPCODE_AS_HEX
+  const message = definitions['Message'] as { properties: Record<string, Schema> };
+  message.properties['opcode'] = { type: ['string', 'null'], pattern: '^0x[0-9a-f]{8}$' };
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addSchema({ $id: 'v3', definitions });
+  const validators = new Map<string, ValidateFunction>();
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', 'v3#/definitions/') : rewrite(v)]),
+      );
+    }
+    return value;
+  };
+  return {
+    check(route, body) {
+      let validate = validators.get(route);
+      if (!validate) {
+        const operation = spec.paths[`/api/v3${route}`]?.get;
+        if (!operation) throw new Error(`the spec has no GET ${route}`);
+        validate = ajv.compile(rewrite(operation.responses['200']!.schema) as Schema);
+        validators.set(route, validate);
+      }
+      return validate(body) ? null : (validate.errors ?? []);
+    },
+  };
+}
