@@ -7,3 +7,4 @@ export * from './shardState';
 export * from './validators';
 export * from './msgDescr';
 export * from './shardAccount';
+export * from './messageBodies';

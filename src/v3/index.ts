@@ -7,3 +7,4 @@ export { createIndexedRouter, V3_API_VERSION, type V3RouterOptions } from './htt
 export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database } from './db';
 export { V3_ROUTES } from './routes';
 export type { AnyRoute, RouteParameter } from './routes/route';
+export { runDecode, MAX_DECODE_ENTRIES, type DecodeResponse } from './routes/decode';

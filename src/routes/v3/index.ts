@@ -12,7 +12,7 @@ import {
   type V3StatusWords,
 } from '../../converters';
 import type { AppServices } from '../../services';
-import { createIndexedRouter, V3_ROUTES } from '../../v3';
+import { createIndexedRouter, runDecode, V3_ROUTES } from '../../v3';
 import { bodyObject, callV2, missingParameter, sendV3Error, v3Pipeline } from './http';
 
 /**
@@ -95,6 +95,17 @@ const estimateFee: Endpoint = async (services, req) => {
   return toV3EstimateFee(result as Parameters<typeof toV3EstimateFee>[0]);
 };
 
+/** `decode` reads its two lists from the query string (repeated keys) or from a JSON object. */
+const decodeFromQuery: Endpoint = async (_services, req) => {
+  const query = req.query as Record<string, unknown>;
+  return runDecode(query['opcodes'], query['bodies']);
+};
+
+const decodeFromBody: Endpoint = async (_services, req) => {
+  const body = bodyObject(req);
+  return runDecode(body['opcodes'], body['bodies']);
+};
+
 export function createV3Router(services: AppServices): Router {
   const router = Router();
   router.use(v3Pipeline(services));
@@ -114,6 +125,10 @@ export function createV3Router(services: AppServices): Router {
     }
   };
   const wrongVerb = (req: Request, res: Response) => sendV3Error(req, res, new ApiError(405, 'Method Not Allowed'), services);
+  // decode answers both verbs; every other legacy path takes one.
+  router.get('/decode', serve(decodeFromQuery));
+  router.post('/decode', serve(decodeFromBody));
+  router.all('/decode', wrongVerb);
   const routes: [string, 'get' | 'post', Endpoint][] = [
     ['/addressInformation', 'get', addressInformation],
     ['/account', 'get', addressInformation],
