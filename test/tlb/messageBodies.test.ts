@@ -34,6 +34,7 @@ import {
   storeTextComment,
   storeVestingAddWhitelist,
   storeVestingSendMessage,
+  type JettonMint,
 } from '../../src/tlb';
 
 const A = Address.parse('0:' + '11'.repeat(32));
@@ -101,7 +102,7 @@ describe('TL-B message bodies (loadX/storeX pairs)', () => {
     expect(burn.amount).toBe(3n);
     const burnNote = roundTrip({ queryId: 1n, amount: 3n, sender: A, responseDestination: B }, storeJettonBurnNotification, loadJettonBurnNotification);
     expect((burnNote.responseDestination as Address).equals(B)).toBe(true);
-    const mint = roundTrip({ queryId: 0n, toAddress: A, tonAmount: 20_000_000n, masterMsg: comment }, (v) => storeJettonMint(v), (s) => loadJettonMint(s));
+    const mint = roundTrip<JettonMint>({ queryId: 0n, toAddress: A, tonAmount: 20_000_000n, masterMsg: comment }, (v) => storeJettonMint(v), (s) => loadJettonMint(s));
     expect(mint.masterMsg.hash().equals(comment.hash())).toBe(true);
   });
 
