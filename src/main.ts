@@ -128,7 +128,10 @@ async function runIndexOnly(config: AppConfig, logger: ReturnType<typeof createL
       await local?.stop();
     })().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (err: unknown) => {
+        logger.error({ err }, 'stopping the indexer failed');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

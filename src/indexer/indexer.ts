@@ -74,6 +74,7 @@ const ELECTION_RETRY_MS = 1000;
 const PROGRESS_LOG_MS = 60_000;
 const RETENTION_EVERY_MS = 60_000;
 const ROLLBACK_SEARCH_LIMIT = 100_000;
+const STOP_WAIT_MS = 5000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -130,7 +131,9 @@ export class Indexer extends EventEmitter {
   async stop(): Promise<void> {
     this.stopped = true;
     this.setStatus({ state: 'stopped' });
-    await this.running;
+    // A block being fetched or committed finishes (a commit is atomic anyway); a fetch stuck on a
+    // server is not waited for beyond STOP_WAIT_MS: releasing the lease ends its connection.
+    await Promise.race([this.running, sleep(STOP_WAIT_MS)]);
     await this.lease?.release();
     indexMetrics.writer.set(0);
   }
