@@ -68,7 +68,10 @@ export function createApp(services: AppServices): express.Express {
 
   app.get('/api/v2/healthcheck', healthcheck(services));
   // API docs (Swagger UI, OpenAPI document); like the health route, outside keys and rate limits.
-  app.use('/api/v2', onlyFor(isDocsPath, createDocsRouter(services.table, services.localnet ? LOCALNET_PATHS : {})));
+  // One document for v2, the indexed v3 routes and the local chain's controls, at both roots.
+  const docs = createDocsRouter(services.table, services.localnet ? LOCALNET_PATHS : {});
+  app.use('/api/v2', onlyFor(isDocsPath, docs));
+  app.use('/api/v3', onlyFor(isDocsPath, docs));
   app.use('/api/v2', requestMetrics(services.table));
 
   app.use('/api/v3', createV3Router(services));

@@ -1,6 +1,7 @@
 import type { HandlerTable } from '../handlers';
 import type { Handler, HandlerCategory } from '../handlers/types';
 import { API_VERSION } from '../routes/http';
+import { v3OpenApiPaths } from '../v3';
 import { describeParam, isRequired, paramSchema, type JsonSchema } from './params';
 import { COMPONENT_SCHEMAS, resultSchemaOf } from './results';
 
@@ -149,7 +150,8 @@ export function buildOpenApiDocument(table: HandlerTable, extraPaths: ExtraPaths
       },
     },
   };
-  Object.assign(paths, extraPaths);
+  // toncenter's indexed v3 routes (src/v3), in the same document.
+  Object.assign(paths, v3OpenApiPaths(), extraPaths);
   return {
     openapi: '3.1.0',
     info: {
@@ -163,6 +165,7 @@ export function buildOpenApiDocument(table: HandlerTable, extraPaths: ExtraPaths
       ...(Object.entries(CATEGORY_TEXT) as Array<[HandlerCategory, string]>).map(([name, description]) => ({ name, description })),
       { name: 'jsonrpc', description: 'JSON-RPC 2.0 over the same methods' },
       { name: 'service', description: 'Operations' },
+      { name: 'v3', description: "toncenter's indexed v3 API (ton-index-go's routes) over the index: errors are `{\"error\": text}`" },
     ],
     // Keys are optional: without one a client gets the keyless rate limit.
     security: [{}, { APIKeyHeader: [] }, { APIKeyQuery: [] }],

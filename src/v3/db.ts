@@ -1,5 +1,5 @@
 import { Pool, type PoolConfig } from 'pg';
-import { ApiError } from '../errors';
+import { ApiError, InternalError } from '../errors';
 
 /**
  * What the v3 routes need of the index's PostgreSQL: parameterized reads. Every value a client
@@ -48,10 +48,22 @@ export class IndexTimeoutError extends ApiError {
   }
 }
 
-/** Maps a pg failure to the error the client sees (never the database's own text). */
+/**
+ * Maps a pg failure to what the client sees (never the database's own text): the statement
+ * timeout is 504; a database that cannot be reached or is shutting down is 503; anything else
+ * is a fault of ours (a query the schema refuses) and a logged 500.
+ */
 export function databaseError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (code === '57014') return new IndexTimeoutError();
+  if (typeof code === 'string' && /^(08|57P|53)/.test(code)) return new IndexUnavailableError();
+  if (typeof code === 'string' && /^[A-Z0-9]{5}$/.test(code)) {
+    // The database's text goes to the log (as the cause), not to the client.
+    const internal = new InternalError(`index query failed (SQLSTATE ${code})`);
+    (internal as { cause?: unknown }).cause = err;
+    return internal;
+  }
+  // No SQLSTATE: the connection itself failed (ECONNREFUSED, a closed pool, a timeout).
   return new IndexUnavailableError();
 }

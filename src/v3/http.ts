@@ -1,5 +1,8 @@
 import { Router, type Request, type Response } from 'express';
+import { canonicalParams, responseKey } from '../cache/key';
+import type { ResponseCache } from '../cache/responseCache';
 import { ApiError } from '../errors';
+import { masterchainRootHash } from './sql/blocks';
 import { httpRequestDuration, httpRequests } from '../metrics/registry';
 import { IndexUnavailableError, type V3Database } from './db';
 import { V3Query } from './params/query';
@@ -10,6 +13,8 @@ import type { AnyRoute, RequestSettings } from './routes/route';
 export const V3_API_VERSION = '1.2.6';
 
 export interface V3RouterOptions {
+  /** The response cache (src/cache) for answers pinned to a past masterchain block. */
+  readonly cache?: ResponseCache;
   /** The index's tables; absent (index off) = every route answers 503 after its validation. */
   readonly database?: V3Database;
   readonly testnet: boolean;
@@ -50,8 +55,20 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
         const query = new V3Query(req.query as Record<string, unknown>);
         const params: unknown = route.parse(query);
         if (!options.database) throw new IndexUnavailableError();
-        const body = await route.run({ db: options.database, settings: requestSettings(req, query, options.testnet) }, params);
-        res.status(200).json(body);
+        const context = { db: options.database, settings: requestSettings(req, query, options.testnet) };
+        const pinned = options.cache ? route.immutableAt?.(params, context.settings) : undefined;
+        const rootHash = pinned === undefined ? undefined : await masterchainRootHash(context.db, pinned);
+        if (options.cache && rootHash) {
+          // The raw query (sorted) and the settings make the key; the block's root hash pins it.
+          const key = responseKey(label, { query: canonicalParams(req.query), settings: context.settings }, rootHash);
+          const { answer, hit } = await options.cache.lookup(key, async () => ({
+            status: 200,
+            bytes: Buffer.from(JSON.stringify(await route.run(context, params))),
+          }));
+          res.status(200).type('application/json').set('X-Cache', hit ? 'hit' : 'miss').send(answer.bytes);
+          return;
+        }
+        res.status(200).json(await route.run(context, params));
       } catch (err) {
         options.sendError(req, res, err);
       }

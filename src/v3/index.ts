@@ -8,3 +8,4 @@ export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database 
 export { V3_ROUTES } from './routes';
 export type { AnyRoute, RouteParameter } from './routes/route';
 export { runDecode, MAX_DECODE_ENTRIES, type DecodeResponse } from './routes/decode';
+export { v3OpenApiPaths } from './openapi';

@@ -34,6 +34,7 @@ export const TX3 = { hash: hashOf('tx3'), lt: '2000003', now: 1004 };
 export const EXT = { hash: hashOf('ext'), norm: hashOf('ext-norm'), body: beginCell().storeUint(0xdeadbeef, 32).endCell() };
 export const M1 = { hash: hashOf('m1'), body: beginCell().storeUint(0, 32).storeStringTail('hello').endCell() };
 export const M2 = { hash: hashOf('m2') };
+export const BIG_TRACE = hashOf('big trace');
 
 export interface IndexDatabase {
   url: string;
@@ -221,6 +222,36 @@ export async function seedChain(client: Client): Promise<void> {
     code_hash: code,
     data_boc: data,
     code_boc: beginCell().storeUint(1, 8).endCell().toBoc(),
+  });
+  await insert(client, 'traces', {
+    trace_id: TX1.hash,
+    external_hash: EXT.hash,
+    external_hash_norm: EXT.norm,
+    mc_seqno_start: 1,
+    mc_seqno_end: 2,
+    start_lt: TX1.lt,
+    start_utime: TX1.now,
+    end_lt: TX3.lt,
+    end_utime: TX3.now,
+    state: 'complete',
+    pending_edges_: 0,
+    edges_: 3,
+    nodes_: 3,
+  });
+  // A trace above the 4 000-transaction cut (its transactions are not written here).
+  await insert(client, 'traces', {
+    trace_id: BIG_TRACE,
+    external_hash: hashOf('big ext'),
+    mc_seqno_start: 1,
+    mc_seqno_end: 1,
+    start_lt: 1000005,
+    start_utime: 1000,
+    end_lt: 1000009,
+    end_utime: 1000,
+    state: 'complete',
+    pending_edges_: 0,
+    edges_: 5000,
+    nodes_: 5000,
   });
   await insert(client, 'latest_account_states', latest(WALLET, '4990000000', WALLET_CODE_HASH, TX3, WALLET_DATA.toBoc()));
   await insert(client, 'latest_account_states', latest(CONTRACT, '1000', CONTRACT_CODE_HASH, TX2, null));

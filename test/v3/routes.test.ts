@@ -1,4 +1,6 @@
+import pino from 'pino';
 import request from 'supertest';
+import { ResponseCache } from '../../src/cache/responseCache';
 import { buildTestApp, type TestApp } from '../helpers/app';
 import { createV3Database } from '../../src/v3';
 import {
@@ -8,6 +10,7 @@ import {
   M1,
   M2,
   RICH,
+  BIG_TRACE,
   seedChain,
   TX1,
   TX2,
@@ -241,6 +244,69 @@ describe('accounts', () => {
   });
 });
 
+describe('traces', () => {
+  test('by transaction: the tree across shards and mc blocks, transactions_order, transactions, trace_info', async () => {
+    const body = await ok(`/traces?tx_hash=${TX2.hash.toString('hex')}`);
+    const [trace] = body['traces'] as Json[];
+    expect(trace).toMatchObject({
+      trace_id: b64(TX1.hash),
+      external_hash: b64(EXT.hash),
+      mc_seqno_start: '1',
+      mc_seqno_end: '2',
+      start_lt: TX1.lt,
+      end_lt: TX3.lt,
+      is_incomplete: false,
+      trace_info: { trace_state: 'complete', messages: 3, transactions: 3, pending_messages: 0 },
+    });
+    expect(trace!['transactions_order']).toEqual([b64(TX1.hash), b64(TX2.hash), b64(TX3.hash)]);
+    expect(trace!['trace']).toEqual({
+      tx_hash: b64(TX1.hash),
+      in_msg_hash: b64(EXT.hash),
+      children: [
+        {
+          tx_hash: b64(TX2.hash),
+          in_msg_hash: b64(M1.hash),
+          children: [{ tx_hash: b64(TX3.hash), in_msg_hash: b64(M2.hash), children: [] }],
+        },
+      ],
+    });
+    expect(Object.keys(trace!['transactions'] as Json).sort()).toEqual([b64(TX1.hash), b64(TX2.hash), b64(TX3.hash)].sort());
+    expect(trace!['actions']).toBeUndefined();
+    expect(Object.keys(body['address_book'] as Json).sort()).toEqual([CONTRACT, WALLET].sort());
+  });
+
+  test('by account, message (and normalized hash), trace id, mc block; the newest first without a filter', async () => {
+    const ids = (body: Json) => (body['traces'] as Json[]).map((t) => t['trace_id']);
+    expect(ids(await ok(`/traces?account=${CONTRACT}`))).toEqual([b64(TX1.hash)]);
+    expect(ids(await ok(`/traces?msg_hash=${M2.hash.toString('hex')}`))).toEqual([b64(TX1.hash)]);
+    expect(ids(await ok(`/traces?msg_hash=${EXT.norm.toString('hex')}`))).toEqual([b64(TX1.hash)]);
+    expect(ids(await ok(`/traces?trace_id=${TX1.hash.toString('hex')}`))).toEqual([b64(TX1.hash)]);
+    expect(ids(await ok('/traces?mc_seqno=2'))).toEqual([b64(TX1.hash)]);
+    expect(ids(await ok('/traces'))).toEqual([b64(TX1.hash), b64(BIG_TRACE)]);
+    expect(await get('/traces?mc_seqno=55')).toMatchObject({ status: 404, body: { error: 'masterchain block 55 not found' } });
+  });
+
+  test('a trace above 4 000 transactions: is_incomplete, warning, no transactions', async () => {
+    const [big] = (await ok(`/traces?trace_id=${BIG_TRACE.toString('hex')}`))['traces'] as Json[];
+    expect(big).toMatchObject({ is_incomplete: true, warning: 'trace is too large' });
+    expect(big!['transactions']).toBeUndefined();
+  });
+
+  test('events: actions included (empty until the action layer), under `events`', async () => {
+    const body = await get(`/events?tx_hash=${TX1.hash.toString('hex')}`);
+    expect(body.status).toBe(200);
+    expect(((body.body['events'] as Json[])[0]!)['actions']).toEqual([]);
+    expect(((await ok(`/traces?trace_id=${TX1.hash.toString('hex')}&include_actions=true`))['traces'] as Json[])[0]!['actions']).toEqual([]);
+  });
+
+  test('only one selector', async () => {
+    expect(await get(`/traces?account=${WALLET}&tx_hash=${TX1.hash.toString('hex')}`)).toMatchObject({
+      status: 422,
+      body: { error: 'only one of account, trace_id, tx_hash, msg_hash should be specified' },
+    });
+  });
+});
+
 describe('pending routes: validations, then empty collections', () => {
   test('pendingTransactions / pendingTraces / pendingActions', async () => {
     expect(await ok(`/pendingTransactions?account=${WALLET}`)).toEqual({ transactions: [], address_book: {} });
@@ -275,6 +341,31 @@ describe('errors and headers', () => {
     const post = await request(test_.app).post('/api/v3/transactions').send({});
     expect(post.status).toBe(405);
     expect(post.body).toEqual({ error: 'Method Not Allowed' });
+  });
+
+  test('Swagger UI at /api/v3/ with the one OpenAPI document, v3 routes in it', async () => {
+    const page = await request(test_.app).get('/api/v3/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('docs/swagger-ui-bundle.js');
+    const doc = await request(test_.app).get('/api/v3/openapi.json');
+    const paths = Object.keys((doc.body as { paths: Record<string, unknown> }).paths);
+    expect(paths).toEqual(expect.arrayContaining(['/api/v3/transactions', '/api/v3/traces', '/api/v3/masterchainInfo', '/api/v2/getMasterchainInfo']));
+  });
+
+  test('answers pinned to an indexed mc block are cached by its root hash; others are not', async () => {
+    const cached = buildTestApp(['--keyless-rps', '0'], { indexReads: reads, cache: new ResponseCache({ maxBytes: 1 << 20, logger: pino({ level: 'silent' }) }) });
+    const first = await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=2');
+    const second = await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=2');
+    expect([first.headers['x-cache'], second.headers['x-cache']]).toEqual(['miss', 'hit']);
+    expect(second.body).toEqual(first.body);
+    const noBook = { 'X-No-Address-Book': '1' };
+    await request(cached.app).get('/api/v3/transactionsByMasterchainBlock?seqno=2').set(noBook);
+    expect((await request(cached.app).get('/api/v3/transactionsByMasterchainBlock?seqno=2').set(noBook)).headers['x-cache']).toBe('hit');
+    // With the address book (latest code of the accounts), an unknown block, or no pin: never cached.
+    expect((await request(cached.app).get('/api/v3/transactionsByMasterchainBlock?seqno=2')).headers['x-cache']).toBeUndefined();
+    expect((await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=9')).status).toBe(404);
+    expect((await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=9')).headers['x-cache']).toBeUndefined();
+    expect((await request(cached.app).get(`/api/v3/transactions?account=${WALLET}`)).headers['x-cache']).toBeUndefined();
   });
 
   test('without the index: validation first, then 503', async () => {

@@ -113,6 +113,7 @@ export function createV3Router(services: AppServices): Router {
   router.use(
     createIndexedRouter(V3_ROUTES, {
       database: services.indexReads,
+      cache: services.cache,
       testnet: services.config.network === 'testnet',
       sendError: (req, res, err) => sendV3Error(req, res, err, services),
     }),

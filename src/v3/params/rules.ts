@@ -111,14 +111,19 @@ export function toUint64(value: string): bigint | undefined {
 export function toUtime(value: string): number | undefined {
   if (/^[0-9]{1,10}$/.test(value)) {
     const n = Number(value);
-    if (n <= 0xffffffff) return n;
+    if (n <= 0xffffffff) return Math.min(n, UTIME_MAX);
   }
   if (!/^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(value)) return undefined;
   const f = Number(value);
   if (!Number.isFinite(f) || f < 0) return undefined;
-  // Beyond any uint32 time; capped so the SQL parameter stays a 64-bit integer.
-  return Math.min(Math.trunc(f), Number.MAX_SAFE_INTEGER);
+  return Math.min(Math.trunc(f), UTIME_MAX);
 }
+
+/**
+ * The `now` columns are PostgreSQL `integer`: a time above 2^31-1 (2038) would fail the statement,
+ * and no stored time reaches it, so larger values are read as 2^31-1 with the same answer.
+ */
+const UTIME_MAX = INT32_MAX;
 
 const TRUE_WORDS = new Set(['1', 't', 'T', 'true', 'TRUE', 'True', 'on']);
 const FALSE_WORDS = new Set(['0', 'f', 'F', 'false', 'FALSE', 'False']);

@@ -18,6 +18,8 @@ export const blocks = defineRoute({
     ...PAGING_PARAMETERS,
   ],
   parse: (query) => ({ block: blockGroup(query), utime: utimeGroup(query), lt: ltGroup(query), paging: pagingGroup(query) }),
+  // Blocks of one masterchain block: that block's rows.
+  immutableAt: ({ block }) => block.mcSeqno,
   async run({ db }, { block, utime, lt, paging }) {
     const rows = await queryBlocks(db, { ...block, ...utime, ...lt }, paging);
     return { blocks: rows.map(toBlockJson) };

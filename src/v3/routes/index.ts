@@ -9,6 +9,7 @@ import { messages } from './messages';
 import { pendingActions, pendingTraces, pendingTransactions } from './pending';
 import type { AnyRoute } from './route';
 import { topAccountsByBalance } from './topAccountsByBalance';
+import { events, traces } from './traces';
 import { transactions } from './transactions';
 import { transactionsByMasterchainBlock } from './transactionsByMasterchainBlock';
 import { transactionsByMessage } from './transactionsByMessage';
@@ -29,6 +30,8 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   addressBook,
   accountStates,
   walletStates,
+  traces,
+  events,
   pendingTraces,
   pendingActions,
 ];

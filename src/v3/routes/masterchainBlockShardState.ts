@@ -10,6 +10,7 @@ export const masterchainBlockShardState = defineRoute({
   summary: 'Shard blocks in a masterchain block state',
   parameters: [{ name: 'seqno', type: 'integer', required: true }],
   parse: (query) => ({ seqno: queryIntOrZero(query, 'seqno') }),
+  immutableAt: ({ seqno }) => seqno,
   async run({ db }, { seqno }) {
     const rows = await queryShardState(db, seqno);
     if (rows.length === 0) throw new NotFoundError('blocks not found');

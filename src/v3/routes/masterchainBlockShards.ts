@@ -10,6 +10,7 @@ export const masterchainBlockShards = defineRoute({
   summary: 'Blocks committed with a masterchain block',
   parameters: [{ name: 'seqno', type: 'integer', required: true }, ...PAGING_PARAMETERS.slice(0, 2)],
   parse: (query) => ({ seqno: queryIntOrZero(query, 'seqno'), paging: pagingGroup(query) }),
+  immutableAt: ({ seqno }) => seqno,
   async run({ db }, { seqno, paging }) {
     const rows = await queryBlocks(db, { mcSeqno: seqno }, paging);
     if (rows.length === 0) throw new NotFoundError('blocks not found');

@@ -25,6 +25,12 @@ export interface V3Route<Params> {
   readonly parameters: readonly RouteParameter[];
   parse(query: V3Query): Params;
   run(context: RouteContext, params: Params): Promise<unknown>;
+  /**
+   * The masterchain block whose rows alone make the answer, when it is one: the answer never
+   * changes once that block is indexed, so it is cached keyed by the block's root hash (a local
+   * chain rewound to another block there gets another key). Undefined: never cached.
+   */
+  immutableAt?(params: Params, settings: RequestSettings): number | undefined;
 }
 
 export interface RouteParameter {

@@ -10,6 +10,8 @@ export const transactionsByMasterchainBlock = defineRoute({
   summary: 'Transactions of a masterchain block and its shard blocks',
   parameters: [{ name: 'seqno', type: 'integer', required: true }, ...PAGING_PARAMETERS],
   parse: (query) => ({ seqno: queryIntOrZero(query, 'seqno'), paging: pagingGroup(query) }),
+  // The address book reads accounts' latest code (their friendly form), so only without it.
+  immutableAt: ({ seqno }, settings) => (settings.noAddressBook ? seqno : undefined),
   async run(context, { seqno, paging }) {
     if (!(await masterchainBlockExists(context.db, seqno))) throw new NotFoundError(`masterchain block ${seqno} not found`);
     return transactionsResponse(context, await queryTransactions(context.db, { mcSeqno: seqno }, paging));

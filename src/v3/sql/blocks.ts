@@ -79,3 +79,12 @@ export async function masterchainBlockExists(db: V3Database, seqno: number): Pro
   );
   return rows.length > 0;
 }
+
+/** The root hash of an indexed masterchain block, or undefined when the index does not hold it. */
+export async function masterchainRootHash(db: V3Database, seqno: number): Promise<Buffer | undefined> {
+  const rows = await db.query<{ root_hash: Buffer }>(
+    'select root_hash from blocks where workchain = -1 and shard = $1 and seqno = $2',
+    [MASTERCHAIN_SHARD.toString(), seqno],
+  );
+  return rows[0]?.root_hash;
+}

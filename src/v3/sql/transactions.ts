@@ -5,7 +5,7 @@ import type { Paging, SortOrder, V3Account } from '../params/rules';
 import { matchAny, SqlParams, whereClause } from './builder';
 import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS } from './messages';
 
-const TRANSACTION_COLUMNS = `T.account, T.hash, T.lt, T.block_workchain, T.block_shard, T.block_seqno, T.mc_block_seqno,
+export const TRANSACTION_COLUMNS = `T.account, T.hash, T.lt, T.block_workchain, T.block_shard, T.block_seqno, T.mc_block_seqno,
   T.trace_id, T.prev_trans_hash, T.prev_trans_lt, T.now, T.orig_status, T.end_status, T.total_fees,
   T.total_fees_extra_currencies, T.account_state_hash_before, T.account_state_hash_after, T.descr, T.aborted,
   T.destroyed, T.credit_first, T.is_tock, T.installed, T.storage_fees_collected, T.storage_fees_due,

@@ -1,0 +1,108 @@
+import { ValidationError } from '../../errors';
+import { toTraceJson, MAX_TRACE_TRANSACTIONS, type TraceTransaction } from '../models/trace';
+import { toTransactionJson } from '../models/transaction';
+import { parseGroup, type V3Query } from '../params/query';
+import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
+import { masterchainBlockExists } from '../sql/blocks';
+import { queryTraces, queryTraceTransactions } from '../sql/traces';
+import { messagesOf } from '../sql/transactions';
+import { NotFoundError } from '../../errors';
+import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup } from './common';
+import { defineRoute, type RouteContext } from './route';
+
+/** models.TracesRequest, then "only one of" its four selectors. */
+function tracesRequest(query: V3Query, events: boolean) {
+  const request = parseGroup((field) => ({
+    includeActions: field(() => readSingle(query, 'include_actions', toBool)) ?? false,
+    account: field(() => readSingle(query, 'account', toAccount)),
+    traceIds: field(() => hashList(query, 'trace_id')) ?? [],
+    txHashes: field(() => hashList(query, 'tx_hash')) ?? [],
+    msgHashes: field(() => hashList(query, 'msg_hash')) ?? [],
+    mcSeqno: field(() => readSingle(query, 'mc_seqno', toInt32)),
+  }));
+  const utime = utimeGroup(query);
+  const lt = ltGroup(query);
+  const paging = pagingGroup(query);
+  const selectors = [request.account !== undefined, request.traceIds.length > 0, request.txHashes.length > 0, request.msgHashes.length > 0];
+  if (selectors.filter(Boolean).length > 1) {
+    throw new ValidationError('only one of account, trace_id, tx_hash, msg_hash should be specified');
+  }
+  return { ...request, includeActions: events || request.includeActions, utime, lt, paging };
+}
+
+async function runTraces(context: RouteContext, request: ReturnType<typeof tracesRequest>) {
+  const { db } = context;
+  if (request.mcSeqno !== undefined && !(await masterchainBlockExists(db, request.mcSeqno))) {
+    throw new NotFoundError(`masterchain block ${request.mcSeqno} not found`);
+  }
+  const rows = await queryTraces(
+    db,
+    {
+      account: request.account?.raw,
+      traceIds: request.traceIds,
+      txHashes: request.txHashes,
+      msgHashes: request.msgHashes,
+      mcSeqno: request.mcSeqno,
+      ...request.utime,
+      ...request.lt,
+    },
+    request.paging,
+  );
+  const small = rows.filter((r) => Number(r.nodes_ ?? 0) <= MAX_TRACE_TRANSACTIONS);
+  const loaded = await queryTraceTransactions(db, small.map((r) => r.trace_id));
+  const byTrace = new Map<string, TraceTransaction[]>();
+  for (const row of loaded.rows) {
+    const messages = messagesOf(loaded, row);
+    const key = row.trace_id?.toString('hex') ?? '';
+    const list = byTrace.get(key) ?? [];
+    const json = toTransactionJson(row, messages, loaded.states);
+    list.push({
+      hash: json['hash'] as string,
+      inMsgHash: messages.find((m) => m.direction === 'in')?.msg_hash.toString('base64'),
+      outMsgHashes: (json['out_msgs'] as { hash: string }[]).map((m) => m.hash),
+      json,
+    });
+    byTrace.set(key, list);
+  }
+  const traces = rows.map((row) =>
+    toTraceJson(row, Number(row.nodes_ ?? 0) > MAX_TRACE_TRANSACTIONS ? null : (byTrace.get(row.trace_id.toString('hex')) ?? []), request.includeActions),
+  );
+  const addresses = transactionAddresses(loaded);
+  const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses);
+  return { traces, addressBook };
+}
+
+const TRACE_PARAMETERS = [
+  { name: 'account', type: 'string' },
+  { name: 'trace_id', type: 'string', list: true },
+  { name: 'tx_hash', type: 'string', list: true },
+  { name: 'msg_hash', type: 'string', list: true },
+  { name: 'mc_seqno', type: 'integer' },
+  ...RANGE_PARAMETERS,
+  { name: 'include_actions', type: 'boolean' },
+  ...PAGING_PARAMETERS,
+] as const;
+
+/** GetTraces: trace trees by account, trace id, transaction or message; the newest by default. */
+export const traces = defineRoute({
+  path: '/traces',
+  summary: 'Traces (trees of transactions) by filters',
+  parameters: TRACE_PARAMETERS,
+  parse: (query) => tracesRequest(query, false),
+  async run(context, request) {
+    const { traces: list, addressBook } = await runTraces(context, request);
+    return { traces: list, address_book: addressBook, metadata: {} };
+  },
+});
+
+/** /events: the same with actions always included, under the key `events`. */
+export const events = defineRoute({
+  path: '/events',
+  summary: 'Traces with actions (deprecated alias of traces)',
+  parameters: TRACE_PARAMETERS,
+  parse: (query) => tracesRequest(query, true),
+  async run(context, request) {
+    const { traces: list, addressBook } = await runTraces(context, request);
+    return { events: list, address_book: addressBook, metadata: {} };
+  },
+});
