@@ -15,3 +15,4 @@ export type {
   JettonWalletInfo,
   NftItemInfo,
 } from './types';
+export { writeCompletedTraceActions, readTraceInputs, insertActions, MAX_CLASSIFIED_TRACE_TRANSACTIONS } from './indexing';
