@@ -19,6 +19,7 @@ import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import type { AppServices } from './services';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './converters/cellHashing';
+import { v3DatabaseOf } from './v3';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -115,7 +116,8 @@ export async function startServer(
     access,
     ...(cache ? { cache } : {}),
     ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
-    ...(index ? { index } : {}),
+    // v3's indexed routes read the index's tables (its read pool: the replica when one is given).
+    ...(index ? { index, indexReads: v3DatabaseOf(index.store.readPool) } : {}),
   };
   const app = createApp(services);
   // Cached hits are answered ahead of the app (src/routes/fastPath.ts); everything else goes to it.
