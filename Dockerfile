@@ -10,10 +10,9 @@
 FROM node:22.23.3-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-# npm install runs the package's `prepare` script, bin/devBuild.js: with no src/ yet it does nothing.
+# npm ci runs the package's `prepare` script, bin/devBuild.js: with no src/ yet it does nothing.
 COPY bin ./bin
-# As .ci/run: npm install follows the lock (npm ci refuses the lock's platform-specific optionals).
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev

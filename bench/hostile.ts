@@ -112,8 +112,8 @@ export async function runHostileBench(): Promise<void> {
     ];
     for (const [label, method, json] of inputs) {
       const rssBefore = process.memoryUsage().rss;
-      const { value, stall } = await withStallProbe(() => postJson(stack, method, json));
-      line(label, value, stall, rssBefore, process.memoryUsage().rss);
+      const { result, stall } = await withStallProbe(() => postJson(stack, method, json));
+      line(label, result, stall, rssBefore, process.memoryUsage().rss);
     }
 
     const idle = await getMasterchainInfoTimes(stack, INFO_SAMPLES);

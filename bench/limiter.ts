@@ -21,7 +21,7 @@ import { createAccessControl, type AccessControl } from '../src/auth';
 import { MemoryBucketStore, type BucketStore } from '../src/auth/bucket';
 import { RedisBucketStore } from '../src/auth/redis-store';
 import { loadConfig } from '../src/config';
-import { createHandlerTable } from '../src/handlers';
+import { createHandlerTable } from '../src/methods';
 
 const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const BENCH_KEY = `bench-key-${randomBytes(8).toString('hex')}`;

@@ -25,12 +25,12 @@ import path from 'path';
 import { Functions } from 'ton-lite-client/dist/schema';
 import { ServerEngine } from '../src/liteclient/engine';
 import { startLocalnet, type Localnet } from '../src/localnet';
-import { createLocalnetHandlers } from '../src/localnet/liteserver/handlers';
-import { toTlBlockId } from '../src/localnet/liteserver/handlers/common';
+import { createLocalnetHandlers } from '../src/localnet/liteserver/queries';
+import { toTlBlockId } from '../src/localnet/liteserver/queries/common';
 import { encodeLiteAnswer } from '../src/tl/functions';
 import type { BlockIdExt } from '../src/tl';
-import { DEFAULT_KEEP_BLOCKS } from '../src/localnet/chain/retention';
-import { MASTERCHAIN } from '../src/localnet/chain/ids';
+import { DEFAULT_KEEP_BLOCKS } from '../src/localnet/ledger/retention';
+import { MASTERCHAIN } from '../src/localnet/ledger/ids';
 
 interface Figures {
   accounts: number;

@@ -1,20 +1,23 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { NotFoundError } from './errors';
-import { requestLogLevel, serializeRequest } from './logging';
-import { createDocsRouter } from './docs/router';
-import { LOCALNET_PATHS } from './docs/localnetPaths';
-import { requestMetrics } from './metrics/http';
-import { healthcheck } from './routes/health';
-import { createRestRouter } from './routes/rest';
+import { requestLogLevel, serializeRequest } from './logging/index';
+import { createDocsRouter, LOCALNET_PATHS } from './docs';
+import { requestMetrics } from './monitoring';
+import {
+  healthcheck,
+  createRestRouter,
+  assignRequestId,
+  setEdgeHeaders,
+  sendError,
+  createJsonRpcRouter,
+  rewriteJsonRpcAlias,
+  rootRedirect,
+  createV3Router,
+  createLocalnetRouter,
+  type AppServices,
+} from './routes';
 import { createApiIntake, urlError } from './intake';
-import { assignRequestId, setEdgeHeaders } from './routes/edge';
-import { sendError } from './routes/http';
-import { createJsonRpcRouter } from './rpc';
-import { rewriteJsonRpcAlias, rootRedirect } from './routes/jsonRpcAliases';
-import { createV3Router } from './routes/v3';
-import { createLocalnetRouter } from './routes/localnet';
-import type { AppServices } from './services';
 
 /**
  * The first steps of every request in one middleware (each router layer costs a match and a

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
+import { mnemonicValidate } from '@ton/crypto';
 import type { Logger } from 'pino';
-import type { AppConfig } from './config';
-import { ConfigError } from './config';
+import { type AppConfig, ConfigError } from './config';
 import { parseGlobalConfig, trustAnchorOf } from './liteclient';
 import { startLocalnet, type Localnet } from './localnet';
 import type { LiteServerSource } from './server';
@@ -14,11 +14,23 @@ export function parseLocalnetKey(text: string | undefined): Buffer | undefined {
   return bytes;
 }
 
+/** `--mnemonic`: 24 words of a TON mnemonic, checked before the chain is built so a typo is an option error. */
+export async function parseLocalnetMnemonic(text: string | undefined): Promise<string[] | undefined> {
+  if (text === undefined) return undefined;
+  const words = text.trim().split(/\s+/);
+  if (words.length !== 24 || !(await mnemonicValidate(words))) {
+    const found = words.length === 24 ? '24 words that are not a TON mnemonic' : `${words.length} words`;
+    throw new ConfigError(`--mnemonic must be the 24 words of a TON mnemonic, got ${found}`);
+  }
+  return words;
+}
+
 /** Starts the embedded chain with the local-chain flags of the config. */
 export async function startConfiguredLocalnet(config: AppConfig, logger: Logger): Promise<Localnet> {
   const seed = parseLocalnetKey(config.localnetKey);
+  const mnemonic = await parseLocalnetMnemonic(config.mnemonic);
   return startLocalnet({
-    ...(config.mnemonic !== undefined ? { mnemonic: config.mnemonic } : {}),
+    ...(mnemonic !== undefined ? { mnemonic } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(config.stateFile !== undefined ? { stateFile: config.stateFile } : {}),
     accounts: config.accounts,

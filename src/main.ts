@@ -2,11 +2,11 @@
 // chain and the server (most of the code: ~0.5 s of module loading) are loaded after that, so
 // that a fixed TVM pool (--tvm-idle-timeout 0) loads its own code meanwhile.
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
-import { LiteServerConfigError } from './liteclient/sources';
+import { LiteServerConfigError, StartupError } from './errors';
 import { useServingHeapPolicy } from './gcPolicy';
 import { createLogger } from './logging';
 import { installProcessGuards } from './processGuards';
-import { StartupClock, StartupError, startTvmWorkers } from './startup';
+import { StartupClock, startTvmWorkers } from './startup';
 
 /** Entry point of `npm start` and the `ton-http-bridge` command. */
 async function main(argv: readonly string[]): Promise<void> {
@@ -110,7 +110,7 @@ async function runIndexOnly(config: AppConfig, logger: ReturnType<typeof createL
   const { startIndex } = await import('./indexer');
   const { createLitePool, remoteLiteServers } = await import('./liteclient');
   const { checkLiteServersAtStart } = await import('./startup');
-  const { startMetricsServer } = await import('./metrics/server');
+  const { startMetricsServer } = await import('./monitoring');
   const local = embedded ? await (await import('./localnetSource')).startLocalnetSource(config, logger) : undefined;
   const set = local ? { servers: local.servers, anchor: local.anchor ?? null } : await remoteLiteServers(config, logger);
   const pool = createLitePool(set, config, logger, local?.saveKeyBlock ?? true);

@@ -2,24 +2,19 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { createRequestListener } from './routes/fastPath';
+import { createRequestListener, API_VERSION, type AppServices } from './routes';
 import { createApiHttpServer } from './intake';
-import { API_VERSION } from './routes/http';
 import { createAccessControl, type AccessControl } from './auth';
-import { ResponseCache } from './cache/responseCache';
+import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
-import { createHandlerTable } from './handlers';
+import { createHandlerTable } from './methods';
+import { type Localnet, LocalnetControls } from './localnet';
 import { indexEnabled, startIndex, type IndexService } from './indexer';
-import type { Localnet } from './localnet';
-import { LocalnetControls } from './localnet/controls';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
-import { observePool } from './metrics/pool';
-import { startMetricsServer, type MetricsServer } from './metrics/server';
+import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
-import type { AppServices } from './services';
 import { closeTvm } from './tvm';
-import { useNativeCellHashing } from './converters/cellHashing';
-import { v3DatabaseOf } from './v3';
+import { useNativeCellHashing } from './cells';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -116,8 +111,7 @@ export async function startServer(
     access,
     ...(cache ? { cache } : {}),
     ...(source?.localnet ? { localnet: new LocalnetControls(source.localnet) } : {}),
-    // v3's indexed routes read the index's tables (its read pool: the replica when one is given).
-    ...(index ? { index, indexReads: v3DatabaseOf(index.store.readPool) } : {}),
+    ...(index ? { index } : {}),
   };
   const app = createApp(services);
   // Cached hits are answered ahead of the app (src/routes/fastPath.ts); everything else goes to it.

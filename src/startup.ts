@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from './config';
+import { StartupError } from './errors';
 import type { LitePool, ServerStatus } from './liteclient';
 // The pool module alone: the tvm index would load @ton/core (~0.1 s) before the threads are started.
 import { configureTvm } from './tvm/pool';
-
-/** The server cannot start; main.ts prints the message (no stack) and exits 1. */
-export class StartupError extends Error {}
 
 /**
  * How long a start waits for the first head proofs before it reports the lite servers: a healthy

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError, ForbiddenError, RateLimitError, UnauthorizedError, toErrorResponse } from '../errors';
 import { LimiterUnavailableError, reportBucket, type BucketRate, type BucketStore, type TakeOutcome } from './bucket';
 import type { Keyring, NetworkName } from './keys';
-import { rateLimitDecisions } from '../metrics/registry';
+import { rateLimitDecisions } from '../metrics';
 import { TokenBucketRateLimitStore, chargeScope, currentCharge, type Charge } from './rate-limit-store';
 
 export type FailurePolicy = 'open' | 'closed';

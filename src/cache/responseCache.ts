@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { responseCacheBytes, responseCacheEntries, responseCacheHits, responseCacheMisses } from '../metrics/registry';
+import { responseCacheBytes, responseCacheEntries, responseCacheHits, responseCacheMisses } from '../metrics';
 
 /**
  * Answers computed at a masterchain block, kept as the bytes sent to clients. A block's answer

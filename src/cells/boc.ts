@@ -8,7 +8,7 @@ import {
   writeBagOfCells,
   type BocNode as WrittenNode,
   type SteppedWork,
-} from '../converters/boc';
+} from './bocWriter';
 import { KeepSet } from './merkle';
 
 /**

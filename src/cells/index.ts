@@ -10,3 +10,20 @@ export type { DictPath } from './dictPath';
 export { prunedBranch, pruneTree, merkleProof, merkleUpdateStub, merkleProofContent, collectSubtree } from './merkle';
 export type { KeepSet } from './merkle';
 export { CellInterner } from './internedBoc';
+export {
+  bagOfCellsSteps,
+  bocBase64,
+  CellNodes,
+  finishInSlices,
+  finishNow,
+  optionalBocBase64,
+  paddedCellData,
+  serializeBocRoots,
+  writeBagOfCells,
+  type BocNode,
+  type BocOptions,
+  type SteppedWork,
+} from './bocWriter';
+export { hashmapLookup } from './hashmapLookup';
+export { nativeSha256, useNativeCellHashing } from './nativeHashing';
+export { cellStats, type CellStats } from './cellStats';

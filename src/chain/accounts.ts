@@ -1,10 +1,17 @@
 import { Account, Address, beginCell, Cell, loadAccount, loadShardAccounts } from '@ton/core';
 import type { AccountStateInput } from '../converters';
 import { loadShardStateHeader } from '../tlb';
-import { checkAccountState, type ProvenAccountState } from './accountProof';
-import { bocRoots, optionalBocRoot, parseLiteAnswer, tlBlockId } from './answers';
+import {
+  checkAccountState,
+  type ProvenAccountState,
+  bocRoots,
+  optionalBocRoot,
+  parseLiteAnswer,
+  tlBlockId,
+  type ChainSession,
+  type McBlock,
+} from '../proofs';
 import { masterchainBlockAt } from './blockRefs';
-import type { ChainSession, McBlock } from './session';
 
 /**
  * Reading one account the way tonlib's `raw.getAccountState` does: at a masterchain block, with

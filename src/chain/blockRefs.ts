@@ -1,14 +1,19 @@
+import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
+import { LiteServerProofError } from '../errors';
 import type { BlockIdExt } from '../tl';
-import { invalidLiteAnswer } from './answers';
-import { checkHeaderProof, proofFailure } from './proofs';
-import { provenBlockId } from './shardBlockReach';
-import type { ChainSession, McBlock } from './session';
+import {
+  invalidLiteAnswer,
+  sameBlock,
+  tlBlockId,
+  checkHeaderProof,
+  proofFailure,
+  type BlockRef,
+  type ChainSession,
+  type McBlock,
+  checkShardBlockLinks,
+} from '../proofs';
 
 /** Which block a read is made at: what toncenter resolves before most state queries. */
-
-export const MASTERCHAIN = -1;
-/** The full shard, `0x8000000000000000`, as the signed decimal lite clients use. */
-export const FULL_SHARD = '-9223372036854775808';
 
 /** lookupBlock mode bits: by seqno, by lt, by unix time. */
 const BY_SEQNO = 1;
@@ -101,7 +106,7 @@ export function blockByUtime(session: ChainSession, ref: ShardRef, utime: number
 export async function masterchainBlock(session: ChainSession, seqno: number): Promise<McBlock> {
   const known = session.knownMasterchainBlock?.(seqno);
   if (known) return known;
-  const named = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD }, seqno);
+  const named = await blockBySeqno(session, { workchain: MASTERCHAIN, shard: FULL_SHARD_SIGNED }, seqno);
   const block = session.proveMasterchainBlock ? await session.proveMasterchainBlock(named) : named;
   session.noteMasterchainBlock?.(block);
   return block;
@@ -137,4 +142,33 @@ export async function resolveBlock(session: ChainSession, block: BlockSelector):
     return provenBlockId(session, async () => given);
   }
   return blockBySeqno(session, { workchain: block.workchain, shard }, block.seqno);
+}
+
+/** Proves that shard block `block` is registered by a verified masterchain block; masterchain blocks pass as they are. */
+export async function proveShardBlock(session: ChainSession, block: BlockRef): Promise<void> {
+  if (block.workchain === MASTERCHAIN || session.checksAnswers === false) return;
+  // Checked here rather than as the query's check: when the lie is the block id an earlier
+  // answer gave, asking another server for this proof cannot help; the caller reads again.
+  const answer = await session.liteQuery({ kind: 'liteServer.getShardBlockProof', id: tlBlockId(block) });
+  checkShardBlockLinks(block, answer);
+  const verified = await masterchainBlock(session, answer.masterchainId.seqno);
+  if (!sameBlock(verified, answer.masterchainId))
+    proofFailure('shard block proof: linked to a masterchain block that is not the verified one');
+}
+
+/**
+ * A shard block id from `fetchId` (a lookup, or the caller's hashes), proven registered. When the
+ * proof fails (a lie across answers: the id and its links), the server is taken out and the id
+ * fetched and proven once more on another server. `fetchId`'s own proof errors pass as they are.
+ */
+export async function provenBlockId(session: ChainSession, fetchId: () => Promise<BlockIdExt>): Promise<BlockIdExt> {
+  for (let attempt = 0; ; attempt++) {
+    const id = await fetchId();
+    try {
+      await proveShardBlock(session, id);
+      return id;
+    } catch (err) {
+      if (attempt > 0 || !(err instanceof LiteServerProofError) || !session.distrust?.(err)) throw err;
+    }
+  }
 }

@@ -1,12 +1,21 @@
 import { loadTransaction, Transaction } from '@ton/core';
 
-import type { ShortTxIdInput } from '../converters/blockTransactions';
+import type { ShortTxIdInput } from '../converters';
 import type { TransactionId3 } from '../tl';
 import { loadTransactionHead } from '../tlb';
-import { bocRoots, invalidLiteAnswer, parseLiteAnswer, sameBlock, tlBlockId } from './answers';
-import { checkBlockTransactionsProof, type ListedTransaction } from './blockTransactionsProof';
-import { proofFailure, proving } from './proofs';
-import type { BlockRef, ChainSession } from './session';
+import {
+  bocRoots,
+  invalidLiteAnswer,
+  parseLiteAnswer,
+  sameBlock,
+  tlBlockId,
+  checkBlockTransactionsProof,
+  type ListedTransaction,
+  proofFailure,
+  proving,
+  type BlockRef,
+  type ChainSession,
+} from '../proofs';
 
 /**
  * toncenter's paging over a block's transactions, shared by getBlockTransactions and

@@ -1,8 +1,6 @@
-import type { BlockHeaderInput } from '../converters/blockHeader';
-import type { BlockIdExtInput } from '../converters/blockId';
-import { loadBlockHeaderPart, shardIdentToShardId } from '../converters/blockInfo';
-import { loadShardHashesTopBlocks } from '../converters/shardHashes';
-import type { BlockLinkBackInput, ShardBlockProofInput } from '../converters/shardBlockProof';
+import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
+import type { BlockHeaderInput, BlockIdExtInput, BlockLinkBackInput, ShardBlockProofInput } from '../converters';
+import { loadBlockHeaderPart, shardIdentToShardId, loadShardHashesTopBlocks } from '../tlb';
 import { ApiError } from '../errors';
 import type { OutMsgQueueSizes, SignatureSet } from '../tl';
 import {
@@ -14,10 +12,14 @@ import {
   provenBlockRoot,
   sameBlock,
   tlBlockId,
-} from './answers';
-import { FULL_SHARD, MASTERCHAIN, masterchainBlock } from './blockRefs';
-import { checkAllShardsProof, checkHeaderProof, proofFailure } from './proofs';
-import type { BlockRef, ChainSession, McBlock } from './session';
+  checkAllShardsProof,
+  checkHeaderProof,
+  proofFailure,
+  type BlockRef,
+  type ChainSession,
+  type McBlock,
+} from '../proofs';
+import { masterchainBlock } from './blockRefs';
 
 /** Reads about blocks themselves: headers, shard lists, signatures, proofs, queue sizes. */
 
@@ -67,7 +69,7 @@ export interface BlockSignatures {
 export async function masterchainSignatures(session: ChainSession, seqno: number): Promise<BlockSignatures> {
   const zeroState = seqno === 1 ? (await session.head()).init : undefined;
   const previous: BlockRef = zeroState
-    ? { workchain: zeroState.workchain, rootHash: zeroState.rootHash, fileHash: zeroState.fileHash, shard: FULL_SHARD, seqno: 0 }
+    ? { workchain: zeroState.workchain, rootHash: zeroState.rootHash, fileHash: zeroState.fileHash, shard: FULL_SHARD_SIGNED, seqno: 0 }
     : await masterchainBlock(session, seqno - 1);
   const block = await masterchainBlock(session, seqno);
   const links = await masterchainProofLinks(session, previous, block);

@@ -2,10 +2,18 @@ import { Cell, CellType, Dictionary } from '@ton/core';
 import { InternalError } from '../errors';
 import type { ConfigInfo } from '../tl';
 import { loadStateConfigRoot } from '../tlb';
-import { invalidLiteAnswer, merkleProofContent, parseLiteAnswer, provenBlockRoot, sameBlock, tlBlockId } from './answers';
-import { hashmapLookup } from './hashmap';
-import { proving } from './proofs';
-import type { ChainSession, McBlock } from './session';
+import {
+  invalidLiteAnswer,
+  merkleProofContent,
+  parseLiteAnswer,
+  provenBlockRoot,
+  sameBlock,
+  tlBlockId,
+  proving,
+  type ChainSession,
+  type McBlock,
+} from '../proofs';
+import { hashmapLookup } from '../cells';
 
 /**
  * The blockchain config read out of liteServer.configInfo answers, as tonlib's

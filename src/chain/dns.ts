@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, DictionaryValue } from '@ton/core';
-import { decodeDnsName, DnsResolvedJson, encodeDnsName, MAX_DNS_NAME_BYTES, toDnsEntry, toDnsResolved } from '../converters/dns';
+import { decodeDnsName, DnsResolvedJson, encodeDnsName, MAX_DNS_NAME_BYTES, toDnsEntry, toDnsResolved } from '../converters';
 import { ApiError, ConflictError, invalid } from '../errors';
 import { accountAt } from './accounts';
 import { contractOf } from './getMethods';
-import type { ChainSession, McBlock } from './session';
+import type { ChainSession, McBlock } from '../proofs';
 
 /**
  * dnsResolve as tonlib's dns.resolve does it: `dnsresolve(name, 0)` on the resolver; a fully

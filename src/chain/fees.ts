@@ -1,26 +1,21 @@
 import { Address, Cell, loadTransaction } from '@ton/core';
+import { FeeBreakdown, QueryFeesJson, toQueryFees } from '../converters';
 import {
   CONFIG_GAS_PRICES_BASECHAIN,
   CONFIG_GAS_PRICES_MASTERCHAIN,
   CONFIG_MSG_PRICES_BASECHAIN,
   CONFIG_MSG_PRICES_MASTERCHAIN,
   CONFIG_STORAGE_PRICES,
-  FeeBreakdown,
-  gasFee,
-  forwardFee,
-  outboundForwardFees,
-  parseGasPrices,
-  parseMsgPrices,
-  parseStoragePrices,
-  QueryFeesJson,
-  storageFee,
-  toQueryFees,
-} from '../converters/fees';
+  loadGasPrices,
+  loadMsgPrices,
+  loadStoragePrices,
+} from '../tlb';
+import { forwardFee, gasFee, outboundForwardFees, storageFee } from './feeArithmetic';
 import { type BuiltMessage, tvmPool } from '../tvm';
 import { accountAt, shardAccountCell } from './accounts';
 import { requiredConfigParam as configParam } from './config';
 import { emulationContext, libraryBoc } from './getMethods';
-import type { ChainSession, McBlock } from './session';
+import type { ChainSession, McBlock } from '../proofs';
 
 /** How long the emulation may run when the caller gives no deadline. */
 const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;
@@ -48,10 +43,10 @@ export async function estimateFeeAt(
   const { config, libraries } = await emulationContext(session, read, [code, data], message.libraries);
 
   const msgPrices = {
-    basechain: parseMsgPrices(configParam(config, CONFIG_MSG_PRICES_BASECHAIN)),
-    masterchain: parseMsgPrices(configParam(config, CONFIG_MSG_PRICES_MASTERCHAIN)),
+    basechain: loadMsgPrices(configParam(config, CONFIG_MSG_PRICES_BASECHAIN)),
+    masterchain: loadMsgPrices(configParam(config, CONFIG_MSG_PRICES_MASTERCHAIN)),
   };
-  const gasPrices = parseGasPrices(configParam(config, masterchain ? CONFIG_GAS_PRICES_MASTERCHAIN : CONFIG_GAS_PRICES_BASECHAIN));
+  const gasPrices = loadGasPrices(configParam(config, masterchain ? CONFIG_GAS_PRICES_MASTERCHAIN : CONFIG_GAS_PRICES_BASECHAIN));
   const storage = read.account
     ? storageFee({
         now: read.syncUtime,
@@ -59,7 +54,7 @@ export async function estimateFeeAt(
         cells: read.account.storageStats.used.cells,
         bits: read.account.storageStats.used.bits,
         masterchain,
-        prices: parseStoragePrices(configParam(config, CONFIG_STORAGE_PRICES)),
+        prices: loadStoragePrices(configParam(config, CONFIG_STORAGE_PRICES)),
       })
     : 0n;
 

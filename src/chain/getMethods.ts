@@ -1,14 +1,12 @@
 import { Address, beginCell, Cell, Dictionary, TupleItem } from '@ton/core';
-import { parseTvmInteger } from '../converters';
-import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
+import { parseTvmInteger, type LegacyStackEntryJson, type TvmStackEntryJson } from '../converters';
 import { invalid } from '../errors';
-import { crc16 } from '../params/address';
-import { type GetMethodAnswer, MAX_STACK_CELL_DEPTH, parseStackCell, serializeStackCell, type StackRendering, tvmPool } from '../tvm';
+import { crc16, MAX_STACK_CELL_DEPTH } from '../params';
+import { type GetMethodAnswer, parseStackCell, serializeStackCell, type StackRendering, tvmPool, libraryReferences } from '../tvm';
 import { type AccountRead, accountAt } from './accounts';
 import { type ChainConfig, chainConfigAt } from './config';
 import { librariesByHash } from './libraries';
-import { libraryReferences } from './libraryRefs';
-import type { ChainSession, McBlock } from './session';
+import type { ChainSession, McBlock } from '../proofs';
 
 /**
  * Get-methods run the way toncenter runs them: locally, in the TVM (tonlib there, the sandbox

@@ -4,8 +4,6 @@
  * explicitly or as the request's head (`session.head()`); all lite queries go through the
  * session with the src/tl codecs.
  */
-export * from './session';
-export * from './answers';
 export * from './blockRefs';
 export * from './blocks';
 export * from './accounts';
@@ -13,10 +11,7 @@ export * from './transactions';
 export * from './blockTransactions';
 export * from './locate';
 export * from './config';
-export * from './messages';
-export * from './messageTasks';
 export * from './libraries';
-export { hashmapLookup } from './hashmap';
 export * from './getMethods';
 export * from './fees';
 export * from './dns';

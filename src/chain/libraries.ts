@@ -1,8 +1,6 @@
 import { Cell } from '@ton/core';
 import type { LibraryEntry } from '../tl';
-import { bocRoots } from './answers';
-import { proofFailure, proving } from './proofs';
-import type { ChainSession } from './session';
+import { bocRoots, proofFailure, proving, type ChainSession } from '../proofs';
 
 /**
  * The answer's check: every entry is one that was asked for and its BoC is one cell tree hashing

@@ -1,11 +1,11 @@
+import { FULL_SHARD_SIGNED, LITE_ERROR, MASTERCHAIN } from '../constants';
 import { Address, Transaction } from '@ton/core';
 import { transactionMessages } from '../converters';
 import { LiteServerError, NotFoundError } from '../errors';
 import type { BlockIdExt } from '../tl';
-import { tlBlockId } from './answers';
+import { tlBlockId, type BlockRef, type ChainSession } from '../proofs';
 import { BLOCK_TRANSACTIONS_MODE, checkPage, listedId } from './blockTransactions';
-import { blockByLt as lookupByLt, blockBySeqno, FULL_SHARD, MASTERCHAIN } from './blockRefs';
-import type { BlockRef, ChainSession } from './session';
+import { blockByLt as lookupByLt, blockBySeqno } from './blockRefs';
 import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } from './transactions';
 
 /**
@@ -16,7 +16,6 @@ import { fetchTransactions, LITE_TRANSACTIONS_PER_QUERY, TransactionCursor } fro
  */
 
 export const NOT_FOUND_TEXT = 'transaction was not found';
-const BLOCK_NOT_FOUND = 651;
 /** Blocks after the one holding created_lt in which the receiving transaction is looked for. */
 const RESULT_BLOCKS = 3;
 
@@ -26,7 +25,7 @@ const RESULT_BLOCKS = 3;
  * one shard.
  */
 export function accountShardPrefix(address: Address): string {
-  if (address.workChain === MASTERCHAIN) return FULL_SHARD;
+  if (address.workChain === MASTERCHAIN) return FULL_SHARD_SIGNED;
   const prefix = address.hash.readBigUInt64BE(0);
   return BigInt.asIntN(64, (prefix & ~1n) | 1n).toString();
 }
@@ -71,7 +70,7 @@ async function blockByLt(session: ChainSession, address: Address, lt: bigint): P
   try {
     return await lookupByLt(session, { workchain: address.workChain, shard: accountShardPrefix(address) }, lt);
   } catch (err) {
-    if (err instanceof LiteServerError && err.liteCode === BLOCK_NOT_FOUND) return null;
+    if (err instanceof LiteServerError && err.liteCode === LITE_ERROR.notReady) return null;
     throw err;
   }
 }
@@ -80,7 +79,7 @@ async function nextBlock(session: ChainSession, block: BlockIdExt): Promise<Bloc
   try {
     return await blockBySeqno(session, block, block.seqno + 1);
   } catch (err) {
-    if (err instanceof LiteServerError && err.liteCode === BLOCK_NOT_FOUND) return null;
+    if (err instanceof LiteServerError && err.liteCode === LITE_ERROR.notReady) return null;
     throw err;
   }
 }

@@ -14,11 +14,11 @@ import {
   toNftItemData,
   TokenContentJson,
   TokenDataJson,
-} from '../converters/tokenData';
+} from '../converters';
 import { ConflictError } from '../errors';
 import { accountAt } from './accounts';
 import { contractAt, contractOf, type GetMethodOutcome, type LoadedContract } from './getMethods';
-import type { ChainSession, McBlock } from './session';
+import type { ChainSession, McBlock } from '../proofs';
 
 /**
  * getTokenData as toncenter's C++ server decides it: the standard get-methods are tried in the

@@ -1,10 +1,9 @@
+import { LITE_ERROR } from '../constants';
 import { Address, loadTransaction, Transaction } from '@ton/core';
 import { LiteServerError } from '../errors';
 import { hashToBuffer } from '../converters';
 import { accountAt } from './accounts';
-import { bocRoots, parseLiteAnswer } from './answers';
-import { checkTransactionChain } from './proofs';
-import type { ChainSession, McBlock } from './session';
+import { bocRoots, parseLiteAnswer, checkTransactionChain, type ChainSession, type McBlock } from '../proofs';
 
 /**
  * An account's history walked from one transaction back through `prev_trans_lt/hash`, the way
@@ -25,7 +24,6 @@ export interface HistoryPage {
 
 /** A lite server returns at most this many transactions per getTransactions query. */
 export const LITE_TRANSACTIONS_PER_QUERY = 16;
-const BLOCK_NOT_FOUND = 651;
 
 export function previousOf(tx: Transaction): TransactionCursor | null {
   return tx.prevTransactionLt === 0n ? null : { lt: tx.prevTransactionLt, hash: hashToBuffer(tx.prevTransactionHash) };
@@ -74,7 +72,7 @@ export async function walkHistory(
     } catch (err) {
       // Older blocks are gone from every server we have (a non-archival node, the local chain's
       // --keep-blocks window): the history ends where theirs does, as one lite query's would.
-      if (transactions.length > 0 && err instanceof LiteServerError && err.liteCode === BLOCK_NOT_FOUND) break;
+      if (transactions.length > 0 && err instanceof LiteServerError && err.liteCode === LITE_ERROR.notReady) break;
       throw err;
     }
     if (page.length === 0) break;

@@ -1,7 +1,8 @@
 /**
  * Server configuration from CLI flags and environment variables. Every option has one flag
  * (`--body-limit`) and one variable (`TON_BRIDGE_BODY_LIMIT`); a flag wins over the variable.
- * The option list below is also what `--help` and the README table show.
+ * The option list below is also what `--help` shows and what docs/configuration.md documents
+ * (test/docs/configuration.test.ts fails when the two differ).
  */
 
 import { availableParallelism } from 'node:os';
@@ -33,8 +34,22 @@ export const OPTIONS = {
     description: 'pino log level',
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
   },
-  bodyLimit: { flag: 'body-limit', kind: 'bytes', defaultValue: 1024 * 1024, description: 'largest accepted request body (bytes, or 512kb / 2mb)', min: 1, max: 1024 ** 3 },
-  maxBatch: { flag: 'max-batch', kind: 'int', defaultValue: 100, description: 'most calls in one JSON-RPC batch (422 above)', min: 1, max: 10000 },
+  bodyLimit: {
+    flag: 'body-limit',
+    kind: 'bytes',
+    defaultValue: 1024 * 1024,
+    description: 'largest accepted request body (bytes, or 512kb / 2mb)',
+    min: 1,
+    max: 1024 ** 3,
+  },
+  maxBatch: {
+    flag: 'max-batch',
+    kind: 'int',
+    defaultValue: 100,
+    description: 'most calls in one JSON-RPC batch (422 above)',
+    min: 1,
+    max: 10000,
+  },
   network: {
     flag: 'network',
     kind: 'string',
@@ -42,29 +57,170 @@ export const OPTIONS = {
     description: 'local (embedded chain), mainnet or testnet (official global config)',
     choices: ['local', 'mainnet', 'testnet'],
   },
-  liteservers: { flag: 'liteservers', kind: 'string', defaultValue: undefined, description: 'path of a global config JSON with the lite servers to use' },
-  configCacheDir: { flag: 'config-cache-dir', kind: 'string', defaultValue: '.cache', description: 'where downloaded global configs are cached' },
-  requestTimeout: { flag: 'request-timeout', kind: 'int', defaultValue: 10000, description: 'overall deadline of one HTTP request, ms', ...DURATION },
-  queryTimeout: { flag: 'query-timeout', kind: 'int', defaultValue: 5000, description: 'timeout of one lite-server query attempt, ms (a retry elsewhere gets the rest of the deadline)', ...DURATION },
-  healthInterval: { flag: 'health-interval', kind: 'int', defaultValue: 1000, description: 'lite-server health probe period, ms', min: 10, max: 3_600_000 },
-  maxLag: { flag: 'max-lag', kind: 'int', defaultValue: 3, description: 'a lite server more masterchain blocks behind the best than this is taken out', min: 0, max: 1_000_000 },
-  shutdownGrace: { flag: 'shutdown-grace', kind: 'int', defaultValue: 10000, description: 'on SIGTERM, how long requests in flight may take to finish, ms', min: 0, max: 86_400_000 },
-  localnetHost: { flag: 'localnet-host', kind: 'string', defaultValue: '127.0.0.1', description: 'listen address of the local chain lite server' },
-  localnetPort: { flag: 'localnet-port', kind: 'int', defaultValue: 0, description: 'lite-server port of the local chain (0 = any free port)', ...PORT },
-  localnetKey: { flag: 'localnet-key', kind: 'string', defaultValue: undefined, description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent' },
-  mnemonic: { flag: 'mnemonic', kind: 'string', defaultValue: undefined, description: '24 words for the funded local wallets (a documented default otherwise)' },
-  accounts: { flag: 'accounts', kind: 'int', defaultValue: 10, description: 'funded local wallets of each version (v4r2, v5r1)', min: 0, max: 100_000 },
-  blockInterval: { flag: 'block-interval', kind: 'int', defaultValue: 1000, description: 'local chain block interval, ms; 0 = blocks only on messages and POST /localnet/mine', min: 0, max: 3_600_000 },
-  shards: { flag: 'shards', kind: 'int', defaultValue: 2, description: 'basechain shards of the local chain', choices: ['1', '2', '4', '8'], min: 1, max: 8 },
-  keepBlocks: { flag: 'keep-blocks', kind: 'int', defaultValue: 1000, description: 'local chain: masterchain blocks (with their shard blocks and states) kept; older ones answer 651 like a non-archival node', min: 16, max: 100_000_000 },
-  saveInterval: { flag: 'save-interval', kind: 'int', defaultValue: 60, description: 'local chain: with --state-file, also save it (atomically) every this many seconds; 0 = only on exit', min: 0, max: 86_400 },
-  localnetMaxConnections: { flag: 'localnet-max-connections', kind: 'int', defaultValue: 256, description: 'local chain lite server: most client connections at once (more are closed)', min: 1, max: 65_536 },
-  stateFile: { flag: 'state-file', kind: 'string', defaultValue: undefined, description: 'save the local chain here on exit and resume from it on start' },
-  configOut: { flag: 'config-out', kind: 'string', defaultValue: undefined, description: 'localnet command: write the global config JSON of the local chain here' },
-  keysFile: { flag: 'keys-file', kind: 'string', defaultValue: undefined, description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored' },
-  keylessRps: { flag: 'keyless-rps', kind: 'int', defaultValue: 1, description: 'requests per second per client IP without an API key (0 = no limit)', min: 0, max: 1_000_000 },
-  trustProxy: { flag: 'trust-proxy', kind: 'bool', defaultValue: false, description: 'take the client IP from X-Forwarded-For as set by the one proxy in front' },
-  redisUrl: { flag: 'redis-url', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances for rate limits (redis://host:port/db); memory if absent' },
+  liteservers: {
+    flag: 'liteservers',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'path of a global config JSON with the lite servers to use',
+  },
+  configCacheDir: {
+    flag: 'config-cache-dir',
+    kind: 'string',
+    defaultValue: '.cache',
+    description: 'where downloaded global configs are cached',
+  },
+  requestTimeout: {
+    flag: 'request-timeout',
+    kind: 'int',
+    defaultValue: 10000,
+    description: 'overall deadline of one HTTP request, ms',
+    ...DURATION,
+  },
+  queryTimeout: {
+    flag: 'query-timeout',
+    kind: 'int',
+    defaultValue: 5000,
+    description: 'timeout of one lite-server query attempt, ms (a retry elsewhere gets the rest of the deadline)',
+    ...DURATION,
+  },
+  healthInterval: {
+    flag: 'health-interval',
+    kind: 'int',
+    defaultValue: 1000,
+    description: 'lite-server health probe period, ms',
+    min: 10,
+    max: 3_600_000,
+  },
+  maxLag: {
+    flag: 'max-lag',
+    kind: 'int',
+    defaultValue: 3,
+    description: 'a lite server more masterchain blocks behind the best than this is taken out',
+    min: 0,
+    max: 1_000_000,
+  },
+  shutdownGrace: {
+    flag: 'shutdown-grace',
+    kind: 'int',
+    defaultValue: 10000,
+    description: 'on SIGTERM, how long requests in flight may take to finish, ms',
+    min: 0,
+    max: 86_400_000,
+  },
+  localnetHost: {
+    flag: 'localnet-host',
+    kind: 'string',
+    defaultValue: '127.0.0.1',
+    description: 'listen address of the local chain lite server',
+  },
+  localnetPort: {
+    flag: 'localnet-port',
+    kind: 'int',
+    defaultValue: 0,
+    description: 'lite-server port of the local chain (0 = any free port)',
+    ...PORT,
+  },
+  localnetKey: {
+    flag: 'localnet-key',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'ed25519 seed (64 hex or base64) of the local lite server; random if absent',
+  },
+  mnemonic: {
+    flag: 'mnemonic',
+    kind: 'string',
+    defaultValue: undefined,
+    description: '24 words for the funded local wallets (a documented default otherwise)',
+  },
+  accounts: {
+    flag: 'accounts',
+    kind: 'int',
+    defaultValue: 10,
+    description: 'funded local wallets of each version (v4r2, v5r1)',
+    min: 0,
+    max: 100_000,
+  },
+  blockInterval: {
+    flag: 'block-interval',
+    kind: 'int',
+    defaultValue: 1000,
+    description: 'local chain block interval, ms; 0 = blocks only on messages and POST /localnet/mine',
+    min: 0,
+    max: 3_600_000,
+  },
+  // The local chain splits its basechain in block 1 into a power of two shards (SHARD_COUNTS in the chain; a test keeps the two equal).
+  shards: {
+    flag: 'shards',
+    kind: 'int',
+    defaultValue: 2,
+    description: 'basechain shards of the local chain (1, 2, 4 or 8)',
+    choices: ['1', '2', '4', '8'],
+    min: 1,
+    max: 8,
+  },
+  keepBlocks: {
+    flag: 'keep-blocks',
+    kind: 'int',
+    defaultValue: 1000,
+    description:
+      'local chain: masterchain blocks (with their shard blocks and states) kept; older ones answer 651 like a non-archival node',
+    min: 16,
+    max: 100_000_000,
+  },
+  saveInterval: {
+    flag: 'save-interval',
+    kind: 'int',
+    defaultValue: 60,
+    description: 'local chain: with --state-file, also save it (atomically) every this many seconds; 0 = only on exit',
+    min: 0,
+    max: 86_400,
+  },
+  localnetMaxConnections: {
+    flag: 'localnet-max-connections',
+    kind: 'int',
+    defaultValue: 256,
+    description: 'local chain lite server: most client connections at once (more are closed)',
+    min: 1,
+    max: 65_536,
+  },
+  stateFile: {
+    flag: 'state-file',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'save the local chain here on exit and resume from it on start',
+  },
+  configOut: {
+    flag: 'config-out',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'localnet command: write the global config JSON of the local chain here',
+  },
+  keysFile: {
+    flag: 'keys-file',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'API keys file (YAML or JSON); reloaded on SIGHUP; without it API keys are ignored',
+  },
+  keylessRps: {
+    flag: 'keyless-rps',
+    kind: 'int',
+    defaultValue: 1,
+    description: 'requests per second per client IP without an API key (0 = no limit)',
+    min: 0,
+    max: 1_000_000,
+  },
+  trustProxy: {
+    flag: 'trust-proxy',
+    kind: 'bool',
+    defaultValue: false,
+    description: 'take the client IP from X-Forwarded-For as set by the one proxy in front',
+  },
+  redisUrl: {
+    flag: 'redis-url',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'Redis shared by all instances for rate limits (redis://host:port/db); memory if absent',
+  },
   redisFailurePolicy: {
     flag: 'redis-failure-policy',
     kind: 'string',
@@ -72,28 +228,111 @@ export const OPTIONS = {
     description: 'while Redis is unreachable: open (serve without limits) or closed (answer 503)',
     choices: ['open', 'closed'],
   },
-  redisTimeout: { flag: 'redis-timeout', kind: 'int', defaultValue: 500, description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms', ...DURATION },
-  tvmWorkers: { flag: 'tvm-workers', kind: 'int', defaultValue: availableParallelism(), description: 'worker threads running the TVM (get-methods, estimateFee, getTokenData, dnsResolve); default: the cores', min: 1, max: 256 },
+  redisTimeout: {
+    flag: 'redis-timeout',
+    kind: 'int',
+    defaultValue: 500,
+    description: 'longest wait for one Redis rate-limit answer before the failure policy applies, ms',
+    ...DURATION,
+  },
+  tvmWorkers: {
+    flag: 'tvm-workers',
+    kind: 'int',
+    defaultValue: availableParallelism(),
+    description: 'worker threads running the TVM (get-methods, estimateFee, getTokenData, dnsResolve); default: the cores',
+    min: 1,
+    max: 256,
+  },
   tvmIdleTimeout: {
     flag: 'tvm-idle-timeout',
     kind: 'int',
     defaultValue: 60000,
-    description: 'a TVM thread without a task for this long ends (threads start when a task needs one), ms; 0 = all --tvm-workers start with the server and stay',
+    description:
+      'a TVM thread without a task for this long ends (threads start when a task needs one), ms; 0 = all --tvm-workers start with the server and stay',
     min: 0,
     max: 86_400_000,
   },
-  getMethodGas: { flag: 'get-method-gas', kind: 'int', defaultValue: 4_000_000, description: 'gas limit of one get-method run (toncenter: 4000000)', min: 1, max: 1_000_000_000 },
-  limiterPrefix: { flag: 'limiter-prefix', kind: 'string', defaultValue: 'ton-http-bridge:ratelimit:', description: 'prefix of the rate-limit keys in Redis' },
-  metricsPort: { flag: 'metrics-port', kind: 'int', defaultValue: 8082, description: 'port of the Prometheus metrics server (/metrics, /stats) on --host; 0 = off', ...PORT },
-  sendFanout: { flag: 'send-fanout', kind: 'int', defaultValue: 3, description: 'healthy lite servers each sendBoc/sendQuery goes to at once; ok at the first acceptance', min: 1, max: 64 },
-  startTimeout: { flag: 'start-timeout', kind: 'int', defaultValue: 30000, description: 'at start, how long to wait for a usable lite server before exiting with the reasons, ms', ...DURATION },
-  keepAliveTimeout: { flag: 'keep-alive-timeout', kind: 'int', defaultValue: 65000, description: 'idle HTTP keep-alive connections are closed after this, ms (above load-balancer idle timeouts)', ...DURATION },
-  cacheSize: { flag: 'cache-size', kind: 'bytes', defaultValue: 64 * 1024 * 1024, description: 'response cache keyed by block, bytes or 64mb (0 = off)', min: 0, max: 64 * 1024 ** 3 },
-  trustedBlock: { flag: 'trusted-block', kind: 'string', defaultValue: undefined, description: 'a masterchain block trusted besides the global config init_block: wc:shard:seqno:root_hash:file_hash' },
-  trustLiteservers: { flag: 'trust-liteservers', kind: 'bool', defaultValue: false, description: 'skip proof checks of lite-server answers (only when every lite server is your own node)' },
-  cacheRedis: { flag: 'cache-redis', kind: 'string', defaultValue: undefined, description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent' },
-  databaseUrl: { flag: 'database-url', kind: 'string', defaultValue: undefined, description: 'PostgreSQL 14+ holding the index (postgres://user:pass@host:port/db), shared by all instances; the embedded database if absent' },
-  databaseReadUrl: { flag: 'database-read-url', kind: 'string', defaultValue: undefined, description: 'a PostgreSQL replica for index reads (default: --database-url)' },
+  getMethodGas: {
+    flag: 'get-method-gas',
+    kind: 'int',
+    defaultValue: 4_000_000,
+    description: 'gas limit of one get-method run (toncenter: 4000000)',
+    min: 1,
+    max: 1_000_000_000,
+  },
+  limiterPrefix: {
+    flag: 'limiter-prefix',
+    kind: 'string',
+    defaultValue: 'ton-http-bridge:ratelimit:',
+    description: 'prefix of the rate-limit keys in Redis',
+  },
+  metricsPort: {
+    flag: 'metrics-port',
+    kind: 'int',
+    defaultValue: 8082,
+    description: 'port of the Prometheus metrics server (/metrics, /stats) on --host; 0 = off',
+    ...PORT,
+  },
+  sendFanout: {
+    flag: 'send-fanout',
+    kind: 'int',
+    defaultValue: 3,
+    description: 'healthy lite servers each sendBoc/sendQuery goes to at once; ok at the first acceptance',
+    min: 1,
+    max: 64,
+  },
+  startTimeout: {
+    flag: 'start-timeout',
+    kind: 'int',
+    defaultValue: 30000,
+    description: 'at start, how long to wait for a usable lite server before exiting with the reasons, ms',
+    ...DURATION,
+  },
+  keepAliveTimeout: {
+    flag: 'keep-alive-timeout',
+    kind: 'int',
+    defaultValue: 65000,
+    description: 'idle HTTP keep-alive connections are closed after this, ms (above load-balancer idle timeouts)',
+    ...DURATION,
+  },
+  cacheSize: {
+    flag: 'cache-size',
+    kind: 'bytes',
+    defaultValue: 64 * 1024 * 1024,
+    description: 'response cache keyed by block, bytes or 64mb (0 = off)',
+    min: 0,
+    max: 64 * 1024 ** 3,
+  },
+  trustedBlock: {
+    flag: 'trusted-block',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'a masterchain block trusted besides the global config init_block: wc:shard:seqno:root_hash:file_hash',
+  },
+  trustLiteservers: {
+    flag: 'trust-liteservers',
+    kind: 'bool',
+    defaultValue: false,
+    description: 'skip proof checks of lite-server answers (only when every lite server is your own node)',
+  },
+  cacheRedis: {
+    flag: 'cache-redis',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'Redis shared by all instances as a second response cache (redis://host:port/db); off if absent',
+  },
+  databaseUrl: {
+    flag: 'database-url',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'PostgreSQL 14+ holding the index (postgres://user:pass@host:port/db), shared by all instances; the embedded database if absent',
+  },
+  databaseReadUrl: {
+    flag: 'database-read-url',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'a PostgreSQL replica for index reads (default: --database-url)',
+  },
   index: {
     flag: 'index',
     kind: 'string',
@@ -101,9 +340,28 @@ export const OPTIONS = {
     description: 'the block index behind v3: on or off (default: on with the embedded chain and with --database-url, off otherwise)',
     choices: ['on', 'off'],
   },
-  indexDir: { flag: 'index-dir', kind: 'string', defaultValue: undefined, description: 'directory of the embedded index database (default: beside --state-file, else in memory)' },
-  indexFrom: { flag: 'index-from', kind: 'int', defaultValue: undefined, description: 'masterchain seqno an empty index starts at (default: genesis on the embedded chain, the head otherwise)', min: 1, max: 2 ** 32 - 1 },
-  indexRetention: { flag: 'index-retention', kind: 'int', defaultValue: 0, description: 'delete indexed masterchain blocks older than this many days (0 = keep all)', min: 0, max: 100_000 },
+  indexDir: {
+    flag: 'index-dir',
+    kind: 'string',
+    defaultValue: undefined,
+    description: 'directory of the embedded index database (default: beside --state-file, else in memory)',
+  },
+  indexFrom: {
+    flag: 'index-from',
+    kind: 'int',
+    defaultValue: undefined,
+    description: 'masterchain seqno an empty index starts at (default: genesis on the embedded chain, the head otherwise)',
+    min: 1,
+    max: 2 ** 32 - 1,
+  },
+  indexRetention: {
+    flag: 'index-retention',
+    kind: 'int',
+    defaultValue: 0,
+    description: 'delete indexed masterchain blocks older than this many days (0 = keep all)',
+    min: 0,
+    max: 100_000,
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 type OptionKey = keyof typeof OPTIONS;
@@ -146,7 +404,12 @@ function convert(spec: OptionSpec, text: string, source: string): string | numbe
   switch (spec.kind) {
     case 'int': {
       if (!/^-?\d+$/.test(text)) throw new ConfigError(`${source} expects an integer, got '${text}'`);
-      return inRange(spec, Number(text), source);
+      const value = inRange(spec, Number(text), source);
+      // A range can hold values the option cannot run (--shards 3): those are refused here too.
+      if (spec.choices && !spec.choices.includes(String(value))) {
+        throw new ConfigError(`${source} must be one of ${spec.choices.join(', ')}, got ${value}`);
+      }
+      return value;
     }
     case 'bytes': {
       const match = BYTES_PATTERN.exec(text.trim());
@@ -183,9 +446,7 @@ function editDistance(a: string, b: string): number {
 
 function suggestFlag(unknown: string): string {
   const flags = Object.values(OPTIONS).map((spec) => spec.flag);
-  const best = flags
-    .map((flag) => ({ flag, distance: editDistance(unknown, flag) }))
-    .sort((x, y) => x.distance - y.distance)[0];
+  const best = flags.map((flag) => ({ flag, distance: editDistance(unknown, flag) })).sort((x, y) => x.distance - y.distance)[0];
   return best && best.distance <= 3 ? ` (did you mean --${best.flag}?)` : ' (see --help)';
 }
 

@@ -1,6 +1,6 @@
 import { Account, Address, Cell, ShardAccount } from '@ton/core';
 import { AccountAddressJson, friendlyAddress, FriendlyFlags, rawAddressUpper, tonlibAddress, toAccountAddress } from './address';
-import { optionalBocBase64 } from './boc';
+import { optionalBocBase64 } from '../cells';
 import { BlockIdExtInput, hashToBuffer, InternalTransactionIdJson, toBlockIdExt, toLastTransactionId, TonBlockIdExtJson } from './blockId';
 import { ExtraCurrencyJson, toExtraCurrencies } from './message';
 import { SUSPENDED_ACCOUNTS, SUSPENSION_END_UTIME } from './suspendedAccounts';

@@ -1,5 +1,5 @@
 import { BlockIdExtInput, toBlockIdExt, TonBlockIdExtJson, toSignedShard } from './blockId';
-import type { BlockInfo, ExtBlkRef } from '../tlb';
+import { shardChild, shardParent, type BlockInfo, type ExtBlkRef } from '../tlb';
 
 /** getBlockHeader's `blocks.header`. */
 
@@ -31,24 +31,6 @@ export interface BlockHeaderInput {
   id: BlockIdExtInput;
   globalId: number;
   info: BlockInfo;
-}
-
-const U64 = (1n << 64n) - 1n;
-
-function lowerBit(shard: bigint): bigint {
-  return shard & (-shard & U64);
-}
-
-/** Parent shard of an unsigned 64-bit shard id. */
-export function shardParent(shard: bigint): bigint {
-  const bit = lowerBit(shard);
-  return ((shard - bit) | (bit << 1n)) & U64;
-}
-
-/** Left or right child of an unsigned 64-bit shard id. */
-export function shardChild(shard: bigint, left: boolean): bigint {
-  const half = lowerBit(shard) >> 1n;
-  return (left ? shard - half : shard + half) & U64;
 }
 
 function prevId(workchain: number, shard: bigint, ref: ExtBlkRef): BlockIdExtInput {

@@ -1,3 +1,5 @@
+import type { BlockIdExtInput } from '../tlb';
+
 /**
  * Block and transaction identifiers in toncenter's JSON form (`ton.blockIdExt`,
  * `internal.transactionId`).
@@ -17,15 +19,6 @@ export interface InternalTransactionIdJson {
   '@type': 'internal.transactionId';
   lt: string;
   hash: string;
-}
-
-/** What every lite-server block id carries; `shard` as a bigint (signed or unsigned) or decimal/0x string. */
-export interface BlockIdExtInput {
-  workchain: number;
-  shard: bigint | string;
-  seqno: number;
-  rootHash: Buffer;
-  fileHash: Buffer;
 }
 
 /** A zero-state id has no shard/seqno (`tonNode.zeroStateIdExt`). */
@@ -94,3 +87,5 @@ export function emptyTransactionId(): InternalTransactionIdJson {
 export function toLastTransactionId(last: { lt: bigint | string; hash: Buffer | bigint } | null | undefined): InternalTransactionIdJson {
   return last ? toTransactionId(last.lt, last.hash) : emptyTransactionId();
 }
+
+export type { BlockIdExtInput };

@@ -1,5 +1,5 @@
 import { Cell } from '@ton/core';
-import { bocBase64, optionalBocBase64 } from './boc';
+import { bocBase64, optionalBocBase64 } from '../cells';
 import { TvmCellJson } from './stack';
 
 /** getConfigParam / getConfigAll (`configInfo`) and the `tvm.cell` wrapper (also getShardAccountCell). */

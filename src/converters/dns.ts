@@ -1,6 +1,6 @@
 import { ADNLAddress, Address, Cell, Slice } from '@ton/core';
 import { AccountAddressJson, tonlibAddress, toAccountAddress } from './address';
-import { bocBase64 } from './boc';
+import { bocBase64 } from '../cells';
 
 /**
  * dnsResolve (`dns.resolved`): TON DNS names in the `dnsresolve` get-method's encoding and the

@@ -1,5 +1,5 @@
 import { Cell } from '@ton/core';
-import { bocBase64 } from './boc';
+import { bocBase64 } from '../cells';
 import { hashToBase64 } from './blockId';
 
 /** getLibraries: `smc.libraryResult` (only the libraries the lite server found). */

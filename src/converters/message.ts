@@ -10,7 +10,7 @@ import {
   Slice,
 } from '@ton/core';
 import { AccountAddressJson, tonlibAddress, toAccountAddress } from './address';
-import { bocBase64, optionalBocBase64, paddedCellData } from './boc';
+import { bocBase64, optionalBocBase64, paddedCellData } from '../cells';
 
 /**
  * Messages as toncenter prints them.

@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
 import { BlockIdExtInput, toBlockIdExt, TonBlockIdExtJson } from './blockId';
-import { serializeBoc } from './boc';
+import { serializeBocRoots } from '../cells';
 
 /** getShardBlockProof: `blocks.shardBlockProof` (keys in tonlib's order). */
 
@@ -57,7 +57,7 @@ export interface ShardBlockProofInput {
 }
 
 function proofBase64(cell: Cell | null): string {
-  return cell ? serializeBoc(cell, { crc32c: false }).toString('base64') : '';
+  return cell ? serializeBocRoots([cell], { crc32c: false }).toString('base64') : '';
 }
 
 export function toShardBlockLink(link: ShardBlockLinkInput): ShardBlockLinkJson {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Address, Cell, Dictionary, DictionaryValue, Slice, TupleItem } from '@ton/core';
 import { tonlibAddress } from './address';
-import { bocBase64 } from './boc';
+import { bocBase64 } from '../cells';
 import { loadSnakeBytes } from './message';
 
 /**

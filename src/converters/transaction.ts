@@ -1,6 +1,6 @@
 import { Builder, Cell, Dictionary, DictionaryValue, loadTransaction, Slice, Transaction } from '@ton/core';
 import { AccountAddressJson, addressFromAccountId, rawAddressUpper, tonlibAddress, toAccountAddress } from './address';
-import { bocBase64 } from './boc';
+import { bocBase64 } from '../cells';
 import { InternalTransactionIdJson, toTransactionId } from './blockId';
 import { parseMessageCell, ParsedMessageCell, RawMessageJson, toRawMessage, toTransactionMessage, TransactionMessageJson } from './message';
 

@@ -1,6 +1,5 @@
-import type { HandlerTable } from '../handlers';
-import type { Handler, HandlerCategory } from '../handlers/types';
-import { API_VERSION } from '../routes/http';
+import type { HandlerTable, Handler, HandlerCategory } from '../methods';
+import { API_VERSION } from '../routes';
 import { v3OpenApiPaths } from '../v3';
 import { describeParam, isRequired, paramSchema, type JsonSchema } from './params';
 import { COMPONENT_SCHEMAS, resultSchemaOf } from './results';

@@ -1,4 +1,4 @@
-import type { Param } from '../params/schema';
+import type { Param } from '../params';
 
 /**
  * JSON Schemas and descriptions of the handler table's parameters for the OpenAPI document. The

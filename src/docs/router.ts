@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
-import type { HandlerTable } from '../handlers';
+import type { HandlerTable } from '../methods';
 import { buildOpenApiDocument, type ExtraPaths } from './openapi';
 
 /** The files of the local swagger-ui-dist package the page loads: no CDN, works offline. */

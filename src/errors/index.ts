@@ -1,3 +1,4 @@
+import { LITE_ERROR } from '../constants';
 /**
  * The one error hierarchy of the server. Every failure that reaches a client is an ApiError;
  * `toErrorResponse` is the single place where errors become HTTP statuses and bodies.
@@ -136,13 +137,13 @@ export class InternalError extends ApiError {
 /** tonlib's names for the lite-server error codes, as toncenter prints them. */
 export function liteServerErrorKind(code: number): string {
   switch (code) {
-    case 651:
+    case LITE_ERROR.notReady:
       return 'NOTREADY';
-    case 652:
+    case LITE_ERROR.timeout:
       return 'TIMEOUT';
-    case 621:
+    case LITE_ERROR.protoviolation:
       return 'PROTOVIOLATION';
-    case -503:
+    case LITE_ERROR.network:
       return 'NETWORK';
     default:
       return 'UNKNOWN';
@@ -180,3 +181,9 @@ export function toErrorResponse(err: unknown): ErrorResponse {
   }
   return { status: apiError.code, body, headers };
 }
+
+/** The server cannot start; main.ts prints the message (no stack) and exits 1. */
+export class StartupError extends Error {}
+
+/** A lite-server list, global config or trusted block that cannot be used (the option that gave it is named). */
+export class LiteServerConfigError extends Error {}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Cell } from '@ton/core';
 import type { Logger } from 'pino';
-import { sameBlock, tlBlockId, type BlockRef } from '../chain';
+import { sameBlock, tlBlockId, type BlockRef } from '../proofs';
 import { ApiError, LiteServerError, LiteServerProofError } from '../errors';
 import type { LitePool } from '../liteclient';
 import type { BlockData } from '../tl';

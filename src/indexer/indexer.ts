@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import type { BlockRef } from '../chain';
+import type { BlockRef } from '../proofs';
 import {
   advanceCheckpoint,
   CheckpointMovedError,

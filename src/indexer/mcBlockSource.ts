@@ -1,6 +1,7 @@
 import { Address, beginCell, type Cell } from '@ton/core';
 import type { Logger } from 'pino';
-import { accountAt, masterchainBlock, type BlockRef } from '../chain';
+import { accountAt, masterchainBlock } from '../chain';
+import type { BlockRef } from '../proofs';
 import { ApiError } from '../errors';
 import type { AccountStateRow, LatestAccountStateRow } from '../indexdb';
 import type { LitePool } from '../liteclient';

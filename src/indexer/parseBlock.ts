@@ -1,7 +1,8 @@
 import { Address, beginCell, Cell, Dictionary, ExternalAddress, loadMessage, loadTransaction, storeStateInit, type AccountStatus as CoreAccountStatus, type CurrencyCollection, type Message, type Transaction, type TransactionComputePhase } from '@ton/core';
 import { forEachDictLeaf } from '../cells';
-import { loadShardHashesTopBlocks, normalizeExternalMessage, previousBlockIds, rawAddressUpper, toSignedShard } from '../converters';
-import type { BlockRef } from '../chain';
+import { normalizeExternalMessage, previousBlockIds, rawAddressUpper, toSignedShard } from '../converters';
+import { loadShardHashesTopBlocks } from '../tlb';
+import type { BlockRef } from '../proofs';
 import type { AccountStatus, BlockRow, MessageContentRow, MessageRow, TransactionRow } from '../indexdb';
 import { loadAccountBlockHead, loadBlock, loadCurrencyCollection, type Block } from '../tlb';
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ApiError, PayloadTooLargeError } from '../errors';
-import { quoteInput } from '../params/quote';
+import { quoteInput } from '../params';
 
 /**
  * Reads a request body into memory within bounds: the declared length is checked before a byte

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
  * app does not do it twice. The gate's first stage has admitted it (a REST call's token is
  * taken and its RateLimit headers are set; a JSON-RPC call's tokens are taken too), a POST body
  * has been read and parsed (a body cannot be read twice) or refused, and its metrics are being
- * recorded (src/metrics/http.ts).
+ * recorded (src/monitoring/http.ts).
  */
 export interface HandedOver {
   /** The parsed JSON body; undefined for a GET or an empty body. */

@@ -1,16 +1,23 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isJsonRpcPath, type JsonRpcTest } from '../auth';
+import { isJsonRpcPath, type JsonRpcTest, type AccessControl } from '../auth';
 import { ApiError, ValidationError } from '../errors';
-import type { AppServices } from '../services';
+import type { AppConfig } from '../config';
 import { hasBody, precheckBody, readBody, type BodyLimits } from './body';
 import { handedOver, type HandedOver } from './handover';
 import { JsonBodyError, parseRequestJson } from './json';
+
+/** What the intake needs of the server's services (routes' AppServices has it): limits and the gate. */
+export interface IntakeServices {
+  readonly config: Pick<AppConfig, 'bodyLimit' | 'requestTimeout' | 'maxBatch'>;
+  readonly access?: AccessControl;
+}
 
 export { checkUrl, MAX_URL_BYTES, urlError } from './url';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
 export { MAX_JSON_DEPTH } from './json';
 export { handedOver, markHandedOver, type HandedOver } from './handover';
+export { apiRequestStarts, publishApiRequestStart, type ApiRequestStart } from './requestEvents';
 
 /**
  * What every API request goes through before a route sees it, in this order:
@@ -35,7 +42,7 @@ export class BatchTooLargeError extends ValidationError {
   }
 }
 
-function bodyLimits(services: AppServices): BodyLimits {
+function bodyLimits(services: IntakeServices): BodyLimits {
   return { limitBytes: services.config.bodyLimit, timeoutMs: services.config.requestTimeout };
 }
 
@@ -43,7 +50,7 @@ function bodyLimits(services: AppServices): BodyLimits {
  * Reads and parses a POST body under the bounds (undefined when there is none); rejects with the
  * client's 4xx. `jsonRpc`: the request is JSON-RPC, whose batches are bounded by --max-batch.
  */
-export async function readJsonBody(req: IncomingMessage, services: AppServices, jsonRpc: boolean): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, services: IntakeServices, jsonRpc: boolean): Promise<unknown> {
   if (req.method !== 'POST' || !hasBody(req)) return undefined;
   const limits = bodyLimits(services);
   const decoders = precheckBody(req, limits);
@@ -69,7 +76,7 @@ export async function readJsonBody(req: IncomingMessage, services: AppServices, 
 }
 
 /** Reads and parses a POST body into req.body (undefined when there is none). */
-function jsonBody(services: AppServices, isJsonRpc: JsonRpcTest): RequestHandler {
+function jsonBody(services: IntakeServices, isJsonRpc: JsonRpcTest): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void => {
     req.body = undefined;
     if (req.method !== 'POST' || !hasBody(req)) return next();
@@ -84,7 +91,7 @@ function jsonBody(services: AppServices, isJsonRpc: JsonRpcTest): RequestHandler
 }
 
 /** For the gate's JSON-RPC refusals: reads a small plain body so the answer can echo the id. */
-function refusalBodyReader(services: AppServices) {
+function refusalBodyReader(services: IntakeServices) {
   return async (req: Request): Promise<void> => {
     const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
     if (req.method !== 'POST' || !hasBody(req) || req.headers['content-encoding']) return;
@@ -96,7 +103,7 @@ function refusalBodyReader(services: AppServices) {
 }
 
 /** The gate's first stage (before the body) for the requests of a mount; undefined without access control. */
-export function gateAdmission(services: AppServices, isJsonRpc: JsonRpcTest = isJsonRpcPath): RequestHandler | undefined {
+export function gateAdmission(services: IntakeServices, isJsonRpc: JsonRpcTest = isJsonRpcPath): RequestHandler | undefined {
   return services.access?.gate.admit(isJsonRpc, refusalBodyReader(services));
 }
 
@@ -105,7 +112,7 @@ export function gateAdmission(services: AppServices, isJsonRpc: JsonRpcTest = is
  * path handed over has been through the first two already: it gets the body (or the refusal)
  * the fast path read.
  */
-export function createApiIntake(services: AppServices, options: IntakeOptions = {}): RequestHandler[] {
+export function createApiIntake(services: IntakeServices, options: IntakeOptions = {}): RequestHandler[] {
   const isJsonRpc = options.isJsonRpc ?? isJsonRpcPath;
   const admit = gateAdmission(services, isJsonRpc);
   const read = jsonBody(services, isJsonRpc);

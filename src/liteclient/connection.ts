@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { LiteServerError, LiteServerInvalidAnswerError } from '../errors';
-import { FrameReader, encodeFrame } from '../adnl/frames';
-import { createClientHandshake, type AdnlSessionCiphers } from '../adnl/handshake';
+import { FrameReader, encodeFrame, createClientHandshake, type AdnlSessionCiphers } from '../adnl';
 import {
   adnlMessageQueryCodec,
   decodeAdnlPayload,

@@ -1,7 +1,8 @@
 import { ApiError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction } from '../tl';
 import { LiteTransportError } from './connection';
-import type { LitePool } from './pool';
+import type { BroadcastOutcome } from './gateway';
+import type { SessionPool } from './sessionPool';
 
 const SEND_MESSAGE = liteClientFunction('liteServer.sendMessage');
 
@@ -11,13 +12,6 @@ const SEND_MESSAGE = liteClientFunction('liteServer.sendMessage');
  * is ok only when a server accepted the message (`liteServer.sendMsgStatus` status 1); an error
  * only when every server tried rejected it (the first rejection's text) or the deadline passed.
  */
-
-export interface BroadcastOutcome {
-  /** Index of the first server that accepted. */
-  readonly acceptedBy: number;
-  /** Every server the message went to, in the order it was sent. */
-  readonly sentTo: readonly number[];
-}
 
 /** One server the message can be sent to; `send` resolves only on acceptance. */
 export interface SendTarget {
@@ -98,9 +92,9 @@ function notAccepted(status: number): ApiError {
 }
 
 /** The pool's healthy servers as send targets, waiting (up to the deadline) for one to exist. */
-export async function broadcastToServers(pool: LitePool, boc: Buffer, width: number, deadline: number): Promise<BroadcastOutcome> {
+export async function broadcastToServers(pool: SessionPool, boc: Buffer, width: number, deadline: number): Promise<BroadcastOutcome> {
   await waitForHealthy(pool, deadline);
-  const members = new Map<number, NonNullable<ReturnType<LitePool['pick']>>>();
+  const members = new Map<number, NonNullable<ReturnType<SessionPool['pick']>>>();
   return firstAcceptance({
     width,
     deadline,
@@ -124,7 +118,7 @@ export async function broadcastToServers(pool: LitePool, boc: Buffer, width: num
   });
 }
 
-async function waitForHealthy(pool: LitePool, deadline: number): Promise<void> {
+async function waitForHealthy(pool: SessionPool, deadline: number): Promise<void> {
   while (!pool.hasHealthy()) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new NoHealthyLiteServerError(pool.noHealthyText());

@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
-import { checkProofChain } from '../chain/blockProof';
-import { sameBlock } from '../chain/answers';
-import type { BlockRef } from '../chain/session';
+import { checkProofChain, sameBlock, type BlockRef } from '../proofs';
 import { LiteServerProofError } from '../errors';
 import type { BlockIdExt, LiteQueryOf, PartialBlockProof } from '../tl';
 import type { KeyBlockStore, TrustAnchor } from './trust';

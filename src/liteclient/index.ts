@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import { HeadVerifier } from './headVerifier';
 import { LitePool, type PoolOptions } from './pool';
-import type { PooledServer } from './serverRoster';
-import { LiteServerConfigError, loadNetworkGlobalConfig, parseGlobalConfig, readGlobalConfigJson } from './sources';
+import type { PooledServer } from './gateway';
+import { LiteServerConfigError } from '../errors';
+import { loadNetworkGlobalConfig, parseGlobalConfig, readGlobalConfigJson } from './sources';
 import { KeyBlockStore, trustAnchorOf, type TrustAnchor } from './trust';
 
 export { LitePool } from './pool';
-export type { PooledServer, ServerStatus } from './serverRoster';
-export { parseGlobalConfig, loadGlobalConfigFile, loadNetworkConfig, LiteServerConfigError } from './sources';
+export type { BroadcastOutcome, LiteGateway, LiteSession, LiteSessionOptions, PooledServer, ServerStatus, TrackedHead } from './gateway';
+export { parseGlobalConfig, loadGlobalConfigFile, loadNetworkConfig } from './sources';
 export { trustAnchorOf, type TrustAnchor } from './trust';
 
 /** The lite servers to use and what their answers are proven against (null: the config names no zero state). */
@@ -62,7 +63,7 @@ export function createLitePool(set: LiteServerSet, config: AppConfig, logger: Lo
   if (!config.trustLiteservers) {
     if (!set.anchor) {
       throw new LiteServerConfigError(
-        'the global config has no validator.zero_state to prove the lite servers\' answers against; ' +
+        "the global config has no validator.zero_state to prove the lite servers' answers against; " +
           'use a config with its "validator" section (as ton.org publishes), or pass --trust-liteservers',
       );
     }
@@ -71,3 +72,4 @@ export function createLitePool(set: LiteServerSet, config: AppConfig, logger: Lo
   }
   return new LitePool(set.servers, poolLogger, options);
 }
+export { type ProbeEvent } from './pool';

@@ -4,12 +4,13 @@ import { type LiteServerProofError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type BlockIdExt, type MasterchainInfo } from '../tl';
 import type { LiteTransportError } from './connection';
 import { DEFAULT_ENGINE_OPTIONS, ServerEngine, type ServerEngineOptions } from './engine';
-import { broadcastToServers, type BroadcastOutcome } from './fanout';
+import { broadcastToServers } from './fanout';
 import { DEFAULT_HEAD_TRACKER_OPTIONS, HeadTracker, type HeadTrackerOptions } from './headTracker';
 import type { HeadVerifier } from './headVerifier';
 import { PoolSession } from './poolSession';
-import { PoolMember, ServerRoster, type PooledServer, type ServerStatus } from './serverRoster';
-import type { LiteGateway, LiteSessionOptions, TrackedHead } from './session';
+import type { BroadcastOutcome, LiteGateway, LiteSessionOptions, PooledServer, ServerStatus, TrackedHead } from './gateway';
+import { PoolMember, ServerRoster } from './serverRoster';
+import type { SessionPool } from './sessionPool';
 
 export interface PoolOptions {
   /** Health probe period. */
@@ -54,7 +55,7 @@ export interface ProbeEvent {
  * deadline per request, one retry elsewhere for transport failures and none for lite-server
  * errors.
  */
-export class LitePool extends EventEmitter implements LiteGateway {
+export class LitePool extends EventEmitter implements LiteGateway, SessionPool {
   private readonly members: PoolMember[];
   /** Who is in rotation and why (serverRoster.ts); the pool feeds it probes and failures. */
   private readonly roster: ServerRoster;

@@ -1,16 +1,15 @@
+import { LITE_ERROR } from '../constants';
 import { EventEmitter } from 'node:events';
 import type { LiteEngine } from 'ton-lite-client';
 import type { TLFunction } from 'ton-tl';
-import type { AnswerCheck, BlockRef } from '../chain/session';
+import type { AnswerCheck, BlockRef } from '../proofs';
 import { LiteServerError, LiteServerProofError, LiteServerTimeoutError, NoHealthyLiteServerError } from '../errors';
 import { liteClientFunction, type LiteAnswerMap, type LiteQueryKind, type LiteQueryOf, type MasterchainInfo } from '../tl';
 import { LiteTransportError } from './connection';
-// Type-only: pool.ts builds sessions (openSession), so a value import would be a cycle.
-import type { LitePool } from './pool';
+import type { SessionPool } from './sessionPool';
 import type { PoolMember } from './serverRoster';
-import type { LiteSession, LiteSessionOptions } from './session';
+import type { LiteSession, LiteSessionOptions } from './gateway';
 
-const BLOCK_NOT_FOUND = 651;
 const MASTERCHAIN_INFO = liteClientFunction('liteServer.getMasterchainInfo');
 const GET_BLOCK_PROOF = liteClientFunction('liteServer.getBlockProof');
 
@@ -28,7 +27,7 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
   private readonly lookedUp = new Map<number, BlockRef>();
 
   constructor(
-    private readonly pool: LitePool,
+    private readonly pool: SessionPool,
     private readonly options: LiteSessionOptions,
     private readonly deadline: number,
   ) {
@@ -105,7 +104,7 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
         tried.add(member.index);
         if (err instanceof LiteServerError) {
           // An old block a non-archival server no longer has may still be on an archival one.
-          if (err.liteCode === BLOCK_NOT_FOUND && !rerouted && !member.server.archival && this.options.archival === undefined) {
+          if (err.liteCode === LITE_ERROR.notReady && !rerouted && !member.server.archival && this.options.archival === undefined) {
             rerouted = true;
             const archivalMember = this.pool.pick({ archival: true }, tried);
             if (archivalMember) {

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import type { LiteServerProofError } from '../errors';
-import type { LiteServerEndpoint } from './connection';
 import type { ServerEngine } from './engine';
 import { plainReason, unhealthyReason, type ServerState } from './health';
 import type { HeadTracker } from './headTracker';
-import type { LiteSessionOptions } from './session';
+import type { LiteSessionOptions, PooledServer, ServerStatus } from './gateway';
 
 /**
  * The pool's servers and their rotation state: health state per server (probes and failed
@@ -14,35 +13,12 @@ import type { LiteSessionOptions } from './session';
  * rules of who is in rotation are in one place.
  */
 
-export interface PooledServer extends LiteServerEndpoint {
-  /** Keeps every block (answers old seqnos); toncenter routes `archival=true` only to these. */
-  readonly archival: boolean;
-  /** Relative share of the requests among healthy servers. */
-  readonly weight: number;
-}
-
 interface ServerHealth {
   state: ServerState;
   seqno: number | undefined;
   latencyMs: number | undefined;
   lastError: string | undefined;
   checkedAt: number | undefined;
-}
-
-export interface ServerStatus {
-  index: number;
-  host: string;
-  port: number;
-  archival: boolean;
-  weight: number;
-  state: ServerState;
-  connected: boolean;
-  seqno: number | null;
-  lag: number | null;
-  latencyMs: number | null;
-  lastError: string | null;
-  /** Why it is out of rotation, in plain words (`connection refused`, `lagging 12 blocks behind`); null when up. */
-  reason: string | null;
 }
 
 /** One configured server: its engine and what the pool knows of its health. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PooledServer } from './serverRoster';
+import type { PooledServer } from './gateway';
+import { LiteServerConfigError } from '../errors';
 
 /**
  * Where the pool's lite servers come from: a global config JSON (the official format, with two
@@ -12,8 +13,6 @@ export const OFFICIAL_CONFIG_URLS = {
   mainnet: 'https://ton.org/global.config.json',
   testnet: 'https://ton.org/testnet-global.config.json',
 } as const;
-
-export class LiteServerConfigError extends Error {}
 
 interface RawLiteServer {
   ip?: unknown;

@@ -1,7 +1,8 @@
+import { FULL_SHARD_SIGNED, MASTERCHAIN } from '../constants';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BlockIdExt } from '../tl';
-import { LiteServerConfigError } from './sources';
+import { LiteServerConfigError } from '../errors';
 
 /**
  * What the pool believes without proof (tonlib's `validator` settings): the global config's
@@ -16,7 +17,6 @@ export interface TrustAnchor {
   readonly start: BlockIdExt;
 }
 
-const FULL_SHARD = '-9223372036854775808';
 
 interface RawBlockId {
   workchain?: unknown;
@@ -33,7 +33,7 @@ function hash32(text: string, what: string): Buffer {
 }
 
 function masterchainId(seqno: number, rootHash: Buffer, fileHash: Buffer): BlockIdExt {
-  return { kind: 'tonNode.blockIdExt', workchain: -1, shard: FULL_SHARD, seqno, rootHash, fileHash };
+  return { kind: 'tonNode.blockIdExt', workchain: MASTERCHAIN, shard: FULL_SHARD_SIGNED, seqno, rootHash, fileHash };
 }
 
 function parseConfigBlockId(raw: RawBlockId | undefined, what: string): BlockIdExt | null {

@@ -5,11 +5,11 @@
  */
 import { Address } from '@ton/core';
 import { invalid, NotFoundError } from '../errors';
-import type { Localnet } from '.';
-import { ChainState } from './chain/LocalChain';
-import { MAX_CHAIN_TIME } from './chain/clock';
-import { FundResult } from './chain/faucet';
-import { BASECHAIN, MASTERCHAIN, shardToLong } from './chain/ids';
+import type { Localnet } from './localnet';
+import { ChainState } from './ledger/LocalChain';
+import { MAX_CHAIN_TIME } from './ledger/clock';
+import { FundResult } from './ledger/faucet';
+import { BASECHAIN, MASTERCHAIN, shardToLong } from './ledger/ids';
 
 /** In-memory snapshots kept; taking one more forgets the oldest. */
 export const MAX_SNAPSHOTS = 16;

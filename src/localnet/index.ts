@@ -4,16 +4,17 @@
  * query dispatcher, plus funded wallets and the global config clients connect with.
  */
 import { createHash, randomBytes } from 'crypto';
-import { AdnlServer } from './adnl';
-import { LocalnetLogger, silentLogger } from './adnl/logger';
-import { LocalChain } from './chain/LocalChain';
-import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } from './chain/faucet';
-import { ShardCount } from './chain/ids';
-import { readSnapshotFile, writeSnapshotFileAsync } from './chain/snapshot';
+import { AdnlServer } from './adnlServer';
+import { LocalnetLogger, silentLogger } from './adnlServer/logger';
+import { LocalChain } from './ledger/LocalChain';
+import { ensureTreasury, Faucet, Treasury, treasuryGenesisAccount, treasuryOf } from './ledger/faucet';
+import { ShardCount } from './ledger/ids';
+import { readSnapshotFile, writeSnapshotFileAsync } from './ledger/snapshot';
+import type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
 import { startPeriodicSave } from './periodicSave';
 import { BocNodeCache } from '../cells';
 import { createLiteDispatcher } from './liteserver/dispatcher';
-import { createLocalnetHandlers } from './liteserver/handlers';
+import { createLocalnetHandlers } from './liteserver/queries';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetKey, fundLocalnetWallets, LocalnetWallets, localnetWalletsOf } from './wallets';
 
 export interface StartLocalnetOptions {
@@ -48,47 +49,6 @@ export interface StartLocalnetOptions {
   logger?: LocalnetLogger;
   /** Gas limit of runSmcMethod get-methods. Default 1 000 000. */
   getMethodGasLimit?: bigint;
-}
-
-/** Official global-config shape (what tonlib, TonClient4-less lite clients and this server read). */
-export interface LocalnetGlobalConfig {
-  '@type': 'config.global';
-  dht: { '@type': 'dht.config.global'; k: number; a: number; static_nodes: { '@type': 'dht.nodes'; nodes: never[] } };
-  liteservers: { ip: number; port: number; id: { '@type': 'pub.ed25519'; key: string } }[];
-  validator: {
-    '@type': 'validator.config.global';
-    zero_state: GlobalConfigBlockId;
-    init_block: GlobalConfigBlockId;
-    hardforks: never[];
-  };
-}
-
-export interface GlobalConfigBlockId {
-  workchain: number;
-  /** Signed 64-bit shard id; -9223372036854775808 is not exact as a JS number, see `globalConfigJson`. */
-  shard: number;
-  seqno: number;
-  root_hash: string;
-  file_hash: string;
-}
-
-export interface Localnet {
-  chain: LocalChain;
-  server: AdnlServer;
-  host: string;
-  port: number;
-  /** ed25519 public key of the lite server. */
-  publicKey: Buffer;
-  globalConfig: LocalnetGlobalConfig;
-  /** The global config as JSON text with the exact shard integers. */
-  globalConfigJson: string;
-  wallets: LocalnetWallets;
-  /** Transfers from the genesis treasury (POST /localnet/fund). */
-  faucet: Faucet;
-  /** Writes a snapshot of the whole chain to `file` (what `stateFile` resumes from). */
-  save(file: string): Promise<void>;
-  /** Closes the server, stops the block timer and, with `stateFile`, saves the chain there. */
-  stop(): Promise<void>;
 }
 
 export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Localnet> {
@@ -248,9 +208,14 @@ export function ipv4ToInt32(ip: string): number {
   return (parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | parts[3] | 0;
 }
 
-export { LocalChain } from './chain/LocalChain';
-export type { LocalChainOptions, GenesisAccount, GetMethodRun, ChainSnapshot } from './chain/LocalChain';
-export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } from './chain/snapshot';
-export type { LocalnetSnapshot } from './chain/snapshot';
+export { LocalChain } from './ledger/LocalChain';
+export type { LocalChainOptions, GenesisAccount, GetMethodRun, ChainSnapshot } from './ledger/LocalChain';
+export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } from './ledger/snapshot';
+export type { LocalnetSnapshot } from './ledger/snapshot';
 export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
 export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';
+export { LocalnetControls } from './controls';
+export type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
+export { MAX_CHAIN_TIME } from './ledger/clock';
+export { SHARD_COUNTS } from './ledger/ids';
+export type { ShardCount } from './ledger/ids';

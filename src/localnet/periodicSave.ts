@@ -4,7 +4,7 @@
  * a save still running when the next is due is not doubled, and a failed save is logged and
  * retried at the next tick (the previous file stays as it was).
  */
-import { LocalnetLogger } from './adnl/logger';
+import { LocalnetLogger } from './adnlServer/logger';
 
 export interface PeriodicSave {
   /** Stops the timer and waits for a save in progress. */

@@ -3,7 +3,7 @@ import { KeyPair, mnemonicToPrivateKey, mnemonicValidate } from '@ton/crypto';
 // The wallet modules alone: @ton/ton's index also loads its HTTP clients (axios and more, ~0.1 s at start).
 import { WalletContractV4 } from '@ton/ton/dist/wallets/WalletContractV4';
 import { WalletContractV5R1 } from '@ton/ton/dist/wallets/WalletContractV5R1';
-import { GenesisAccount, LocalChain } from './chain/LocalChain';
+import { GenesisAccount, LocalChain } from './ledger/LocalChain';
 
 /**
  * Default mnemonic of the funded local wallets. Generated once for this project and published on

@@ -1,13 +1,12 @@
 import type { Logger } from 'pino';
-import type { CachedAnswer, ResponseCache } from '../cache/responseCache';
-import { responseKey } from '../cache/key';
-import { cachePolicyOf, type CachePolicy } from '../cache/policy';
-import { masterchainBlock, type McBlock } from '../chain';
+import { type CachedAnswer, type ResponseCache, responseKey, cachePolicyOf, type CachePolicy } from '../cache';
+import { masterchainBlock } from '../chain';
+import type { McBlock } from '../proofs';
 import { ApiError, NoHealthyLiteServerError } from '../errors';
-import type { Handler, HandlerContext, JsonValue } from '../handlers/types';
-import type { LiteSession, LiteSessionOptions } from '../liteclient/session';
-import type { RequestSource } from '../params/schema';
-import type { AppServices } from '../services';
+import type { Handler, HandlerContext, JsonValue } from '../methods';
+import type { LiteSession, LiteSessionOptions } from '../liteclient';
+import type { RequestSource } from '../params';
+import type { AppServices } from './services';
 
 export interface CallOutcome {
   /** The JSON of `result`, as sent (cached answers are these very bytes). */

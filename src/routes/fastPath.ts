@@ -1,13 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { startTime as loggedFrom } from 'pino-http';
-import type { Handler } from '../handlers/types';
-import { gateAdmission, markHandedOver, MAX_URL_BYTES, readJsonBody } from '../intake';
-import { logAnsweredRequest } from '../logging';
-import { recordRequest } from '../metrics/http';
-import { fastPathRequests } from '../metrics/registry';
-import { readRpcCall, RefusedCall, sendRpcResult } from '../rpc';
-import type { AppServices } from '../services';
+import type { Handler } from '../methods';
+import { gateAdmission, markHandedOver, MAX_URL_BYTES, publishApiRequestStart, readJsonBody } from '../intake';
+import { logAnsweredRequest } from '../logging/index';
+import { fastPathRequests } from '../metrics';
+import { readRpcCall, RefusedCall, sendRpcResult } from './jsonRpc';
+import type { AppServices } from './services';
 import { assignRequestId, setEdgeHeaders } from './edge';
 import { cacheKeyNow, cachePolicyFor, extraOf, parseCall } from './execute';
 import { sendResult } from './http';
@@ -156,7 +155,12 @@ export function createRequestListener(app: Express, services: AppServices): Requ
     res.locals ??= Object.create(null) as Record<string, unknown>;
     req.id = assignRequestId(req, res);
     setEdgeHeaders(res);
-    recordRequest(services.table, req, res, mode === 'rest' ? `/${taken.handler.name}` : '/jsonRPC');
+    publishApiRequestStart({
+      req,
+      res,
+      path: mode === 'rest' ? `/${taken.handler.name}` : '/jsonRPC',
+      methodOf: (name) => (typeof name === 'string' ? services.table.find(name)?.name : undefined),
+    });
     let body: unknown;
     try {
       const admit = mode === 'rest' ? admitRest : admitJsonRpc;

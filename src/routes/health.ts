@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { AppServices } from '../services';
+import type { AppServices } from './services';
 
 /**
  * `GET /api/v2/healthcheck`, truthful: 200 only while at least one lite server is in rotation,

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, InternalError, toErrorResponse } from '../errors';
-import type { AppServices } from '../services';
+import type { AppServices } from './services';
 
 export const API_VERSION = '2.1';
 

@@ -1,11 +1,9 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
 import { createApiIntake } from '../intake';
-import type { LocalnetControls } from '../localnet/controls';
-import { MAX_CHAIN_TIME } from '../localnet/chain/clock';
-import { ParamError, param } from '../params/schema';
-import { quoteInput } from '../params/quote';
-import type { AppServices } from '../services';
+import { type LocalnetControls, MAX_CHAIN_TIME } from '../localnet';
+import { ParamError, param, quoteInput } from '../params';
+import type { AppServices } from './services';
 import { sendError } from './http';
 
 /**

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
-import type { HttpVerb } from '../handlers/types';
-import type { AppServices } from '../services';
+import type { HttpVerb } from '../methods';
+import type { AppServices } from './services';
 import { CachedApiError, executeCall } from './execute';
 import { requestLogger, requestIdOf, sendError, sendResult } from './http';
 

@@ -11,3 +11,4 @@ export * from './functions';
 export * from './envelope';
 export * from './adnlMessages';
 export * from './liteClientFunctions';
+export * from './signing';

@@ -7,4 +7,8 @@ export * from './shardState';
 export * from './validators';
 export * from './msgDescr';
 export * from './shardAccount';
+export * from './shardIds';
+export * from './shardHashes';
+export * from './blockHeaderPart';
+export * from './feePrices';
 export * from './messageBodies';

@@ -4,7 +4,7 @@
  * killed and replaced at any moment without the main thread holding anything of it.
  */
 
-import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters/stack';
+import type { LegacyStackEntryJson, TvmStackEntryJson } from '../converters';
 
 /** Runs one get-method (the sandbox emulator's `run_get_method`). */
 export interface GetMethodTask {

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { useNativeCellHashing } from '../converters/cellHashing';
+import { useNativeCellHashing } from '../cells';
 import { ApiError } from '../errors';
-import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics/registry';
+import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics';
 import type {
   ExternalMessageAnswer,
   GetMethodAnswer,

@@ -3,12 +3,10 @@ import { Address, Cell } from '@ton/core';
 // The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
 // dependencies (~13 MB per thread that a worker never uses).
 import type { Executor } from '@ton/sandbox/dist/executor/Executor';
-import { libraryReferences } from '../chain/libraryRefs';
-import { parseExternalMessage, queryMessage } from '../chain/messages';
-import { useNativeCellHashing } from '../converters/cellHashing';
-import { cellStats } from '../converters/fees';
-import { toExtMessageInfo } from '../converters/extMessage';
-import { renderLegacyStack, renderTypedStack } from '../converters/stack';
+import { libraryReferences } from './libraryRefs';
+import { parseExternalMessage, queryMessage } from './externalMessages';
+import { cellStats, useNativeCellHashing } from '../cells';
+import { renderLegacyStack, renderTypedStack, toExtMessageInfo } from '../converters';
 import { ApiError, ValidationError } from '../errors';
 import { createEmulator } from './emulator';
 import { parseStackCell } from './stackCell';

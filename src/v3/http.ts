@@ -1,9 +1,8 @@
 import { Router, type Request, type Response } from 'express';
-import { canonicalParams, responseKey } from '../cache/key';
-import type { ResponseCache } from '../cache/responseCache';
+import { canonicalParams, responseKey, type ResponseCache } from '../cache';
 import { ApiError } from '../errors';
 import { masterchainRootHash } from './sql/blocks';
-import { httpRequestDuration, httpRequests } from '../metrics/registry';
+import { httpRequestDuration, httpRequests } from '../metrics';
 import { IndexUnavailableError, type V3Database } from './db';
 import { V3Query } from './params/query';
 import { toBool } from './params/rules';

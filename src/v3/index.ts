@@ -1,8 +1,10 @@
 /**
- * toncenter's indexed v3 API (ton-index-go's routes) over the index's PostgreSQL tables:
- * parameter rules in params/, parameterized SQL in sql/, row-to-JSON converters in models/, one
- * record per route in routes/.
+ * toncenter's v3 API: answers reshaped from v2 results (fromV2, stack) for the legacy routes, and
+ * the indexed routes (ton-index-go's) over the index's tables: parameter rules in params/,
+ * parameterized SQL in sql/, row-to-JSON converters in models/, one record per route in routes/.
  */
+export * from './fromV2';
+export * from './stack';
 export { createIndexedRouter, V3_API_VERSION, type V3RouterOptions } from './http';
 export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database } from './db';
 export { V3_ROUTES } from './routes';

@@ -10,8 +10,8 @@ import { Redis } from 'ioredis';
 import { createApp } from '../../src/app';
 import { createAccessControl, type AccessControl, type AccessControlOptions } from '../../src/auth';
 import { loadConfig, type AppConfig } from '../../src/config';
-import { createHandlerTable } from '../../src/handlers';
-import { createLogger } from '../../src/logging';
+import { createHandlerTable } from '../../src/methods';
+import { createLogger } from '../../src/logging/index';
 import { logLineSink } from '../helpers/logLines';
 
 /** A valid address: detectAddress answers it without any chain, so it is the limited endpoint. */

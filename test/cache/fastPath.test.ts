@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createLogger } from '../../src/logging';
+import { createLogger } from '../../src/logging/index';
 import { httpRequests } from '../../src/metrics/registry';
 import { deleteKeysWithPrefix, describeWithRedis, REDIS_URL, redisReachableSync, uniquePrefix } from '../auth/helpers';
 import { viaFastPath } from '../helpers/fastPath';

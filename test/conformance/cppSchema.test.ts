@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, external, storeMessage, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
-import { createHandlerTable } from '../../src/handlers';
+import { createHandlerTable } from '../../src/methods';
 import { cppSchemaErrors, describeWithCppSpec, RESULT_SCHEMA, SCHEMA_PATCHES } from '../helpers/cppSchema';
 import { fixedAnswerInit, FIXED_ANSWER_CODE } from '../helpers/fixedAnswerContract';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
@@ -12,7 +12,7 @@ import { deployFromWallet, transferFromWallet } from '../helpers/walletActions';
 /**
  * Every v2 method, called GET, POST and JSON-RPC against the local chain, answers a result that
  * validates against the C++ server's own OpenAPI schema of that method's result type, with only
- * the documented additions and schema defects patched in (test/helpers/cppSchema.ts, README
+ * the documented additions and schema defects patched in (test/helpers/cppSchema.ts, docs/api.md
  * "Differences from ton-http-api-cpp 2.1").
  */
 
@@ -167,7 +167,7 @@ describeWithCppSpec('every method answers the C++ 2.1 schema of its result type'
     expect(names.filter((name) => RESULT_SCHEMA[name] === undefined)).toEqual([]);
   });
 
-  test('the documented patches are the ones the README lists', () => {
+  test('the documented patches are the ones docs/api.md lists', () => {
     expect(SCHEMA_PATCHES.map((p) => `${p.kind}: ${p.where}`)).toEqual([
       'addition: WalletInformation.extra_currencies',
       'seed: OutMsgQueueSize.id',

@@ -1,5 +1,6 @@
 import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
-import { toBlockHeader, previousBlockIds, shardChild, shardParent } from '../../src/converters/blockHeader';
+import { toBlockHeader, previousBlockIds } from '../../src/converters/blockHeader';
+import { shardChild, shardParent } from '../../src/tlb';
 import {
   BlockIdExtInput,
   emptyTransactionId,
@@ -8,7 +9,7 @@ import {
   toTransactionId,
   zeroStateToBlockIdExt,
 } from '../../src/converters/blockId';
-import { loadBlockHeaderPart, shardIdentToShardId } from '../../src/converters/blockInfo';
+import { loadBlockHeaderPart, shardIdentToShardId } from '../../src/tlb/blockHeaderPart';
 import { loadBlockInfo, storeBlockInfo, type BlockInfo } from '../../src/tlb';
 import { toBlockTransactions, toBlockTransactionsExt, toShortTxId } from '../../src/converters/blockTransactions';
 import { toConfigInfo, toTvmCell } from '../../src/converters/config';
@@ -17,7 +18,7 @@ import { toMasterchainInfo } from '../../src/converters/masterchainInfo';
 import { toBlockShards } from '../../src/converters/shards';
 import { toBlockSignatures, toBlockSignaturesSimplex } from '../../src/converters/signatures';
 import { loadTransactionBoc } from '../../src/converters/transaction';
-import { bocBase64 } from '../../src/converters/boc';
+import { bocBase64 } from '../../src/cells/bocWriter';
 import { describeWithFixtures, fixtureResult, loadFixtures } from '../helpers/fixtures';
 import { type RecordedId, fixtureRows, idInput, keyOrder, projectOnto, result, withoutExtra } from './support';
 

@@ -8,7 +8,7 @@ import {
   paddedCellData,
   serializeBoc,
   serializeBocRoots,
-} from '../../src/converters/boc';
+} from '../../src/cells/bocWriter';
 import { BocNodeCache } from '../../src/cells';
 import { describeWithFixtures, loadFixtures } from '../helpers/fixtures';
 

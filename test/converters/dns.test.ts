@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ADNLAddress, Address, beginCell, Cell } from '@ton/core';
-import { bocBase64 } from '../../src/converters/boc';
+import { bocBase64 } from '../../src/cells/bocWriter';
 import { adnlAddressText, decodeDnsName, encodeDnsName, toDnsEntry, toDnsEntryData, toDnsResolved } from '../../src/converters/dns';
 
 describe('TON DNS names and records (dnsResolve)', () => {

@@ -1,20 +1,11 @@
 import { Address, beginCell, Cell, internal, OutAction, SendMode, storeMessageRelaxed, storeOutList } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
 import { configParseGasLimitsPrices, loadConfigParamById, MsgPrices } from '@ton/ton';
-import {
-  cellStats,
-  forwardFee,
-  gasFee,
-  inboundForwardFee,
-  outboundForwardFees,
-  parseGasPrices,
-  parseMsgPrices,
-  parseStoragePrices,
-  sentMessages,
-  storageFee,
-  toQueryFees,
-} from '../../src/converters/fees';
-import { buildExternalMessage } from '../../src/chain';
+import { cellStats } from '../../src/cells';
+import { forwardFee, gasFee, inboundForwardFee, outboundForwardFees, sentMessages, storageFee } from '../../src/chain/feeArithmetic';
+import { toQueryFees } from '../../src/converters/fees';
+import { loadGasPrices as parseGasPrices, loadMsgPrices as parseMsgPrices, loadStoragePrices as parseStoragePrices } from '../../src/tlb';
+import { buildExternalMessage } from '../../src/tvm';
 import { describeWithFixtures, fixtureResult, loadFixtures } from '../helpers/fixtures';
 import { fixtureRows, keyOrder, withoutExtra } from './support';
 

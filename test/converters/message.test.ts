@@ -9,7 +9,7 @@ import {
   toRawMessage,
   toTransactionMessage,
 } from '../../src/converters/message';
-import { bocBase64 } from '../../src/converters/boc';
+import { bocBase64 } from '../../src/cells/bocWriter';
 
 const SRC = Address.parse('0:' + '11'.repeat(32));
 const DEST = Address.parse('-1:' + '22'.repeat(32));

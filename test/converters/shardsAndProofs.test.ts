@@ -1,11 +1,11 @@
 import { beginCell, Builder, Cell, Dictionary } from '@ton/core';
-import { shardChild, toBlockHeader } from '../../src/converters/blockHeader';
+import { toBlockHeader } from '../../src/converters/blockHeader';
 import { BlockIdExtInput, toBlockIdExt } from '../../src/converters/blockId';
-import type { BlockInfo } from '../../src/tlb';
+import { shardChild, type BlockInfo } from '../../src/tlb';
 import { toConfigInfo } from '../../src/converters/config';
 import { toOutMsgQueueSizes } from '../../src/converters/outMsgQueueSizes';
 import { toShardBlockProof } from '../../src/converters/shardBlockProof';
-import { loadShardDescrHead, loadShardHashesTopBlocks } from '../../src/converters/shardHashes';
+import { loadShardDescrHead, loadShardHashesTopBlocks } from '../../src/tlb/shardHashes';
 import { toBlockShards } from '../../src/converters/shards';
 import { describeWithFixtures, fixtureResult } from '../helpers/fixtures';
 import { type RecordedId, fixtureRows, idInput, keyOrder, withoutExtra } from './support';

@@ -1,6 +1,6 @@
 import { beginCell, Cell, TupleItem } from '@ton/core';
 import { ApiError, ValidationError } from '../../src/errors';
-import { bocBase64 } from '../../src/converters/boc';
+import { bocBase64 } from '../../src/cells/bocWriter';
 import {
   parseLegacyStack,
   parseTvmInteger,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Address, beginCell, Cell, Dictionary, TupleItem } from '@ton/core';
-import { bocBase64 } from '../../src/converters/boc';
+import { bocBase64 } from '../../src/cells/bocWriter';
 import { parseLegacyStack } from '../../src/converters/stack';
 import {
   parseDnsRecords,

@@ -95,3 +95,11 @@ test('.dockerignore keeps the context small and secrets out', () => {
   for (const needed of ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'tsconfig.build.json', 'src', 'config'])
     expect(ignored).not.toContain(needed);
 });
+
+test('the image and CI install exactly the lock file (npm ci), never npm install', () => {
+  const installs = of('RUN', stages[0]).filter((run) => /\bnpm (ci|install|i)\b/.test(run.args));
+  expect(installs.map((run) => run.args)).toEqual(['npm ci --no-audit --no-fund']);
+  const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
+  const ciInstalls = ci.split('\n').filter((line) => /^\s*npm (ci|install|i)\b/.test(line));
+  expect(ciInstalls.map((line) => line.trim())).toEqual(['npm ci --no-audit --no-fund']);
+});

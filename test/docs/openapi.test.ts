@@ -4,8 +4,8 @@ import request from 'supertest';
 import { buildOpenApiDocument } from '../../src/docs/openapi';
 import { LOCALNET_PATHS } from '../../src/docs/localnetPaths';
 import { documentedResults, resultSchemaOf } from '../../src/docs/results';
-import { createHandlerTable } from '../../src/handlers';
-import type { HandlerCategory } from '../../src/handlers/types';
+import { createHandlerTable } from '../../src/methods';
+import type { HandlerCategory } from '../../src/methods/types';
 import { buildTestApp } from '../helpers/app';
 import { resultValidators, validateOpenApi } from '../helpers/openapi';
 
@@ -121,8 +121,8 @@ test('served at /api/v2/openapi.json, Swagger UI at /api/v2/ from the local pack
   expect((await request(app).get('/api/v2/docs/..%2fpackage.json')).status).toBe(404);
 });
 
-test("the README's method table is the handler table", () => {
-  const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
+test("docs/api.md's method table is the handler table", () => {
+  const readme = fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'api.md'), 'utf8');
   const rows = new Map<string, string>();
   for (const match of readme.matchAll(/^\| (utils|accounts|blocks|transactions|config|run|send) \| (.+) \|$/gm))
     rows.set(match[1]!, match[2]!);
@@ -131,7 +131,7 @@ test("the README's method table is the handler table", () => {
     const text = handler.aliases.length ? `${handler.name} (= ${handler.aliases.join(', ')})` : handler.name;
     expected.set(handler.category, [...(expected.get(handler.category) ?? []), text]);
   }
-  // Same methods and aliases per category (the README keeps its own reading order).
+  // Same methods and aliases per category (the docs keep their own reading order).
   const sorted = (list: string[]) => [...list].sort();
   expect(Object.fromEntries([...rows].map(([category, text]) => [category, sorted(text.split(', '))]))).toEqual(
     Object.fromEntries([...expected].map(([category, names]) => [category, sorted(names)])),

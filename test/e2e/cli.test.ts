@@ -109,3 +109,13 @@ test('--state-file: the chain saved on exit is resumed by the next start (same k
   second.child.kill('SIGTERM');
   expect(await second.exited).toBe(0);
 }, 120000);
+
+test.each([
+  [['--shards', '3'], 2, '--shards must be one of 1, 2, 4, 8, got 3'],
+  [['--mnemonic', 'not a mnemonic'], 1, '--mnemonic must be the 24 words of a TON mnemonic, got 3 words'],
+])('%j is refused at start with the option error, no stack trace', async (args, code, message) => {
+  const started = run([...args, '--port', '0', '--metrics-port', '0']);
+  children.push(started);
+  expect(await started.exited).toBe(code);
+  expect(started.output().trim()).toBe(`ton-http-bridge: ${message}`);
+}, 30000);

@@ -1,5 +1,5 @@
 import { beginCell, Cell, Dictionary } from '@ton/core';
-import { bocBase64 } from '../../src/converters/boc';
+import { bocBase64 } from '../../src/cells/bocWriter';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { CALL_MODES, callV2, resultOf } from '../helpers/v2Calls';
 

@@ -3,9 +3,9 @@ import { loadConfig } from '../../src/config';
 import { startLocalnetSource } from '../../src/localnetSource';
 import type { PooledServer } from '../../src/liteclient';
 import type { Localnet } from '../../src/localnet';
-import { AdnlServer } from '../../src/localnet/adnl/server';
+import { AdnlServer } from '../../src/localnet/adnlServer/server';
 import { createLiteDispatcher, type LiteHandlers } from '../../src/localnet/liteserver/dispatcher';
-import { createLocalnetHandlers } from '../../src/localnet/liteserver/handlers';
+import { createLocalnetHandlers } from '../../src/localnet/liteserver/queries';
 import { startServer, type RunningServer } from '../../src/server';
 import { until } from '../helpers/waiting';
 

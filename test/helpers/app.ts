@@ -1,9 +1,9 @@
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
 import { loadConfig, type AppConfig } from '../../src/config';
-import { createHandlerTable } from '../../src/handlers';
-import { createLogger } from '../../src/logging';
-import type { AppServices } from '../../src/services';
+import { createHandlerTable } from '../../src/methods';
+import { createLogger } from '../../src/logging/index';
+import type { AppServices } from '../../src/routes/services';
 import { logLineSink } from './logLines';
 
 export interface TestApp {

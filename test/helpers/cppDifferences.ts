@@ -2,7 +2,7 @@ import { Address } from '@ton/core';
 
 /**
  * The documented differences between the 2023 recordings (Python toncenter 2.0) and what the C++
- * server 2.1 (and so ton-http-bridge) answers (README "Differences from ton-http-api-cpp 2.1").
+ * server 2.1 (and so ton-http-bridge) answers (docs/api.md, "Differences from ton-http-api-cpp 2.1").
  * Tests compare our output with `recordedAsCpp(recording)`: every value (BoCs, hashes, amounts)
  * must still equal the recording; only these shapes change. Each rewrite names its reason.
  */

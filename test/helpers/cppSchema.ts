@@ -8,7 +8,7 @@ import { SHARED_DIR } from './fixtures';
  * The C++ server's own OpenAPI file (ton-http-api-cpp 2.1, `ton-http-api/schemas/v2.yaml`), read at
  * test time from ../shared and compiled with ajv, with the documented differences applied: each
  * patch below is either an addition we keep for a client or a defect of the schema itself (no
- * answer of any server could validate), and the README's table lists the same ones.
+ * answer of any server could validate), and docs/api.md's table lists the same ones.
  */
 export const CPP_SPEC_PATH = path.join(SHARED_DIR, 'spec', 'ton-http-api-cpp-v2.yaml');
 export const cppSpecAvailable = fs.existsSync(CPP_SPEC_PATH);

@@ -1,9 +1,9 @@
 import { LiteServerError } from '../../src/errors';
-import { AdnlServer } from '../../src/localnet/adnl/server';
+import { AdnlServer } from '../../src/localnet/adnlServer/server';
 import { createLiteDispatcher, type LiteHandlers } from '../../src/localnet/liteserver/dispatcher';
 import type { BlockIdExt } from '../../src/tl';
 import { decodeLiteServerQueryFully } from '../../src/tl/envelope';
-import type { PooledServer } from '../../src/liteclient/serverRoster';
+import type { PooledServer } from '../../src/liteclient';
 
 /**
  * A real ADNL/TCP lite server (the project's own server and dispatcher) whose answers a test

@@ -1,7 +1,7 @@
 import { beginCell } from '@ton/core';
 import fc from 'fast-check';
-import { createHandlerTable } from '../../src/handlers';
-import type { Handler } from '../../src/handlers/types';
+import { createHandlerTable } from '../../src/methods';
+import type { Handler } from '../../src/methods/types';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { expectCanary, postJson, rawRequest, type Answer } from './support';
 

@@ -1,4 +1,4 @@
-import { createHandlerTable } from '../../src/handlers';
+import { createHandlerTable } from '../../src/methods';
 import { expectCanary, expectEnvelope, MAX_STALL_MS, postJson, withStallProbe, type Answer } from './support';
 import { startSplitStack, type SplitStack } from './support';
 import { until } from '../helpers/waiting';

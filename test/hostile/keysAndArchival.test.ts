@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logging';
+import { createLogger } from '../../src/logging/index';
 import { startLocalnetSource } from '../../src/localnetSource';
 import { startServer, type RunningServer } from '../../src/server';
 import { expectCanary, expectEnvelope, rawRequest } from './support';
@@ -81,12 +81,13 @@ test('api_key, api%5Fkey, %61pi_key are read as the key (401 for an unknown one)
 });
 
 test('archival=false with only archival servers is answered at once, by any server', async () => {
-  const started = Date.now();
   for (const archival of ['false', '0']) {
+    const started = Date.now();
     const answer = await rawRequest(`${api}/getTransactions?address=${ADDRESS}&limit=2&archival=${archival}`, { headers: canaryHeaders });
     expect(answer.status).toBe(200);
     expect((answer.body as { ok: boolean }).ok).toBe(true);
+    // Not after waiting out the 10 s request deadline for a non-archival server.
+    expect(Date.now() - started).toBeLessThan(8000);
   }
-  expect(Date.now() - started).toBeLessThan(5000);
   await expectCanary(api, canaryHeaders);
 });

@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell, external, storeMessage } from '@ton/core';
-import { expectCanary, expectEnvelope, MAX_STALL_MS, postJson, startSplitStack, withStallProbe, type Answer, type SplitStack } from './support';
+import { expectCanary, expectEnvelope, expectNoStall, leastStall, postJson, startSplitStack, type Answer, type SplitStack } from './support';
 
 /**
  * The largest BoCs the bounds let through (8 190 distinct cells, under the 1 MiB body limit as
@@ -16,8 +16,20 @@ const LEAF_BYTES = 80;
 
 let stack: SplitStack;
 
+// Each request costs ~1 s of CPU in all (the API's worker and the chain's lite server both decode
+// the BoC): on a loaded 2-core machine that passed the default 10 s request deadline and the 5 s
+// of one lite-server query (504s). Deadlines are not what this suite checks, so they are generous,
+// and so are the tests' own timeouts.
+const REQUEST_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = 90_000;
+
 beforeAll(async () => {
-  stack = await startSplitStack();
+  stack = await startSplitStack(['--request-timeout', String(REQUEST_TIMEOUT_MS), '--query-timeout', String(REQUEST_TIMEOUT_MS)]);
+  // Each path once with a one-cell body first: the first use of a path loads and compiles its
+  // code on the main thread and starts a TVM thread, a one-time cost that is not the BoC's.
+  const small = beginCell().store(storeMessage(external({ to: Address.parseRaw(EMPTY_ACCOUNT), body: beginCell().endCell() }))).endCell();
+  for (const method of ['sendBoc', 'sendBocReturnHash']) await postJson(`${stack.api}/${method}`, JSON.stringify({ boc: small.toBoc().toString('base64') }));
+  for (const method of ['sendQuery', 'estimateFee']) await postJson(`${stack.api}/${method}`, JSON.stringify({ address: EMPTY_ACCOUNT, body: beginCell().endCell().toBoc().toString('base64') }));
 }, 120_000);
 
 afterAll(async () => {
@@ -58,28 +70,28 @@ test('the input is as large as the bounds allow', () => {
 
 test.each(['sendBoc', 'sendBocReturnHash'])('%s with a valid message of 8 190 cells: checked in a worker, no stall', async (method) => {
   const json = JSON.stringify({ boc: message.toBoc().toString('base64') });
-  const { result, stallMs } = await withStallProbe(() => postJson(`${stack.api}/${method}`, json));
+  const { result, ...stall } = await leastStall(() => postJson(`${stack.api}/${method}`, json));
   expectLiteServerRefusal(result);
-  expect(stallMs).toBeLessThan(MAX_STALL_MS);
+  expectNoStall(stall);
   await expectCanary(stack.api);
-});
+}, TEST_TIMEOUT_MS);
 
 test('sendQuery with a body of 8 190 cells: built in a worker, no stall', async () => {
   const json = JSON.stringify({ address: EMPTY_ACCOUNT, body: body.toBoc().toString('base64') });
-  const { result, stallMs } = await withStallProbe(() => postJson(`${stack.api}/sendQuery`, json));
+  const { result, ...stall } = await leastStall(() => postJson(`${stack.api}/sendQuery`, json));
   expectLiteServerRefusal(result);
-  expect(stallMs).toBeLessThan(MAX_STALL_MS);
+  expectNoStall(stall);
   await expectCanary(stack.api);
-});
+}, TEST_TIMEOUT_MS);
 
 test('estimateFee with a body of 8 190 cells: built and measured in a worker, no stall', async () => {
   const json = JSON.stringify({ address: EMPTY_ACCOUNT, body: body.toBoc().toString('base64') });
-  const { result, stallMs } = await withStallProbe(() => postJson(`${stack.api}/estimateFee`, json));
+  const { result, ...stall } = await leastStall(() => postJson(`${stack.api}/estimateFee`, json));
   const answer = result.body as { ok: boolean; result: { source_fees: { in_fwd_fee: number } } };
   expect([result.status, answer.ok]).toEqual([200, true]);
   // The import fee charges for every cell below the message root: the whole body.
   const fees = answer.result.source_fees;
   expect(fees.in_fwd_fee).toBeGreaterThan(1_000_000);
-  expect(stallMs).toBeLessThan(MAX_STALL_MS);
+  expectNoStall(stall);
   await expectCanary(stack.api);
-});
+}, TEST_TIMEOUT_MS);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
-import type { ServerStatus } from '../../src/liteclient/serverRoster';
+import type { ServerStatus } from '../../src/liteclient';
 import { startServer, type RunningServer } from '../../src/server';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
 import { expectCanary, expectEnvelope, rawRequest } from './support';

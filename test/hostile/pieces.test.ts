@@ -1,6 +1,6 @@
 import { contentDecoders } from '../../src/intake/body';
 import { MAX_JSON_DEPTH, parseRequestJson, scanJson } from '../../src/intake/json';
-import { redactUrl } from '../../src/logging';
+import { redactUrl } from '../../src/logging/index';
 import { quoteInput } from '../../src/params/quote';
 
 /** The pure pieces of the intake, on the inputs that used to hurt. */

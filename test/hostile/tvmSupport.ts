@@ -1,4 +1,3 @@
-import { mainThreadCpuMs } from './support';
 import { Address, beginCell, Cell, serializeTuple, StateInit, type TupleItem } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
 import type { LocalStack } from '../helpers/localStack';
@@ -93,45 +92,12 @@ export async function getJson(stack: LocalStack, method: string, query: Record<s
   return { status: res.status, body, ms: performance.now() - started };
 }
 
-export interface StallReport {
-  /** Longest gap between two ticks of a 5 ms timer, wall clock (includes the OS preempting us). */
-  wallMs: number;
-  /**
-   * Longest gap during which the main thread was busy: the gap's length capped by the CPU time
-   * the main thread used in it (10 ms resolution). On a machine shared by many processes a
-   * tick can come late because the OS ran someone else; that is not our code blocking the loop.
-   */
-  busyMs: number;
-}
-
-/** Runs `work` while a 5 ms timer measures how long the event loop went without turning. */
-export async function withStallProbe<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number; stall: StallReport }> {
-  // Let the work of building the input (and the collection of its garbage) settle first.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const report: StallReport = { wallMs: 0, busyMs: 0 };
-  let lastAt = performance.now();
-  let lastCpu = mainThreadCpuMs();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const cpu = mainThreadCpuMs();
-    const gap = now - lastAt;
-    report.wallMs = Math.max(report.wallMs, gap);
-    const busy = cpu !== null && lastCpu !== null ? Math.min(gap, cpu - lastCpu) : gap;
-    report.busyMs = Math.max(report.busyMs, busy);
-    lastAt = now;
-    lastCpu = cpu;
-  }, 5);
-  try {
-    const value = await work();
-    return { value, stallMs: report.busyMs, stall: report };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** The canary: getMasterchainInfo and the seqno get-method of a funded wallet. */
 export async function canary(stack: LocalStack, wallet: string): Promise<{ info: Answer; seqno: Answer }> {
   const info = await getJson(stack, 'getMasterchainInfo');
   const seqno = await postJson(stack, 'runGetMethod', JSON.stringify({ address: wallet, method: 'seqno', stack: [] }));
   return { info, seqno };
 }
+
+// The one stall probe, for the suites and the bench that import from here.
+export { withStallProbe, type StallReport } from './support';

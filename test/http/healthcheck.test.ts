@@ -3,9 +3,9 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import type { PooledServer } from '../../src/liteclient';
 import { plainReason } from '../../src/liteclient/health';
-import { createLogger } from '../../src/logging';
+import { createLogger } from '../../src/logging/index';
 import { startServer, type RunningServer } from '../../src/server';
-import { StartupError } from '../../src/startup';
+import { StartupError } from '../../src/errors';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
 import { freePort, until } from '../helpers/waiting';
 

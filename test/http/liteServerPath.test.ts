@@ -88,7 +88,8 @@ describe('the API over a lite server given by --liteservers', () => {
       const started = Date.now();
       // getMasterchainInfo is answered from the tracked head; a lookup must ask the server.
       const res = await fetch(`${second.url}/api/v2/lookupBlock?workchain=-1&shard=-9223372036854775808&seqno=50`);
-      expect(Date.now() - started).toBeLessThan(1500);
+      // Within the 800 ms deadline, not the 5 s of one query attempt (room for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(4000);
       expect(res.status).toBe(504);
       expect(await res.json()).toEqual({ ok: false, code: 504, error: 'LITE_SERVER_NETWORK timeout' });
       // The failed query took the server out of rotation: the next request is a clear 503.

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { HANDLERS } from '../../src/handlers';
-import type { Handler } from '../../src/handlers/types';
+import { HANDLERS } from '../../src/methods';
+import type { Handler } from '../../src/methods/types';
 import { buildTestApp } from '../helpers/app';
 
 const { app } = buildTestApp();

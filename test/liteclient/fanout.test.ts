@@ -192,7 +192,8 @@ describe('pool.broadcastMessage over real ADNL lite servers', () => {
     await start('dead', 'dead');
     const started = Date.now();
     const error = await pool!.broadcastMessage(BOC, 3, Date.now() + 3000).catch((err: unknown) => err);
-    expect(Date.now() - started).toBeLessThan(4500);
+    // Ended by the 3 s deadline, not a hang (the bound leaves room for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(8000);
     expect(error instanceof NoHealthyLiteServerError || error instanceof LiteServerTimeoutError).toBe(true);
   });
 });

@@ -88,7 +88,8 @@ describe('lite-server pool', () => {
     const started = Date.now();
     const session = lite.openSession({}, Date.now() + 1500);
     await expect(withLiteClient(session, (client) => client.getCurrentTime())).rejects.toBeInstanceOf(LiteServerTimeoutError);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Ended by the 1.5 s deadline, not a hang (the bound leaves room for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(4500);
     await until(() => lite.status()[0]!.state === 'down', 2000);
     expect(lite.hasHealthy()).toBe(false);
   });

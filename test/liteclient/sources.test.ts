@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ipFromInt, ipToInt, loadGlobalConfigFile, loadNetworkConfig, parseGlobalConfig, LiteServerConfigError } from '../../src/liteclient/sources';
+import { ipFromInt, ipToInt, loadGlobalConfigFile, loadNetworkConfig, parseGlobalConfig } from '../../src/liteclient/sources';
+import { LiteServerConfigError } from '../../src/errors';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 
@@ -55,7 +56,8 @@ describe('lite-server sources', () => {
     const unreachable = 'http://127.0.0.1:1/global.config.json';
     const started = Date.now();
     const error = await loadNetworkConfig('mainnet', { cacheDir: dir, timeoutMs: 2000, url: unreachable }).catch((err: unknown) => err);
-    expect(Date.now() - started).toBeLessThan(2500);
+    // One attempt within its 2 s timeout, no retry loop (room for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(4500);
     expect(error).toBeInstanceOf(LiteServerConfigError);
     expect((error as Error).message).toContain('cannot download the mainnet global config from http://127.0.0.1:1/global.config.json');
     expect((error as Error).message).toContain('pass --liteservers');

@@ -10,7 +10,7 @@ import {
   serializeProofs,
   storeLabel,
 } from '../../src/cells';
-import { serializeBoc as serializeTonlibBoc, serializeBocRoots } from '../../src/converters/boc';
+import { serializeBoc as serializeTonlibBoc, serializeBocRoots } from '../../src/cells/bocWriter';
 
 function uintCell(v: number): Cell {
   return beginCell().storeUint(v, 32).endCell();

@@ -15,11 +15,11 @@ import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { createHash } from 'crypto';
 import nacl from 'tweetnacl';
 import { dictLookupPath, serializeBoc } from '../../src/cells';
-import { ExternalMessageRejectedError } from '../../src/localnet/chain/errors';
-import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../src/localnet/chain/ids';
-import { accountLeaf, GLOBAL_BALANCE, LocalChain } from '../../src/localnet/chain/LocalChain';
-import { StoredBlock } from '../../src/localnet/chain/store';
-import { signedBlockIdBytes } from '../../src/chain/validatorSignatures';
+import { ExternalMessageRejectedError } from '../../src/localnet/ledger/errors';
+import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../src/localnet/ledger/ids';
+import { accountLeaf, GLOBAL_BALANCE, LocalChain } from '../../src/localnet/ledger/LocalChain';
+import { StoredBlock } from '../../src/localnet/ledger/store';
+import { signedBlockIdBytes } from '../../src/tl';
 import { loadMerkleUpdateHeader, loadMcStateExtra, loadShardStateUnsplit, loadValidatorDescr, loadValidatorSet } from '../../src/tlb';
 import {
   DEFAULT_LOCALNET_MNEMONIC,

@@ -1,4 +1,4 @@
-import { ChainClock } from '../../src/localnet/chain/clock';
+import { ChainClock } from '../../src/localnet/ledger/clock';
 
 /** The chain clock: the wall clock plus an offset that only grows (restoring a snapshot resets it). */
 

@@ -1,7 +1,7 @@
 import { keyPairFromSeed, sign, signVerify } from '@ton/crypto';
 import { createHash } from 'crypto';
-import { LocalValidator, ed25519FromSeed } from '../../src/localnet/chain/validator';
-import { treasuryOf } from '../../src/localnet/chain/faucet';
+import { LocalValidator, ed25519FromSeed } from '../../src/localnet/ledger/validator';
+import { treasuryOf } from '../../src/localnet/ledger/faucet';
 
 /** The local chain derives ed25519 keys with node:crypto; they must be the keys tweetnacl (@ton/crypto) derives. */
 

@@ -8,8 +8,8 @@ import { Functions } from 'ton-lite-client/dist/schema';
 import { dictLookupPath } from '../../src/cells';
 import { loadMerkleUpdateHeader, loadShardDescr } from '../../src/tlb';
 import { LOCALNET_WALLET_BALANCE } from '../../src/localnet/wallets';
-import { shardToLong } from '../../src/localnet/chain/ids';
-import { shardTreePath } from '../../src/localnet/chain/proofs';
+import { shardToLong } from '../../src/localnet/ledger/ids';
+import { shardTreePath } from '../../src/localnet/ledger/proofs';
 import { ConnectedLocalnet, startConnectedLocalnet } from './helpers/liteClient';
 
 type TlBlockId = { kind: 'tonNode.blockIdExt'; workchain: number; shard: string; seqno: number; rootHash: Buffer; fileHash: Buffer };

@@ -1,7 +1,7 @@
 import { internal, SendMode, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import { MASTERCHAIN } from '../../src/localnet/chain/ids';
-import { LocalChain } from '../../src/localnet/chain/LocalChain';
+import { MASTERCHAIN } from '../../src/localnet/ledger/ids';
+import { LocalChain } from '../../src/localnet/ledger/LocalChain';
 import { startConnectedLocalnet, type ConnectedLocalnet } from './helpers/liteClient';
 import { strictLoad } from './helpers/strictTlb';
 
@@ -47,7 +47,8 @@ test('restore while a lite client waits for a later block', async () => {
   const head = await chain.restoreState(state);
   expect(head.id.rootHash.equals(snapHead.id.rootHash)).toBe(true);
   const answered = await waiting;
-  expect(Date.now() - started).toBeLessThan(5_000);
+  // Answered by the restore, not by the wait's 20 s timeout.
+  expect(Date.now() - started).toBeLessThan(15_000);
   expect(answered.last.seqno).toBe(snapHead.id.seqno);
   expect(answered.last.rootHash.equals(snapHead.id.rootHash)).toBe(true);
 

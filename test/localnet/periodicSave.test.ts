@@ -10,9 +10,9 @@ import os from 'os';
 import path from 'path';
 import { startLocalnet } from '../../src/localnet';
 import { BocNodeCache } from '../../src/cells';
-import { decodeSnapshot, encodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/chain/snapshot';
-import { LocalChain } from '../../src/localnet/chain/LocalChain';
-import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/chain/ids';
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/ledger/snapshot';
+import { LocalChain } from '../../src/localnet/ledger/LocalChain';
+import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/ledger/ids';
 import { MAX_STALL_MS, withStallProbe } from '../hostile/support';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

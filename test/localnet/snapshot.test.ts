@@ -3,7 +3,7 @@ import { WalletContractV4 } from '@ton/ton';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { MASTERCHAIN } from '../../src/localnet/chain/ids';
+import { MASTERCHAIN } from '../../src/localnet/ledger/ids';
 import { startConnectedLocalnet } from './helpers/liteClient';
 import { strictLoad } from './helpers/strictTlb';
 

@@ -1,6 +1,6 @@
 import { Address, Cell, loadShardAccount, parseTuple, serializeTuple, TupleItem, TupleReader } from '@ton/core';
-import { accountLeaf, LocalChain } from '../../src/localnet/chain/LocalChain';
-import { configParam } from '../../src/localnet/chain/config';
+import { accountLeaf, LocalChain } from '../../src/localnet/ledger/LocalChain';
+import { configParam } from '../../src/localnet/ledger/config';
 import { compileAll } from '../../src/localnet/contracts/compile';
 import compiled from '../../src/localnet/contracts/compiled.json';
 

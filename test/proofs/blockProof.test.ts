@@ -4,12 +4,13 @@
  * the two-thirds weight rule), backward links (prev_blocks of a newer state), and what it rejects.
  */
 import { LiteServerProofError } from '../../src/errors';
-import { checkProofChain } from '../../src/chain/blockProof';
-import { checkBlockSignatures, masterchainValidators, nodeIdShort, type MasterchainValidator } from '../../src/chain/validatorSignatures';
-import { LocalChain } from '../../src/localnet/chain/LocalChain';
-import { getBlockProof } from '../../src/localnet/liteserver/handlers/getBlockProof';
-import { toTlBlockId } from '../../src/localnet/liteserver/handlers/common';
-import { configDict } from '../../src/localnet/chain/config';
+import { checkProofChain } from '../../src/proofs/blockProof';
+import { checkBlockSignatures, masterchainValidators, type MasterchainValidator } from '../../src/proofs/validatorSignatures';
+import { nodeIdShort } from '../../src/tl';
+import { LocalChain } from '../../src/localnet/ledger/LocalChain';
+import { getBlockProof } from '../../src/localnet/liteserver/queries/getBlockProof';
+import { toTlBlockId } from '../../src/localnet/liteserver/queries/common';
+import { configDict } from '../../src/localnet/ledger/config';
 import type { BlockIdExt, BlockLinkForward, PartialBlockProof, Signature } from '../../src/tl';
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import nacl from 'tweetnacl';

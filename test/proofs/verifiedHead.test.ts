@@ -11,7 +11,7 @@ import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import pino from 'pino';
 import nacl from 'tweetnacl';
 import { masterchainBlock } from '../../src/chain/blockRefs';
-import { nodeIdShort } from '../../src/chain/validatorSignatures';
+import { nodeIdShort } from '../../src/tl';
 import { loadConfig } from '../../src/config';
 import { LiteServerProofError } from '../../src/errors';
 import { createLitePool, trustAnchorOf, type LitePool, type PooledServer, type TrustAnchor } from '../../src/liteclient';

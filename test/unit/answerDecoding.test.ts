@@ -1,8 +1,8 @@
 import { beginCell, Cell } from '@ton/core';
-import { bocRoots } from '../../src/chain/answers';
+import { bocRoots } from '../../src/proofs/answers';
 import { LiteServerProofError } from '../../src/errors';
-import { clearShardProofCache, provenMasterchainState } from '../../src/chain/shardProofCache';
-import type { McBlock } from '../../src/chain/session';
+import { clearShardProofCache, provenMasterchainState } from '../../src/proofs/shardProofCache';
+import type { McBlock } from '../../src/proofs/chainSession';
 
 /**
  * Decoding lite-server BoCs through the interner (src/chain/answers.ts) and keeping proven

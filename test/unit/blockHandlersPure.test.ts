@@ -3,7 +3,8 @@ import type { BlockID } from 'ton-lite-client/dist/types';
 import { storeShardIdent } from '@ton/core';
 import { ApiError } from '../../src/errors';
 import { collectBlockTransactions, type BlockTransactionsChunk } from '../../src/chain';
-import { configDictionary, configParam, hashmapLookup } from '../../src/chain';
+import { configDictionary, configParam } from '../../src/chain';
+import { hashmapLookup } from '../../src/cells';
 import type { ConfigInfo, TransactionId3 } from '../../src/tl';
 
 /** The pure parts behind the block and config handlers: config proofs and the paging loop. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beginCell, Cell } from '@ton/core';
 import * as tonCrypto from '@ton/crypto';
-import { nativeSha256, useNativeCellHashing } from '../../src/converters/cellHashing';
+import { nativeSha256, useNativeCellHashing } from '../../src/cells/nativeHashing';
 
 /**
  * Node's SHA-256 behind @ton/core's cell hashes (src/converters/cellHashing.ts): the digest is

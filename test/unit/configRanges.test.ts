@@ -1,4 +1,6 @@
 import { ConfigError, loadConfig, OPTIONS } from '../../src/config';
+import { DEFAULT_LOCALNET_MNEMONIC, SHARD_COUNTS } from '../../src/localnet';
+import { parseLocalnetMnemonic } from '../../src/localnetSource';
 
 /** Every numeric flag is range-checked at start, with an error naming the flag. */
 describe('numeric flag ranges', () => {
@@ -40,5 +42,28 @@ describe('numeric flag ranges', () => {
     const { config } = loadConfig([], {});
     expect([config.metricsPort, config.sendFanout, config.startTimeout, config.keepAliveTimeout]).toEqual([8082, 3, 30000, 65000]);
     expect(loadConfig(['--metrics-port', '0', '--send-fanout', '5'], {}).config).toMatchObject({ metricsPort: 0, sendFanout: 5 });
+  });
+
+  test.each([
+    [['--shards', '3'], '--shards must be one of 1, 2, 4, 8, got 3'],
+    [['--shards', '6'], '--shards must be one of 1, 2, 4, 8, got 6'],
+    [['--shards', '0'], '--shards must be between 1 and 8, got 0'],
+    [['--shards', '16'], '--shards must be between 1 and 8, got 16'],
+  ])('%j: a value inside the range the chain cannot run is refused too', (argv, message) => {
+    expect(() => loadConfig(argv, {})).toThrow(new ConfigError(message));
+  });
+
+  test('--shards takes exactly the counts the local chain can split into, from the flag and the variable', () => {
+    expect(OPTIONS.shards.choices.map(Number)).toEqual([...SHARD_COUNTS]);
+    for (const count of SHARD_COUNTS) expect(loadConfig(['--shards', String(count)], {}).config.shards).toBe(count);
+    expect(() => loadConfig([], { TON_BRIDGE_SHARDS: '5' })).toThrow(new ConfigError('TON_BRIDGE_SHARDS must be one of 1, 2, 4, 8, got 5'));
+  });
+
+  test('--mnemonic must be a TON mnemonic before the chain is built', async () => {
+    await expect(parseLocalnetMnemonic('word another')).rejects.toThrow(new ConfigError('--mnemonic must be the 24 words of a TON mnemonic, got 2 words'));
+    const scrambled = [...DEFAULT_LOCALNET_MNEMONIC].reverse().join(' ');
+    await expect(parseLocalnetMnemonic(scrambled)).rejects.toThrow(/got 24 words that are not a TON mnemonic/);
+    expect(await parseLocalnetMnemonic(`  ${DEFAULT_LOCALNET_MNEMONIC.join('  ')} `)).toEqual([...DEFAULT_LOCALNET_MNEMONIC]);
+    expect(await parseLocalnetMnemonic(undefined)).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { beginCell, Cell, parseTuple, serializeTuple, TupleItem } from '@ton/core';
 import { ApiError } from '../../src/errors';
-import { parseStackCell, scanBoc, serializeStackCell } from '../../src/tvm';
+import { parseStackCell, serializeStackCell } from '../../src/tvm';
+import { scanBoc } from '../../src/params';
 
 /** The linear VmStack serialiser and parser against @ton/core's, and the BoC scan against the decoder. */
 

@@ -1,8 +1,8 @@
 import { beginCell, Cell } from '@ton/core';
 import { parseLegacyStack } from '../../src/converters/stack';
-import { toV3AddressInformation, toV3EstimateFee, toV3SendMessageResult, toV3WalletInformation } from '../../src/converters/v3';
-import { toV3Stack } from '../../src/converters/v3Stack';
-import { v3EntryToLegacy } from '../../src/converters/v3StackInput';
+import { toV3AddressInformation, toV3EstimateFee, toV3SendMessageResult, toV3WalletInformation } from '../../src/v3/fromV2';
+import { toV3Stack } from '../../src/v3/stack';
+import { v3EntryToLegacy } from '../../src/converters/stack/v3Input';
 import { ApiError, ValidationError } from '../../src/errors';
 
 const ZERO = Buffer.alloc(32).toString('base64');

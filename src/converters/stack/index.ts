@@ -34,3 +34,4 @@ export { parseLegacyStack, parseTvmInteger, parseTypedStack } from './parseInput
 export { renderTypedStack } from './typedRender';
 export type { LegacyRenderOptions } from './legacyRender';
 export { MAX_RENDERED_CELL_NODES, renderCellObject, renderLegacyStack, toLegacyHex } from './legacyRender';
+export { isV3StackEntry, v3EntryToLegacy } from './v3Input';

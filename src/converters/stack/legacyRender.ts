@@ -4,7 +4,7 @@
  */
 import { Cell, TupleItem } from '@ton/core';
 import { ApiError } from '../../errors';
-import { bocBase64, paddedCellData } from '../boc';
+import { bocBase64, paddedCellData } from '../../cells';
 import { renderTypedEntry } from './typedRender';
 import { DEFAULT_MAX_STACK_DEPTH, LegacyCellObjectJson, LegacyStackEntryJson, StackOptions } from './types';
 

@@ -4,9 +4,8 @@
  */
 import { Cell, TupleItem } from '@ton/core';
 import { ApiError, ValidationError } from '../../errors';
-import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES } from '../../tvm/bounds';
-import { quoteInput } from '../../params/quote';
-import { isV3StackEntry, v3EntryToLegacy } from '../v3StackInput';
+import { checkBocBounds, checkCellDepth, MAX_STACK_CELL_DEPTH, MAX_STACK_CELLS, MAX_STACK_ENTRIES, quoteInput } from '../../params';
+import { isV3StackEntry, v3EntryToLegacy } from './v3Input';
 import { DEFAULT_MAX_STACK_DEPTH, StackOptions } from './types';
 
 /**

@@ -1,7 +1,7 @@
 /** Result stacks as tonlib's typed `tvm.stackEntry*` (runGetMethodStd, and legacy tuples/lists). */
 import { TupleItem } from '@ton/core';
 import { ApiError } from '../../errors';
-import { bocBase64 } from '../boc';
+import { bocBase64 } from '../../cells';
 import { DEFAULT_MAX_STACK_DEPTH, StackOptions, TvmStackEntryJson } from './types';
 
 /** A result nested too deep: toncenter's 533 (the contract's doing, not the caller's). */

@@ -4,11 +4,12 @@
  * handler and encodes the result. Every failure becomes a `liteServer.error`; nothing throws.
  */
 import { LiteServerError } from '../../errors';
-import { AdnlQueryHandler, ConnectionInfo } from '../adnl/connection';
-import { LocalnetLogger, silentLogger } from '../adnl/logger';
-import { TlDecodeError } from '../../tl/buffer';
-import { decodeLiteServerQuery, encodeLiteServerError } from '../../tl/envelope';
+import { AdnlQueryHandler, ConnectionInfo } from '../adnlServer/connection';
+import { LocalnetLogger, silentLogger } from '../adnlServer/logger';
 import {
+  TlDecodeError,
+  decodeLiteServerQuery,
+  encodeLiteServerError,
   LiteAnswerMap,
   LiteQuery,
   LiteQueryKind,
@@ -16,15 +17,8 @@ import {
   UnknownLiteFunctionError,
   decodeLiteQuery,
   encodeLiteAnswer,
-} from '../../tl/functions';
-
-/** Lite-server error codes as TON's liteserver uses them. */
-export const LITE_ERROR_CODES = {
-  fatal: -400,
-  protoviolation: 621,
-  notReady: 651,
-  timeout: 652,
-} as const;
+} from '../../tl';
+import { LITE_ERROR } from '../../constants';
 
 /** Largest answer an `adnl.message.answer` can carry (TL bytes hold at most 2^24 - 1). */
 const MAX_ANSWER_BYTES = 2 ** 24 - 1;
@@ -64,29 +58,29 @@ export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryH
       if (envelope.wait) {
         const timeoutMs = Math.min(Math.max(envelope.wait.timeoutMs, 0), maxWaitMs);
         const reached = await options.waitForMasterchainSeqno(envelope.wait.seqno, timeoutMs);
-        if (!reached) return encodeLiteServerError(LITE_ERROR_CODES.timeout, 'timeout');
+        if (!reached) return encodeLiteServerError(LITE_ERROR.timeout, 'timeout');
       }
       query = decodeLiteQuery(functionData);
     } catch (err) {
       if (err instanceof UnknownLiteFunctionError) {
         logger.debug({ connection: connection.id, constructorId: err.constructorId }, 'unknown lite function');
-        return encodeLiteServerError(LITE_ERROR_CODES.protoviolation, 'unknown query');
+        return encodeLiteServerError(LITE_ERROR.protoviolation, 'unknown query');
       }
       if (err instanceof TlDecodeError) {
         logger.debug({ connection: connection.id, err: err.message }, 'malformed lite query');
-        return encodeLiteServerError(LITE_ERROR_CODES.protoviolation, `cannot parse query: ${err.message}`);
+        return encodeLiteServerError(LITE_ERROR.protoviolation, `cannot parse query: ${err.message}`);
       }
       return failure(err, 'lite query envelope failed');
     }
 
     const handler = options.handlers[query.kind] as LiteHandler<LiteQueryKind> | undefined;
-    if (!handler) return encodeLiteServerError(LITE_ERROR_CODES.protoviolation, 'unknown query');
+    if (!handler) return encodeLiteServerError(LITE_ERROR.protoviolation, 'unknown query');
     try {
       const result = await handler(query as LiteQueryOf<LiteQueryKind>, { connection });
       const encoded = encodeLiteAnswer(query.kind, result);
       if (encoded.length > MAX_ANSWER_BYTES) {
         logger.error({ connection: connection.id, bytes: encoded.length }, `${query.kind} answer is too large`);
-        return encodeLiteServerError(LITE_ERROR_CODES.fatal, 'answer is too large');
+        return encodeLiteServerError(LITE_ERROR.fatal, 'answer is too large');
       }
       return encoded;
     } catch (err) {
@@ -97,7 +91,7 @@ export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryH
       if (err instanceof LiteServerError) return encodeLiteServerError(err.liteCode, err.liteMessage);
       const message = err instanceof Error ? err.message : String(err);
       logger.error({ connection: connection.id, err: message }, context);
-      return encodeLiteServerError(LITE_ERROR_CODES.fatal, message);
+      return encodeLiteServerError(LITE_ERROR.fatal, message);
     }
   }
 
@@ -107,7 +101,7 @@ export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryH
     } catch (err) {
       // Only an encoding bug can get here; the socket layer must still get an answer.
       logger.error({ err: err instanceof Error ? err.message : String(err) }, 'lite dispatcher failed');
-      return encodeLiteServerError(LITE_ERROR_CODES.fatal, 'internal error');
+      return encodeLiteServerError(LITE_ERROR.fatal, 'internal error');
     }
   };
 }

@@ -1,5 +1,5 @@
 import { walletKindByCodeHash } from '../../converters';
-import { toFriendly } from '../../params/address';
+import { toFriendly } from '../../params';
 
 /**
  * ton-index-go's encodings: hashes base64 (standard alphabet), 64-bit numbers as strings, shard ids

@@ -1,4 +1,4 @@
-import { parseAddress, toRawForm } from '../../params/address';
+import { parseAddress, toRawForm } from '../../params';
 import { ValidationError } from '../../errors';
 import { ParamError, type V3Query } from './query';
 

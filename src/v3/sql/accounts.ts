@@ -28,8 +28,9 @@ export async function queryLatestStates(
 /** topAccountsByBalance: the richest accounts, balance descending (account breaks ties). */
 export async function queryTopBalances(db: V3Database, paging: Paging): Promise<{ account: string; balance: string }[]> {
   return db.query(
-    `select account, balance::text as balance from latest_account_states where balance is not null
-     order by balance desc, account asc limit $1 offset $2`,
+    // Ordered by the bigint column (L.balance), not the text output column of the same name.
+    `select L.account, L.balance::text as balance from latest_account_states as L where L.balance is not null
+     order by L.balance desc, L.account asc limit $1 offset $2`,
     [paging.limit, paging.offset],
   );
 }

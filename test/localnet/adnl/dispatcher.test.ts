@@ -1,6 +1,6 @@
 /** The dispatcher as a pure bytes-in/bytes-out function (no sockets). */
 import { LiteServerError } from '../../../src/errors';
-import { ConnectionInfo } from '../../../src/localnet/adnl';
+import { ConnectionInfo } from '../../../src/localnet/adnlServer';
 import { LiteHandlers, createLiteDispatcher } from '../../../src/localnet/liteserver/dispatcher';
 import {
   LiteQuery,

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'crypto';
 import { encodeFrame, FRAME_OVERHEAD } from '../../../src/adnl';
-import { AdnlServer, LOCAL_MAX_FRAME_SIZE } from '../../../src/localnet/adnl/server';
+import { AdnlServer, LOCAL_MAX_FRAME_SIZE } from '../../../src/localnet/adnlServer/server';
 import { createLiteDispatcher } from '../../../src/localnet/liteserver/dispatcher';
 import { AdnlMessageAnswer, decodeLiteAnswer, encodeLiteServerQuery, encodeTl, liteServerQueryCodec } from '../../../src/tl';
 import { RawAdnlClient, waitUntil } from './rawAdnlClient';
@@ -48,16 +48,23 @@ describe('local lite server bounds', () => {
   let port: number;
   let honest: RawAdnlClient;
 
-  beforeEach(async () => {
-    server = startServer({ maxBufferedBytes: 1.5 * 1024 * 1024, maxConnections: 8, idleTimeoutMs: 1500 });
+  // The idle timeout is the real default (60 s) except in the test of the idle timeout itself: a
+  // short one closed the clients of the other tests that hold a partial frame on purpose whenever
+  // a loaded machine made a test last longer than it (a "small connection closed too").
+  async function start(idleTimeoutMs = 60_000): Promise<void> {
+    server = startServer({ maxBufferedBytes: 1.5 * 1024 * 1024, maxConnections: 8, idleTimeoutMs });
     ({ port } = await server.listen());
     honest = await RawAdnlClient.open(port, server.publicKey);
-  });
+  }
 
-  afterEach(async () => {
+  async function stop(): Promise<void> {
     honest.close();
     await server.close();
-  });
+  }
+
+  beforeEach(() => start());
+
+  afterEach(() => stop());
 
   it('closes a connection whose frame header announces more than the largest query, at once', async () => {
     const client = await RawAdnlClient.open(port, server.publicKey);
@@ -100,21 +107,35 @@ describe('local lite server bounds', () => {
   });
 
   it('closes clients that drip a frame that never ends once the idle timeout passes, the honest one stays', async () => {
+    const IDLE_MS = 2000;
+    await stop();
+    await start(IDLE_MS);
     const drippers: RawAdnlClient[] = [];
-    for (let i = 0; i < 4; i++) drippers.push(await RawAdnlClient.open(port, server.publicKey));
-    const frame = partialFrame(1000, 400);
+    // No dripper's idle timer can start before this, so none can be closed before IDLE_MS from it.
     const started = Date.now();
+    for (let i = 0; i < 4; i++) {
+      drippers.push(await RawAdnlClient.open(port, server.publicKey));
+      // Handshakes are slow on a loaded machine: the honest client keeps its own timer fresh meanwhile.
+      await expectGetTimeWorks(honest);
+    }
+    const frame = partialFrame(1000, 400);
+    let honestAt = Date.now();
     let offset = 0;
-    // A byte every 50 ms each: data keeps arriving, no frame ever completes.
-    while (drippers.some((c) => !c.closedNow) && Date.now() - started < 5000) {
-      for (const c of drippers) if (!c.closedNow) c.sendEncrypted(frame.subarray(offset, offset + 1));
+    // A byte every 50 ms each: data keeps arriving, no frame ever completes. The upper bound only
+    // ends a broken run: the timeout fires late on a loaded machine, never early.
+    while (drippers.some((c) => !c.closedNow) && Date.now() - started < 10 * IDLE_MS) {
+      for (const c of drippers) if (!c.closedNow) c.sendEncrypted(frame.subarray(offset % frame.length, (offset % frame.length) + 1));
       offset++;
       await sleep(50);
-      // The honest client works in the meantime (completed frames refresh its idle timer).
-      if (offset % 10 === 0) await expectGetTimeWorks(honest);
+      // The honest client works in the meantime (completed frames refresh its idle timer), by the
+      // clock rather than by rounds, so a slow round cannot let its own timer run out.
+      if (Date.now() - honestAt >= IDLE_MS / 4) {
+        await expectGetTimeWorks(honest);
+        honestAt = Date.now();
+      }
     }
     expect(drippers.every((c) => c.closedNow)).toBe(true);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_MS - 50);
     expect(honest.closedNow).toBe(false);
     await expectGetTimeWorks(honest);
   });

@@ -6,7 +6,7 @@ import { LiteClient, LiteEngine, LiteRoundRobinEngine, LiteSingleEngine } from '
 import { Functions } from 'ton-lite-client/dist/schema';
 import { LiteServerError } from '../../../src/errors';
 import { createAdnlKeyPair } from '../../../src/adnl';
-import { AdnlServer, ConnectionInfo } from '../../../src/localnet/adnl';
+import { AdnlServer, ConnectionInfo } from '../../../src/localnet/adnlServer';
 import { createLiteDispatcher, LiteHandlers } from '../../../src/localnet/liteserver/dispatcher';
 import { BlockIdExt, LiteClientFunctions, ZeroStateIdExt } from '../../../src/tl';
 import { unrefTimersWhileInstalled } from './liteClientTimers';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 import { createAdnlKeyPair, createClientHandshake, encodeFrame } from '../../../src/adnl';
-import { AdnlServer } from '../../../src/localnet/adnl';
+import { AdnlServer } from '../../../src/localnet/adnlServer';
 import { createLiteDispatcher } from '../../../src/localnet/liteserver/dispatcher';
 import {
   AdnlMessageAnswer,
@@ -209,7 +209,9 @@ describe('ADNL server on raw sockets', () => {
 
 describe('ADNL server timeouts and flow control', () => {
   it('closes a connection that stops after half a handshake once the idle timeout passes', async () => {
-    const server = startServer({ idleTimeoutMs: 200 });
+    // The idle timer also runs during the healthy client's handshake: 200 ms closed it on a loaded
+    // machine; 1.5 s leaves time for it.
+    const server = startServer({ idleTimeoutMs: 1500 });
     const { port } = await server.listen();
     try {
       const silent = await RawAdnlClient.connect(port);
@@ -225,9 +227,11 @@ describe('ADNL server timeouts and flow control', () => {
 
   it('does not close an idle connection while one of its queries is still running', async () => {
     let release: () => void = () => undefined;
-    // The idle timer also runs during the handshake: 500 ms leaves a loaded machine time for it.
+    // The idle timer also runs during the handshake: 1.5 s leaves a loaded machine time for it
+    // (500 ms did not at a load of 20).
+    const IDLE_MS = 1500;
     const server = new AdnlServer({
-      idleTimeoutMs: 500,
+      idleTimeoutMs: IDLE_MS,
       onQuery: async () => {
         await new Promise<void>((resolve) => (release = resolve));
         return Buffer.from('answer..');
@@ -237,7 +241,8 @@ describe('ADNL server timeouts and flow control', () => {
     try {
       const client = await RawAdnlClient.open(port, server.publicKey);
       const queryId = client.sendQuery(Buffer.from('query...'));
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Twice the idle timeout with nothing on the wire: the running query keeps it open.
+      await new Promise((resolve) => setTimeout(resolve, 2 * IDLE_MS));
       expect(client.closedNow).toBe(false);
       release();
       const answer = (await client.nextMessage()) as AdnlMessageAnswer;

@@ -6,7 +6,7 @@
  *     = to_next + exported + fees_collected + burned
  */
 import { Cell, loadMessage, loadTransaction, Slice } from '@ton/core';
-import { StoredBlock } from '../../../src/localnet/chain/store';
+import { StoredBlock } from '../../../src/localnet/ledger/store';
 import { loadInMsg, loadMsgEnvelope, loadOutMsg, loadValueFlow } from '../../../src/tlb';
 import { checkHashmapAug, grams, strictLoad } from './strictTlb';
 

@@ -1,0 +1,392 @@
+import { Address, Cell } from '@ton/core';
+import { randomBytes } from 'crypto';
+import { EventEmitter } from 'events';
+import { LocalnetLogger } from '../adnlServer/logger';
+import { addRestoredRounds, ChainSnapshot, snapshotOf } from './chainSnapshot';
+import { ChainClock } from './clock';
+import { LocalConfig, localConfigFromRoot } from './config';
+import { ExternalMessageRejectedError } from './errors';
+import { buildGenesis, deployFees, GenesisAccount, genesisMessage, parseInboundExternal, zeroStateOf } from './genesis';
+import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
+import { accountPrefix, BASECHAIN, basechainShards, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
+import { withLibrary } from './libraries';
+import { captureState, ChainState, restoreState } from './memorySnapshot';
+import { LiveChain, loadHeadAccounts, loadZeroStateAccounts, newLiveChain } from './liveChain';
+import { applyAccountChanges } from './accountChanges';
+import { BlockTimer } from './blockTimer';
+import { createEmulator } from '../../tvm';
+import { SandboxEngine } from './sandboxAdapter';
+import { sealBlocks } from './sealing';
+import { DEFAULT_KEEP_BLOCKS, dropOutsideWindow } from './retention';
+import { BlockStore, StoredBlock, ZeroState } from './store';
+import { waitForSeqno } from './seqnoWaits';
+import { TickTockRunner } from './tickTock';
+import { LocalValidator } from './validator';
+
+export { accountLeaf } from './getMethods';
+export { GLOBAL_BALANCE } from './sealing';
+export type { GetMethodRun } from './getMethods';
+export type { GenesisAccount } from './genesis';
+export type { ChainSnapshot, SavedBlock } from './chainSnapshot';
+export type { ChainState } from './memorySnapshot';
+
+export interface LocalChainOptions {
+  /** Seal an (often empty) block this often; 0 disables the timer. Default 1000. */
+  blockIntervalMs?: number;
+  /** 32-byte seed of the validator key that signs masterchain blocks. Default: random. */
+  validatorSeed?: Buffer;
+  /** Gas limit of get-methods run for runSmcMethod. Default 1 000 000. */
+  getMethodGasLimit?: bigint;
+  /** Basechain shards (1, 2, 4 or 8), split off the basechain zerostate in block 1. Default 2. */
+  shards?: ShardCount;
+  /** Masterchain blocks kept (with their shard blocks and states); older ones are dropped. 0 keeps all. Default DEFAULT_KEEP_BLOCKS. */
+  keepBlocks?: number;
+  logger?: LocalnetLogger;
+}
+
+/** Each block advances lt by at least this much; sandbox steps by 1e6 per transaction. */
+const LT_STEP = 1_000_000n;
+
+/**
+ * The embedded chain: @ton/sandbox executes messages; sealed blocks, states and proofs live in
+ * an immutable block store that the lite-server handlers read. One masterchain and one
+ * basechain shard (0x8000000000000000); every seal produces one block of each.
+ *
+ * This class owns the order of work (one operation at a time); its mutable state is one
+ * LiveChain object (liveChain.ts), which genesis, sealing, get-methods, libraries and the
+ * snapshots (memorySnapshot.ts, chainSnapshot.ts) read and replace from their own modules.
+ */
+export class LocalChain {
+  readonly getMethodGasLimit: bigint;
+  private readonly events = new EventEmitter();
+  /** Basechain shards, left to right. */
+  readonly shards: readonly bigint[];
+  /** The mutable state (blocks, history, accounts, pending work); snapshots capture and replace it. */
+  private readonly live: LiveChain;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly tickTock: TickTockRunner;
+  private readonly timer: BlockTimer;
+  private stopped = false;
+  private readonly keepBlocks: number;
+
+  private constructor(
+    private readonly engine: SandboxEngine,
+    readonly validator: LocalValidator,
+    private readonly configValue: LocalConfig,
+    zeroStates: { masterchain: ZeroState; basechain: ZeroState },
+    shards: readonly bigint[],
+    private readonly blockIntervalMs: number,
+    lastUtime: number,
+    getMethodGasLimit: bigint,
+    keepBlocks: number,
+    private readonly logger: LocalnetLogger | undefined,
+    /** The chain's time: gen_utime and the emulator's `now` follow it (POST /localnet/time moves it). */
+    readonly clock: ChainClock,
+  ) {
+    this.getMethodGasLimit = getMethodGasLimit;
+    this.keepBlocks = keepBlocks;
+    this.events.setMaxListeners(0);
+    this.shards = shards;
+    this.tickTock = new TickTockRunner(engine);
+    this.timer = new BlockTimer(this.blockIntervalMs, () => this.seal(), this.logger);
+    this.live = newLiveChain({ engine, tickTock: this.tickTock, config: configValue, shards, clock, zeroStates, lastUtime });
+  }
+
+  /** Builds both zerostates. No block exists until the first `seal()`. */
+  static async create(opts: LocalChainOptions = {}): Promise<LocalChain> {
+    // The wasm compiles on V8's background threads while this thread builds the zerostates.
+    const emulator = createEmulator();
+    emulator.catch(() => undefined); // awaited below; a genesis failure must not leave it unhandled
+    const validator = new LocalValidator(opts.validatorSeed ?? randomBytes(32));
+    const clock = new ChainClock();
+    const now = clock.now();
+    const genesis = buildGenesis(validator, now);
+    const engine = await SandboxEngine.create(genesis.config.root, await emulator);
+    const chain = new LocalChain(
+      engine,
+      validator,
+      genesis.config,
+      genesis,
+      basechainShards(shardCountOf(opts.shards)),
+      opts.blockIntervalMs ?? 1000,
+      now,
+      opts.getMethodGasLimit ?? 1_000_000n,
+      opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
+      opts.logger,
+      clock,
+    );
+    await loadZeroStateAccounts(chain.live);
+    return chain;
+  }
+
+  get store(): BlockStore {
+    return this.live.store;
+  }
+
+  /** Block interval in ms; 0 = blocks only on messages and `seal()` (POST /localnet/mine). */
+  get blockInterval(): number {
+    return this.blockIntervalMs;
+  }
+
+  /** Unix time of the next execution and block: the clock, never behind the last block. */
+  get now(): number {
+    return this.executionTime();
+  }
+
+  get config(): LocalConfig {
+    return this.configValue;
+  }
+
+  get globalId(): number {
+    return this.configValue.globalId;
+  }
+
+  get configBase64(): string {
+    return this.engine.configBase64;
+  }
+
+  /** The masterchain zerostate id (`init` of getMasterchainInfo). */
+  get zeroState(): ZeroState {
+    return this.store.zeroState(MASTERCHAIN);
+  }
+
+  lastMasterchainBlock(): StoredBlock {
+    const last = this.store.last(MASTERCHAIN);
+    if (!last) throw new Error('the chain has no blocks yet');
+    return last;
+  }
+
+  /** The basechain blocks registered by a masterchain block (its shard tops), in shard order. */
+  shardTopsOf(mcBlock: StoredBlock): StoredBlock[] {
+    if (mcBlock.id.workchain !== MASTERCHAIN) throw new Error('not a masterchain block');
+    return mcBlock.shardTops.map((id) => {
+      const top = this.store.byId(id);
+      if (!top) throw new Error('shard top block missing from the store');
+      return top;
+    });
+  }
+
+  /** The shard top of a masterchain block that holds `shard` (an exact shard or a prefix inside one). */
+  shardTopOf(mcBlock: StoredBlock, shard: bigint): StoredBlock {
+    const top = this.shardTopsOf(mcBlock).find((b) => b.id.shard === shard || shardContains(b.id.shard, shard));
+    if (!top) throw new Error('no shard top holds the shard');
+    return top;
+  }
+
+  /** The shard top of a masterchain block whose state holds a basechain account. */
+  accountShardTop(mcBlock: StoredBlock, address: Address): StoredBlock {
+    return this.shardTopOf(mcBlock, accountPrefix(address.hash) | 1n);
+  }
+
+  /** Public libraries known to the latest masterchain state, by hex hash. */
+  get libraries(): ReadonlyMap<string, Cell> {
+    return this.live.libraryIndex.byHash;
+  }
+
+  /** Starts the block timer (no-op when blockIntervalMs is 0). */
+  start(): void {
+    if (!this.stopped) this.timer.start();
+  }
+
+  /** Stops the timer and waits for queued work. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer.stop();
+    await this.queue.catch(() => undefined);
+  }
+
+  onBlock(listener: (block: StoredBlock) => void): () => void {
+    this.events.on('block', listener);
+    return () => this.events.off('block', listener);
+  }
+
+  /** Resolves once the masterchain reaches `seqno` or the chain is restored to a snapshot; rejects with WaitTimeoutError after `timeoutMs`. */
+  waitForMasterchainSeqno(seqno: number, timeoutMs: number): Promise<void> {
+    return waitForSeqno(this.events, this.store.height(MASTERCHAIN), seqno, timeoutMs);
+  }
+
+  /**
+   * Deploys accounts with exact balances (fees of the deploying internal message are added on
+   * top, measured by a dry run). They land in the next sealed block.
+   */
+  async deployGenesis(entries: readonly GenesisAccount[]): Promise<void> {
+    await this.exclusive(async () => {
+      this.engine.now = this.executionTime();
+      const feeOf = await deployFees(this.engine, entries);
+      for (const entry of entries) {
+        const fee = feeOf(entry);
+        await this.openBlock();
+        const txs = await this.engine.sendInternal(genesisMessage(entry, entry.balance + fee));
+        this.live.pending.push(...txs);
+      }
+    });
+  }
+
+  /**
+   * Executes an inbound external message at once and seals a block with its whole cascade.
+   * Throws InvalidExternalMessageError or ExternalMessageRejectedError (nothing changed then).
+   */
+  async sendExternalMessage(boc: Buffer): Promise<StoredBlock> {
+    const cell = parseInboundExternal(boc);
+    return this.exclusive(async () => {
+      await this.openBlock();
+      this.engine.now = this.executionTime();
+      const result = await this.engine.sendExternal(cell);
+      if (!result.accepted) throw new ExternalMessageRejectedError(result.reason, result.exitCode);
+      this.live.pending.push(...result.transactions);
+      return this.sealLocked();
+    });
+  }
+
+  /** Adds a public library to the masterchain state (visible after the next seal). */
+  async addLibrary(code: Cell): Promise<void> {
+    await this.exclusive(async () => {
+      this.engine.libs = withLibrary(this.engine.libs, code);
+    });
+  }
+
+  /** Seals one basechain block and one masterchain block with everything executed since the last seal. */
+  seal(): Promise<StoredBlock> {
+    return this.exclusive(() => this.sealLocked(false));
+  }
+
+  /**
+   * Seals the next masterchain block as a key block: it publishes the configuration and starts a
+   * new proof epoch (getBlockProof chains step through it). TON makes one when the configuration or
+   * the validator set changes; neither changes on this chain by itself, so this is how a key block
+   * after genesis is made (tests of proof walks, a config editor).
+   */
+  sealKeyBlock(): Promise<StoredBlock> {
+    return this.exclusive(() => this.sealLocked(true));
+  }
+
+  /** Runs a get-method against the account as of `args.state` (a ShardStateUnsplit of a sealed block). */
+  runGetMethod(args: GetMethodArgs): Promise<GetMethodRun> {
+    return runGetMethodAt(this.engine, this.getMethodGasLimit, this.live.history.prevBlocksInfo(this.store, args.mcSeqno), args);
+  }
+
+  /** Unix time for the next execution: the chain clock, never behind the last block. */
+  private executionTime(): number {
+    return Math.max(this.live.lastUtime, this.clock.now());
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Starts filling a block: its tick transactions precede everything else in it. */
+  private async openBlock(): Promise<void> {
+    this.engine.now = this.executionTime();
+    this.live.pending.push(...(await this.tickTock.open()));
+  }
+
+  private async sealLocked(keyBlock = false): Promise<StoredBlock> {
+    this.engine.now = this.executionTime();
+    this.live.pending.push(...(await this.tickTock.close()));
+    const txs = this.live.pending;
+    this.live.pending = [];
+    await applyAccountChanges(this.engine, this.shards, this.live.accounts, txs);
+    this.live.libraryIndex.refresh(this.engine.libs, this.configValue.configAddr);
+
+    const startLt = this.live.lastEndLt;
+    const engineLt = this.engine.lt;
+    const sealed = sealBlocks({
+      store: this.store,
+      validator: this.validator,
+      config: this.configValue,
+      history: this.live.history,
+      shards: this.shards,
+      accounts: this.live.accounts,
+      librariesRoot: this.live.libraryIndex.stateRoot,
+      txs,
+      keyBlock,
+      genUtime: Math.max(this.live.lastUtime, this.clock.now(), ...txs.map((t) => t.now)),
+      startLt,
+      endLt: (engineLt > startLt ? engineLt : startLt) + LT_STEP,
+    });
+    const mc = sealed.masterchain;
+    for (const block of sealed.shards) this.store.add(block);
+    this.store.add(mc);
+    this.live.history.record(mc.id, mc.endLt, mc.keyBlock);
+    dropOutsideWindow(this.store, this.live.history, this.keepBlocks);
+    this.live.lastUtime = mc.genUtime;
+    this.live.lastEndLt = mc.endLt;
+    this.engine.advanceLtTo(mc.endLt);
+    this.engine.prevBlocks = this.live.history.prevBlocksInfo(this.store, mc.id.seqno);
+    this.events.emit('block', mc);
+    return mc;
+  }
+
+  /**
+   * Everything needed to resume this chain: blocks and states (cells), the configuration and
+   * libraries, and the validator key. Seals first if executed transactions are waiting.
+   */
+  snapshot(): Promise<ChainSnapshot> {
+    return this.exclusive(async () => {
+      if (this.live.pending.length > 0) await this.sealLocked();
+      return snapshotOf(this.live, this.validator.seed);
+    });
+  }
+
+  /** Resumes a chain from `snapshot()`: same blocks, states, keys and accounts. */
+  static async restore(snap: ChainSnapshot, opts: LocalChainOptions = {}): Promise<LocalChain> {
+    const emulator = createEmulator();
+    emulator.catch(() => undefined); // awaited below; a failure meanwhile must not leave it unhandled
+    const validator = new LocalValidator(snap.validatorSeed);
+    const config = localConfigFromRoot(snap.config);
+    const engine = await SandboxEngine.create(config.root, await emulator);
+    const chain = new LocalChain(
+      engine,
+      validator,
+      config,
+      {
+        masterchain: zeroStateOf(MASTERCHAIN, snap.zeroStates.masterchain),
+        basechain: zeroStateOf(BASECHAIN, snap.zeroStates.basechain),
+      },
+      snap.basechain.map((chain) => chain.shard),
+      opts.blockIntervalMs ?? 1000,
+      snap.lastUtime,
+      opts.getMethodGasLimit ?? 1_000_000n,
+      opts.keepBlocks ?? DEFAULT_KEEP_BLOCKS,
+      opts.logger,
+      ChainClock.resumingAt(snap.lastUtime),
+    );
+    addRestoredRounds(chain.live, snap, validator);
+    dropOutsideWindow(chain.store, chain.live.history, chain.keepBlocks);
+    await loadHeadAccounts(chain.live, snap.libs ?? undefined);
+    return chain;
+  }
+
+  /**
+   * An in-memory snapshot (POST /localnet/snapshot): references to the sealed blocks and the
+   * history, so it costs little. Seals first if executed transactions are waiting.
+   */
+  captureState(): Promise<ChainState> {
+    return this.exclusive(async () => {
+      if (this.live.pending.length > 0) await this.sealLocked();
+      return captureState(this.live);
+    });
+  }
+
+  /**
+   * Puts the chain back to a `captureState()` in place, while the lite server goes on serving
+   * (see restoreState in memorySnapshot.ts); waiters learn of it through the 'rewind' event.
+   */
+  restoreState(state: ChainState): Promise<StoredBlock> {
+    return this.exclusive(async () => {
+      await restoreState(this.live, state);
+      const head = this.lastMasterchainBlock();
+      this.events.emit('rewind', head);
+      return head;
+    });
+  }
+
+  /** Test/bench hook: account leaf count per workchain. */
+  accountCount(workchain: number): number {
+    let count = 0;
+    for (const [key, dict] of this.live.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
+    return count;
+  }
+}

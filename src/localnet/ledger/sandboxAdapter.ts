@@ -1,0 +1,392 @@
+/**
+ * The only module that knows @ton/sandbox internals. The chain uses sandbox purely as a
+ * transaction executor: it never reads blocks or histories from it (sandbox has none), and
+ * never calls `Blockchain.getTransactions` (it reverses a shared array in place).
+ *
+ * Internals touched here, pinned to @ton/sandbox 0.41.0:
+ * - `currentLt` (protected): the next block must start above the previous block's end_lt;
+ * - `networkConfig` (protected): a scratch sandbox for fee dry runs gets the very config text, so
+ *   the executor keeps its emulator (it holds one, made again whenever the config text changes);
+ * - `transactions` (protected): sandbox keeps every transaction forever; cleared after use;
+ * - `defaultQueueManager.messageQueue` (private): an EmulationError in the middle of a
+ *   cascade leaves the rest of the cascade queued, and the next send would run it first;
+ * - `Executor.runTransaction/runTickTock/runCommon`: wrapped so c7's PrevBlocksInfo is
+ *   serialized once per block instead of once per transaction (see cachePrevBlocksInfo);
+ * - `SmartContract._account` (private): the emulator's exact ShardAccount BoC. Re-serializing
+ *   the parsed account with @ton/core could change the Account hash, which must equal the
+ *   last transaction's `state_update.new_hash`.
+ */
+import {
+  Address,
+  beginCell,
+  Cell,
+  CurrencyCollection,
+  Dictionary,
+  loadMessage,
+  loadShardAccount,
+  ShardAccount,
+  storeShardAccount,
+  loadTransaction,
+  Message,
+  Transaction,
+} from '@ton/core';
+import { CellInterner } from '../../cells';
+import { createEmulator } from '../../tvm';
+import { Blockchain, BlockchainTransaction, EmulationError, Executor, IExecutor, PrevBlocksInfo } from '@ton/sandbox';
+
+/** One transaction as the chain needs it: exact cell plus the fields blocks are built from. */
+export interface ExecutedTransaction {
+  workchain: number;
+  address: Buffer;
+  lt: bigint;
+  hash: Buffer;
+  cell: Cell;
+  now: number;
+  totalFees: CurrencyCollection;
+  oldStateHash: Buffer;
+  newStateHash: Buffer;
+  prevLt: bigint;
+  prevHash: Buffer;
+  /** The inbound message cell; null for tick-tock transactions. */
+  inMessage: Cell | null;
+  /** Outbound message cells, in out_msgs order. */
+  outMessages: Cell[];
+}
+
+export type ExternalResult =
+  { accepted: true; transactions: ExecutedTransaction[] } | { accepted: false; reason: string; exitCode: number | null };
+
+interface BlockchainInternals {
+  currentLt: bigint;
+  /** The config BoC as base64, what every emulator call is given. */
+  networkConfig: string;
+  transactions: BlockchainTransaction[];
+  defaultQueueManager: { messageQueue: unknown[] };
+  storage: { knownContracts(): SmartContractInternals[] };
+}
+
+type RunArgs = { prevBlocksInfo?: PrevBlocksInfo };
+
+interface ExecutorInternals {
+  runTransaction(args: RunArgs): Promise<unknown>;
+  runTickTock(args: RunArgs): Promise<unknown>;
+  /** [emulator, libs, shardAccount, message, params JSON]. */
+  runCommon(args: unknown[]): unknown;
+}
+
+/**
+ * Sandbox turns the PrevBlocksInfo (16 masterchain block ids and the key block) into a tuple BoC
+ * for every transaction, a quarter of a seal's time. It only changes once per block (a new
+ * object each time), so the first serialization of an object is taken from the params JSON and
+ * put back into the JSON of the next transactions instead of serializing it again.
+ */
+function cachePrevBlocksInfo(executor: ExecutorInternals): void {
+  let cached: { info: PrevBlocksInfo; base64: string } | null = null;
+  let capture: PrevBlocksInfo | null = null;
+  let inject: string | null = null;
+  const runCommon = executor.runCommon.bind(executor);
+  executor.runCommon = (args) => {
+    const last = args.length - 1;
+    if (inject !== null) {
+      const params = JSON.parse(args[last] as string) as Record<string, unknown>;
+      params['prev_blocks_info'] = inject;
+      args = [...args.slice(0, last), JSON.stringify(params)];
+    } else if (capture !== null) {
+      const serialized = (JSON.parse(args[last] as string) as { prev_blocks_info?: string }).prev_blocks_info;
+      cached = serialized === undefined ? null : { info: capture, base64: serialized };
+    }
+    inject = null;
+    capture = null;
+    return runCommon(args);
+  };
+  // Both build their params and call runCommon synchronously, so the flags cannot leak to another run.
+  for (const name of ['runTransaction', 'runTickTock'] as const) {
+    const run = executor[name].bind(executor);
+    executor[name] = (args: RunArgs) => {
+      const info = args.prevBlocksInfo;
+      if (info !== undefined && cached?.info === info) {
+        inject = cached.base64;
+        return run({ ...args, prevBlocksInfo: undefined });
+      }
+      capture = info ?? null;
+      return run(args);
+    };
+  }
+}
+
+interface SmartContractInternals {
+  address: Address;
+  _account: string;
+  parsedAccount: unknown;
+  lastTxTime: number;
+}
+
+export class SandboxEngine {
+  private readonly interner = new CellInterner();
+  /** Contract objects whose account getter reads through the interner (sandbox replaces them on rollback). */
+  private readonly internedContracts = new WeakSet<object>();
+
+  private constructor(
+    private bc: Blockchain,
+    private config: Cell,
+  ) {
+    // Patched once: reset() keeps this executor for the new Blockchain.
+    cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
+  }
+
+  /** A sandbox on `config`, running on `emulator` (a new one when absent). */
+  static async create(config: Cell, emulator?: Executor): Promise<SandboxEngine> {
+    return new SandboxEngine(await createBlockchain(config, emulator ?? (await createEmulator())), config);
+  }
+
+  /**
+   * Forgets every account, library and queued message: a new sandbox Blockchain on the same
+   * config and the same executor (the wasm emulator, the costly part, is kept). Restoring an
+   * in-memory snapshot then loads the accounts back.
+   */
+  async reset(): Promise<void> {
+    this.bc = await createBlockchain(this.config, this.bc.executor);
+  }
+
+  get executor(): IExecutor {
+    return this.bc.executor;
+  }
+
+  get configBase64(): string {
+    return this.bc.configBase64;
+  }
+
+  setConfig(config: Cell): void {
+    this.bc.setConfig(config);
+    this.config = config;
+  }
+
+  /** Global libraries (`Dictionary<hash, Cell>` stored directly), or undefined when none. */
+  get libs(): Cell | undefined {
+    return this.bc.libs;
+  }
+
+  set libs(value: Cell | undefined) {
+    this.bc.libs = value;
+  }
+
+  /** Logical time of the last executed transaction (or the start of the open block). */
+  get lt(): bigint {
+    return this.bc.lt;
+  }
+
+  /** Makes the next transaction's lt larger than `lt` (a new block starts at `lt`). */
+  advanceLtTo(lt: bigint): void {
+    const internals = this.internals();
+    if (internals.currentLt < lt) internals.currentLt = lt;
+  }
+
+  set now(unixTime: number) {
+    this.bc.now = unixTime;
+  }
+
+  set prevBlocks(info: PrevBlocksInfo | undefined) {
+    this.bc.prevBlocks = info;
+  }
+
+  /**
+   * Executes an inbound external message and its whole cascade. `accepted: false` when the
+   * destination did not accept it (nothing changed then).
+   */
+  async sendExternal(message: Cell): Promise<ExternalResult> {
+    const parsed = loadMessage(message.beginParse());
+    if (parsed.info.type !== 'external-in') {
+      throw new Error('only inbound external messages can be sent');
+    }
+    const collected: ExecutedTransaction[] = [];
+    try {
+      const iterator = await this.bc.sendMessageIter(parsed);
+      for (;;) {
+        let step: IteratorResult<BlockchainTransaction>;
+        try {
+          step = await iterator.next();
+        } catch (err) {
+          if (collected.length === 0) {
+            return { accepted: false, reason: emulationReason(err), exitCode: emulationExitCode(err) };
+          }
+          // A later message of an accepted cascade failed: keep what ran, drop the rest.
+          this.clearQueue();
+          break;
+        }
+        if (step.done) break;
+        collected.push(toExecuted(step.value));
+      }
+    } finally {
+      this.internals().transactions.length = 0;
+    }
+    return { accepted: true, transactions: collected };
+  }
+
+  /** Delivers an internal message (used to fund genesis accounts) and runs its cascade. */
+  async sendInternal(message: Message): Promise<ExecutedTransaction[]> {
+    try {
+      const result = await this.bc.sendMessage(message);
+      return result.transactions.map(toExecuted);
+    } catch (err) {
+      this.clearQueue();
+      throw err;
+    } finally {
+      this.internals().transactions.length = 0;
+    }
+  }
+
+  /**
+   * Total fees the message's first transaction would pay, measured on a scratch sandbox with no
+   * accounts on the same emulator, config text and verbosity (so the emulator's own instance,
+   * costly to make, is reused as is): the fee of a deploying message does not depend on other
+   * accounts, and nothing has to be rolled back here (a rollback re-serializes every account,
+   * the config contract's whole configuration included).
+   */
+  async dryRunInternalFees(message: Message): Promise<bigint> {
+    const scratch = await Blockchain.create({ config: 'default', executor: this.bc.executor });
+    (scratch as unknown as BlockchainInternals).networkConfig = this.bc.configBase64;
+    scratch.verbosity = this.bc.verbosity;
+    scratch.now = this.bc.now;
+    scratch.libs = this.bc.libs;
+    scratch.prevBlocks = this.bc.prevBlocks;
+    const result = await scratch.sendMessage(message);
+    return result.transactions[0]?.totalFees.coins ?? 0n;
+  }
+
+  /** Runs a tick or tock transaction of a special masterchain account. */
+  async runTickTock(address: Address, which: 'tick' | 'tock'): Promise<ExecutedTransaction[]> {
+    try {
+      const result = await this.bc.runTickTock(address, which);
+      return result.transactions.map(toExecuted);
+    } catch (err) {
+      this.clearQueue();
+      throw err;
+    } finally {
+      this.internals().transactions.length = 0;
+    }
+  }
+
+  /** The emulator's exact ShardAccount cell for `address` (an empty account if unknown). */
+  async shardAccountCell(address: Address): Promise<Cell> {
+    const contract = await this.bc.getContract(address);
+    const internals = contract as unknown as SmartContractInternals;
+    // Every account the chain touches is read through the interner from now on: sandbox parses
+    // the whole account after each of its transactions (only to learn its workchain).
+    this.internContract(internals);
+    return this.interner.parse(Buffer.from(internals._account, 'base64'))[0];
+  }
+
+  /**
+   * Makes sandbox read this account through the interner too. Sandbox re-parses an account
+   * after each of its transactions; for the config contract that is the whole configuration.
+   */
+  async internAccount(address: Address): Promise<void> {
+    this.internContract((await this.bc.getContract(address)) as unknown as SmartContractInternals);
+  }
+
+  private internContract(contract: SmartContractInternals): void {
+    if (this.internedContracts.has(contract)) return;
+    this.internedContracts.add(contract);
+    const interner = this.interner;
+    Object.defineProperty(contract, 'account', {
+      configurable: true,
+      get(this: SmartContractInternals) {
+        if (this.parsedAccount === undefined) {
+          this.parsedAccount = loadShardAccount(interner.parse(Buffer.from(this._account, 'base64'))[0].beginParse());
+        }
+        return this.parsedAccount;
+      },
+      set(this: SmartContractInternals, account: ShardAccount) {
+        this._account = beginCell().store(storeShardAccount(account)).endCell().toBoc().toString('base64');
+        this.parsedAccount = account;
+        this.lastTxTime = account.account?.storageStats.lastPaid ?? 0;
+      },
+    });
+  }
+
+  /**
+   * Puts accounts back as they were (restoring a chain snapshot): the exact ShardAccount cells,
+   * the lt the next transaction must exceed, and the global libraries.
+   */
+  async restore(
+    accounts: readonly { address: Address; shardAccount: Cell; lastTxTime: number }[],
+    lt: bigint,
+    libs: Cell | undefined,
+  ): Promise<void> {
+    await this.loadAccounts(accounts);
+    this.internals().currentLt = lt;
+    this.bc.libs = libs;
+  }
+
+  /** Places accounts with their exact ShardAccount cells (zerostate accounts, restored accounts). */
+  async loadAccounts(accounts: readonly { address: Address; shardAccount: Cell; lastTxTime: number }[]): Promise<void> {
+    for (const acc of accounts) {
+      const contract = (await this.bc.getContract(acc.address)) as unknown as SmartContractInternals;
+      contract._account = acc.shardAccount.toBoc().toString('base64');
+      contract.parsedAccount = undefined;
+      contract.lastTxTime = acc.lastTxTime;
+    }
+  }
+
+  private clearQueue(): void {
+    this.internals().defaultQueueManager.messageQueue.length = 0;
+  }
+
+  private internals(): BlockchainInternals {
+    return this.bc as unknown as BlockchainInternals;
+  }
+}
+
+async function createBlockchain(config: Cell, executor: IExecutor): Promise<Blockchain> {
+  const bc = await Blockchain.create({ config, autoDeployLibs: true, executor });
+  bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+  return bc;
+}
+
+function toExecuted(tx: Transaction): ExecutedTransaction {
+  // Re-read from the exact cell so every field matches what the block will contain.
+  const cell = tx.raw;
+  const parsed = loadTransaction(cell.beginParse());
+  const dest = parsed.inMessage?.info.dest;
+  let workchain: number;
+  if (parsed.inMessage) {
+    if (!dest || !Address.isAddress(dest)) throw new Error('transaction with an inbound message to no internal address');
+    workchain = dest.workChain;
+  } else {
+    // Only special masterchain accounts run transactions without a message (tick-tock).
+    if (parsed.description.type !== 'tick-tock') throw new Error('transaction without an inbound message');
+    workchain = -1;
+  }
+  const messages = cell.refs[0].beginParse();
+  const inMessage = messages.loadMaybeRef();
+  const outDict = messages.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+  const outMessages = [...outDict.keys()].sort((a, b) => a - b).map((k) => outDict.get(k) as Cell);
+  return {
+    workchain,
+    address: bigintToHash(parsed.address),
+    inMessage,
+    outMessages,
+    lt: parsed.lt,
+    hash: cell.hash(),
+    cell,
+    now: parsed.now,
+    totalFees: parsed.totalFees,
+    oldStateHash: parsed.stateUpdate.oldHash,
+    newStateHash: parsed.stateUpdate.newHash,
+    prevLt: parsed.prevTransactionLt,
+    prevHash: bigintToHash(parsed.prevTransactionHash),
+  };
+}
+
+function bigintToHash(v: bigint): Buffer {
+  return Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
+}
+
+function emulationReason(err: unknown): string {
+  if (err instanceof EmulationError) return err.error;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function emulationExitCode(err: unknown): number | null {
+  return err instanceof EmulationError && err.exitCode !== undefined ? err.exitCode : null;
+}

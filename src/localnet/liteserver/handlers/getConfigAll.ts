@@ -1,7 +1,0 @@
-import { LocalChain } from '../../chain/LocalChain';
-import { LiteHandler } from '../dispatcher';
-import { configInfo } from './configInfo';
-
-export function getConfigAll(chain: LocalChain): LiteHandler<'liteServer.getConfigAll'> {
-  return async (query) => configInfo(chain, query.id, query.mode, 'all');
-}

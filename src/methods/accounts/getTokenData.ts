@@ -1,0 +1,32 @@
+import { friendlyAddress, rawAddressUpper } from '../../converters';
+import { masterchainBlockAt, tokenDataAt } from '../../chain';
+import { type ParsedAddress, param } from '../../params';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+import { positiveSeqno } from '../validation';
+
+/** The address as toncenter echoes it: raw upper-case, or the URL-safe form with the caller's flags. */
+function echoedAddress(parsed: ParsedAddress): string {
+  if (parsed.form === 'raw_form') return rawAddressUpper(parsed.address);
+  return friendlyAddress(parsed.address, { bounceable: parsed.bounceable, testOnly: parsed.testOnly });
+}
+
+export default defineHandler({
+  name: 'getTokenData',
+  category: 'accounts',
+  verbs: READ_VERBS,
+  summary: 'Jetton master/wallet or NFT collection/item data of a contract.',
+  params: {
+    address: param.address(),
+    seqno: param.int32().optional(),
+  },
+  validate: (p) => {
+    positiveSeqno(p.seqno);
+  },
+  run: async (ctx, p) => {
+    const deadline = Date.now() + ctx.config.requestTimeout;
+    const session = ctx.lite();
+    const block = await masterchainBlockAt(session, p.seqno);
+    return tokenDataAt(session, block, { address: p.address.address, echoed: echoedAddress(p.address), deadline });
+  },
+});

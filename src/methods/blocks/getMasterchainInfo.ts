@@ -1,0 +1,21 @@
+import { toBlockIdExt, zeroStateToBlockIdExt } from '../../converters';
+import { defineHandler } from '../define';
+import { READ_VERBS } from '../types';
+
+export default defineHandler({
+  name: 'getMasterchainInfo',
+  category: 'blocks',
+  verbs: READ_VERBS,
+  summary: 'Last and initial masterchain block ids and the state root hash.',
+  params: {},
+  run: async (ctx) => {
+    // The request's head, as the head tracker knows it: no lite-server round trip.
+    const info = await ctx.lite().head();
+    return {
+      '@type': 'blocks.masterchainInfo',
+      last: toBlockIdExt(info.last),
+      state_root_hash: info.stateRootHash.toString('base64'),
+      init: zeroStateToBlockIdExt(info.init),
+    };
+  },
+});

@@ -1,0 +1,20 @@
+import { param } from '../../params';
+import { defineHandler } from '../define';
+import { checkSendableBoc, externalMessageInfo } from '../../tvm';
+import { POST_ONLY } from '../types';
+
+export default defineHandler({
+  name: 'sendBocReturnHash',
+  category: 'send',
+  verbs: POST_ONLY,
+  summary: 'Sends a signed external message and returns its hash and normalized hash.',
+  params: {
+    boc: param.bytes(),
+  },
+  validate: (p) => checkSendableBoc(p.boc),
+  run: async (ctx, p) => {
+    const info = await externalMessageInfo(p.boc, ctx.deadline);
+    await ctx.sendMessage(p.boc);
+    return info;
+  },
+});

@@ -1,0 +1,31 @@
+import { ApiError, LiteServerError } from '../../errors';
+import { param } from '../../params';
+import { defineHandler } from '../define';
+import { checkSendableBoc, externalMessageInfo } from '../../tvm';
+import { POST_ONLY } from '../types';
+
+/** A message that cannot be sent is the caller's problem here: 400 with the reason, never 422/500. */
+function asBadRequest(err: unknown): unknown {
+  if ((err instanceof ApiError && err.code === 422) || err instanceof LiteServerError) return new ApiError(400, err.message);
+  return err;
+}
+
+export default defineHandler({
+  name: 'sendBocReturnHashNoError',
+  category: 'send',
+  verbs: POST_ONLY,
+  summary: 'As sendBocReturnHash, but a rejected message is a 400.',
+  params: {
+    boc: param.bytes(),
+  },
+  run: async (ctx, p) => {
+    try {
+      checkSendableBoc(p.boc);
+      const info = await externalMessageInfo(p.boc, ctx.deadline);
+      await ctx.sendMessage(p.boc);
+      return info;
+    } catch (err) {
+      throw asBadRequest(err);
+    }
+  },
+});

@@ -1,0 +1,22 @@
+import { param } from '../../params';
+import { defineHandler } from '../define';
+import { buildQueryMessage } from '../../tvm';
+import { POST_ONLY } from '../types';
+
+export default defineHandler({
+  name: 'sendQuery',
+  category: 'send',
+  verbs: POST_ONLY,
+  summary: 'Builds an external message from address, body and init and sends it.',
+  params: {
+    address: param.address(),
+    body: param.bytes(),
+    init_code: param.bytes().withDefault(Buffer.alloc(0)),
+    init_data: param.bytes().withDefault(Buffer.alloc(0)),
+  },
+  run: async (ctx, p) => {
+    const message = await buildQueryMessage(p.address.address, p.body, p.init_code, p.init_data, ctx.deadline);
+    await ctx.sendMessage(message.boc);
+    return { '@type': 'ok' };
+  },
+});

@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import type { AccessControl } from '../auth';
+import type { ResponseCache } from '../cache';
+import type { AppConfig } from '../config';
+import type { HandlerTable } from '../methods';
+import type { LiteGateway } from '../liteclient';
+import type { LocalnetControls } from '../localnet';
+import type { IndexService } from '../indexer';
+import type { V3Database } from '../v3';
+
+/** What the HTTP app is built from; main.ts assembles it, tests build their own. */
+export interface AppServices {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly table: HandlerTable;
+  /** The lite-server pool; absent only in tests of methods that need no chain. */
+  readonly lite?: LiteGateway;
+  /** API keys and rate limits (src/auth); absent = every request passes unchecked. */
+  readonly access?: AccessControl;
+  /** Answers by (method, parameters, block) (src/cache); absent = --cache-size 0. */
+  readonly cache?: ResponseCache;
+  /** The embedded chain's developer controls (`/localnet/*`); absent with external lite servers. */
+  readonly localnet?: LocalnetControls;
+  /** The block index behind v3 (src/indexer); absent with --index off. v3 routes check `index.health()`. */
+  readonly index?: IndexService;
+  /**
+   * Reads of the index's tables for the indexed v3 routes (src/v3); absent = they answer 503.
+   * Built from `index`'s store by the server; tests may give their own database.
+   */
+  readonly indexReads?: V3Database;
+}
