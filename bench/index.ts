@@ -4,6 +4,7 @@
  */
 import { runApiBench } from './api';
 import { runHostileBench } from './hostile';
+import { runIndexBench } from './indexIngest';
 import { runLimiterBench } from './limiter';
 import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
@@ -14,6 +15,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   hostile: runHostileBench,
   serve: runServeBench,
   proofs: runProofsBench,
+  index: runIndexBench,
 };
 
 async function main(selected: string[]): Promise<void> {

@@ -6,7 +6,7 @@ import type { PgliteWorkerData, PgliteWorkerMessage } from './pgliteWorker';
 import { IndexStoreError } from './errors';
 
 /** Longest the embedded database may take to open (a large data directory replays its WAL). */
-const START_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = 180_000;
 const LOCK_FILE = 'ton-http-bridge.lock';
 /** pg connects to a unix socket as `<host>/.s.PGSQL.<port>`. */
 const SOCKET_PORT = 5432;

@@ -44,8 +44,8 @@ export async function rollbackTo(client: ClientBase, mcSeqno: number): Promise<v
   await client.query(`
     insert into trace_edges (trace_id, msg_hash, left_tx, right_tx, incomplete, broken)
     select m.trace_id, m.msg_hash,
-           max(m.tx_hash) filter (where m.direction = 'out'),
-           max(m.tx_hash) filter (where m.direction = 'in'),
+           (array_agg(m.tx_hash) filter (where m.direction = 'out'))[1],
+           (array_agg(m.tx_hash) filter (where m.direction = 'in'))[1],
            bool_and(m.direction = 'out'), false
     from messages m
     where m.trace_id in (select trace_id from _rollback_traces)

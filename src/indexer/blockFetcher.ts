@@ -5,7 +5,7 @@ import { sameBlock, tlBlockId, type BlockRef } from '../proofs';
 import { ApiError, LiteServerError, LiteServerProofError } from '../errors';
 import type { LitePool } from '../liteclient';
 import type { BlockData } from '../tl';
-import { indexMetrics } from './metrics';
+import { indexMetrics } from '../metrics';
 
 /** Longest one getBlock attempt may take (a full block of a busy shard is megabytes). */
 const ATTEMPT_MS = 15_000;

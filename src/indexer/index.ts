@@ -14,7 +14,7 @@ import { Indexer, type CommittedMcBlock, type IndexStatus } from './indexer';
 export { Indexer, isConnectionError, type CommittedMcBlock, type IndexStatus, type IndexState, type IndexerOptions } from './indexer';
 export { verifiedBlockRoot, BlockFetcher } from './blockFetcher';
 export { parseBlock, type ParsedBlock, type ParsedTransaction, type ParsedMessage } from './parseBlock';
-export { indexMetrics } from './metrics';
+export { indexMetrics } from '../metrics';
 
 /** Whether the index runs: `--index`, else on with the embedded chain or a database URL. */
 export function indexEnabled(config: AppConfig, embeddedChain: boolean): boolean {

@@ -21,7 +21,7 @@ import {
 import type { LitePool } from '../liteclient';
 import { BlockFetcher, BlockUnavailableError, FetchStoppedError } from './blockFetcher';
 import { McBlockSource, type McHead, type PreparedMcBlock } from './mcBlockSource';
-import { indexMetrics } from './metrics';
+import { indexMetrics } from '../metrics';
 import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces } from './traces';
 import { writeCompletedTraceActions } from '../actions';

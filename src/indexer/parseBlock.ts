@@ -1,10 +1,9 @@
 import { Address, beginCell, Cell, Dictionary, ExternalAddress, loadMessage, loadTransaction, storeStateInit, type AccountStatus as CoreAccountStatus, type CurrencyCollection, type Message, type Transaction, type TransactionComputePhase } from '@ton/core';
 import { forEachDictLeaf } from '../cells';
 import { normalizeExternalMessage, previousBlockIds, rawAddressUpper, toSignedShard } from '../converters';
-import { loadShardHashesTopBlocks } from '../tlb';
 import type { BlockRef } from '../proofs';
 import type { AccountStatus, BlockRow, MessageContentRow, MessageRow, TransactionRow } from '../indexdb';
-import { loadAccountBlockHead, loadBlock, loadCurrencyCollection, type Block } from '../tlb';
+import { loadAccountBlockHead, loadBlock, loadCurrencyCollection, loadShardHashesTopBlocks, type Block } from '../tlb';
 
 /**
  * A verified block's BoC root turned into index rows (pure: no I/O). Transactions come from the

@@ -3,9 +3,9 @@ import type { AccessControl } from '../auth';
 import type { ResponseCache } from '../cache';
 import type { AppConfig } from '../config';
 import type { HandlerTable } from '../methods';
+import type { IndexService } from '../indexer';
 import type { LiteGateway } from '../liteclient';
 import type { LocalnetControls } from '../localnet';
-import type { IndexService } from '../indexer';
 import type { V3Database } from '../v3';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */

@@ -9,7 +9,7 @@ import { callV2, sendTransfer } from '../helpers/v2Calls';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 
-jest.setTimeout(900_000);
+jest.setTimeout(1_500_000);
 
 const ROOT = path.join(__dirname, '..', '..');
 const KILLS = 20;
@@ -31,7 +31,7 @@ describe.each(INDEX_BACKENDS)('index crash safety (%s)', (backend) => {
   beforeAll(async () => {
     db = await createTestDatabase(backend);
     dir = mkdtempSync(path.join(tmpdir(), 'index-crash-'));
-    stack = await startLocalStack(['--shards', '2', '--block-interval', '500', '--index', 'off']);
+    stack = await startLocalStack(['--shards', '2', '--block-interval', '500', '--keep-blocks', '100000', '--index', 'off']);
     configFile = path.join(dir, 'local.json');
     writeFileSync(configFile, stack.localnet.globalConfigJson);
     const recipients = Array.from({ length: 3 }, (_, i) => new Address(0, Buffer.alloc(32, 0x21 + i * 0x50)));

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { metricsRegistry } from '../metrics/registry';
+import { metricsRegistry } from './registry';
 
 /** The index pipeline's Prometheus metrics (in the process's one registry). */
 export const indexMetrics = {

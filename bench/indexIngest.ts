@@ -1,0 +1,166 @@
+/**
+ * `npm run bench -- index`: the block index.
+ * 1. Ingest: a saved local chain (made once, kept in .cache/: BENCH_INDEX_TRANSFERS transfers of
+ *    four messages each, default 2 000, so ~10 000 transactions) indexed from genesis into
+ *    PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; a fresh
+ *    database is created and dropped) and into the embedded PGlite: transactions per second, RSS
+ *    at start, middle and end.
+ * 2. Live: transfers at BENCH_INDEX_RATE per second (default 20) while the index follows: from
+ *    each block's seal to its rows being committed, p50/p99.
+ * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import type { WalletContractV4 } from '@ton/ton';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../src/config';
+import { startIndex, type IndexService } from '../src/indexer';
+import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
+import { startLocalnet, type Localnet } from '../src/localnet';
+import { cpus, loadavg } from 'node:os';
+
+const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
+const RATE = Number(process.env['BENCH_INDEX_RATE'] ?? 20);
+const LIVE_SECONDS = 20;
+const ADMIN_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const logger = pino({ level: 'silent' });
+
+function rssMb(): number {
+  return Math.round(process.memoryUsage().rss / 1024 / 1024);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function transfer(net: Localnet, walletIndex: number, seqno: number): Promise<void> {
+  const wallets = net.wallets.wallets.filter((w) => w.version === 'v4r2');
+  const wallet = wallets[walletIndex % wallets.length]!;
+  const contract = wallet.contract as WalletContractV4;
+  const body = contract.createTransfer({
+    seqno,
+    secretKey: net.wallets.keyPair.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    messages: Array.from({ length: 4 }, () => internal({ to: new Address(0, randomBytes(32)), value: toNano('0.001'), bounce: false })),
+  });
+  const boc = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
+  await net.chain.sendExternalMessage(boc);
+}
+
+/** The saved chain: made once (TRANSFERS transfers from wallet v4r2 #0) and reused. */
+async function savedChain(): Promise<Localnet> {
+  const dir = path.join(__dirname, '..', '.cache');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `bench-index-${TRANSFERS}.state`);
+  const fresh = !existsSync(file);
+  const net = await startLocalnet({ accounts: 1, blockIntervalMs: 0, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
+  if (fresh) {
+    const started = Date.now();
+    for (let i = 0; i < TRANSFERS; i++) await transfer(net, 0, i);
+    await net.save(file);
+    console.log(`  made the saved chain: ${TRANSFERS} transfers in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+  }
+  return net;
+}
+
+function poolOf(net: Localnet): LitePool {
+  const { config } = loadConfig(['--health-interval', '500'], {});
+  const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
+  const pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
+  return pool;
+}
+
+async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
+  const name = `bench_index_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ index: IndexService; pool: LitePool }> {
+  const pool = poolOf(net);
+  await pool.start();
+  const { config } = loadConfig(['--index', 'on', ...flags], {});
+  const head = net.chain.lastMasterchainBlock().id.seqno;
+  const rss: number[] = [rssMb()];
+  const started = performance.now();
+  const index = await startIndex(config, pool, logger, true);
+  let middle = false;
+  while ((index.health().status.committedMcSeqno ?? 0) < head) {
+    if (!middle && (index.health().status.committedMcSeqno ?? 0) >= head / 2) {
+      middle = true;
+      rss.push(rssMb());
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  rss.push(rssMb());
+  const { rows } = await index.store.pool.query<{ n: string }>('select count(*) as n from transactions');
+  const transactions = Number(rows[0]!.n);
+  console.log(
+    `  ${label}: ${head} mc blocks, ${transactions} transactions in ${seconds.toFixed(1)} s = ${(transactions / seconds).toFixed(0)} tx/s, ` +
+      `${(head / seconds).toFixed(1)} mc blocks/s; RSS start/middle/end ${rss.join(' / ')} MB`,
+  );
+  return { index, pool };
+}
+
+async function live(net: Localnet, index: IndexService): Promise<void> {
+  const sealedAt = new Map<number, number>();
+  const latencies: number[] = [];
+  const offChain = net.chain.onBlock((block) => {
+    if (block.id.workchain === -1) sealedAt.set(block.id.seqno, performance.now());
+  });
+  const offIndex = index.onBlock((block) => {
+    const sealed = sealedAt.get(block.mcSeqno);
+    if (sealed !== undefined) latencies.push(performance.now() - sealed);
+  });
+  const wallets = net.wallets.wallets.filter((w) => w.version === 'v4r2');
+  const seqnos = wallets.map(() => 0);
+  // Wallet #0 made the saved chain: its seqno is TRANSFERS.
+  seqnos[0] = TRANSFERS;
+  const end = Date.now() + LIVE_SECONDS * 1000;
+  let sent = 0;
+  while (Date.now() < end) {
+    const tick = Date.now();
+    await transfer(net, 0, seqnos[0]!++);
+    sent++;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 / RATE - (Date.now() - tick))));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  offChain();
+  offIndex();
+  console.log(
+    `  live: ${sent} transfers at ${(sent / LIVE_SECONDS).toFixed(1)}/s; seal to commit p50 ${percentile(latencies, 50).toFixed(0)} ms, ` +
+      `p99 ${percentile(latencies, 99).toFixed(0)} ms over ${latencies.length} blocks (target p99 <= 300 ms)`,
+  );
+}
+
+export async function runIndexBench(): Promise<void> {
+  console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  const net = await savedChain();
+  try {
+    await withDatabase(async (url) => {
+      const { index, pool } = await ingest(net, 'PostgreSQL', ['--database-url', url]);
+      await live(net, index);
+      await index.stop();
+      pool.close();
+    });
+    const { index, pool } = await ingest(net, 'PGlite (in memory)', []);
+    await index.stop();
+    pool.close();
+  } finally {
+    await net.stop();
+  }
+}
