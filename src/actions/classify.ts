@@ -13,6 +13,7 @@ import {
   OP,
   type MsgAddress,
 } from '../tlb';
+import { loadSnakeBytes } from '../converters';
 import type { ActionDetails, ActionJson, TokenDirectory, TraceInput, TraceMessage, TraceTransaction } from './types';
 
 /**
@@ -197,16 +198,9 @@ function decodeUtf8(bytes: Buffer): string {
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
 
+/** A snake string's bytes (the project's one reader, tonlib's CellString::load). */
 function snakeBytes(s: Slice): Buffer | null {
-  const parts: Buffer[] = [];
-  let cursor: Slice | null = s;
-  let guard = 0;
-  while (cursor && guard++ < 1024) {
-    if (cursor.remainingBits % 8 !== 0) return null;
-    parts.push(cursor.loadBuffer(cursor.remainingBits / 8));
-    cursor = cursor.remainingRefs > 0 ? cursor.loadRef().beginParse() : null;
-  }
-  return Buffer.concat(parts);
+  return loadSnakeBytes(s);
 }
 
 /** Every block reachable through `next`, breadth first, root first. */
