@@ -14,7 +14,7 @@ const LAYERS = [
   ['tl', 'adnl', 'tlb'],
   ['params'],
   ['converters', 'cache', 'auth'],
-  ['tvm', 'indexdb', 'intake'],
+  ['tvm', 'indexdb', 'intake', 'actions'],
   ['proofs'],
   ['liteclient', 'localnet'],
   ['chain'],

@@ -24,6 +24,7 @@ import { McBlockSource, type McHead, type PreparedMcBlock } from './mcBlockSourc
 import { indexMetrics } from '../metrics';
 import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces } from './traces';
+import { writeCompletedTraceActions } from '../actions';
 
 export interface IndexerOptions {
   /** First masterchain block to index when the index is empty; default: 1 on the embedded chain, else the head. */
@@ -356,6 +357,8 @@ export class Indexer extends EventEmitter {
           traceEdges: edges,
         };
         const written = await insertMcBlockRows(client, rows);
+        // Actions of the traces this block completed, in the same transaction (src/actions).
+        await writeCompletedTraceActions(client, traces);
         await advanceCheckpoint(client, previous, next);
         await client.query('commit');
         return { rows, written, traces };

@@ -14,6 +14,7 @@ import {
   createV3Database,
   IndexUnavailableError,
   v3DatabaseOf,
+  runDecode,
   V3_ROUTES,
   type V3Database,
 } from '../v3';
@@ -100,6 +101,17 @@ const estimateFee: Endpoint = async (services, req) => {
   return toV3EstimateFee(result as Parameters<typeof toV3EstimateFee>[0]);
 };
 
+/** `decode` reads its two lists from the query string (repeated keys) or from a JSON object. */
+const decodeFromQuery: Endpoint = async (_services, req) => {
+  const query = req.query as Record<string, unknown>;
+  return runDecode(query['opcodes'], query['bodies']);
+};
+
+const decodeFromBody: Endpoint = async (_services, req) => {
+  const body = bodyObject(req);
+  return runDecode(body['opcodes'], body['bodies']);
+};
+
 /**
  * The indexed routes' reads: the services' own (tests), else the running index's database: a
  * pool of their own with the statement timeout on a PostgreSQL server (its replica when given),
@@ -141,6 +153,10 @@ export function createV3Router(services: AppServices): Router {
     }
   };
   const wrongVerb = (req: Request, res: Response) => sendV3Error(req, res, new ApiError('methodNotAllowed', 'Method Not Allowed'), services);
+  // decode answers both verbs; every other legacy path takes one.
+  router.get('/decode', serve(decodeFromQuery));
+  router.post('/decode', serve(decodeFromBody));
+  router.all('/decode', wrongVerb);
   const routes: [string, 'get' | 'post', Endpoint][] = [
     ['/addressInformation', 'get', addressInformation],
     ['/account', 'get', addressInformation],

@@ -11,3 +11,4 @@ export * from './shardIds';
 export * from './shardHashes';
 export * from './blockHeaderPart';
 export * from './feePrices';
+export * from './messageBodies';

@@ -33,6 +33,7 @@ export function requestSettings(req: Request, query: V3Query, testnet: boolean):
     noAddressBook: flag(req, query, 'X-No-Address-Book', 'x_no_address_book'),
     noMetadata: flag(req, query, 'X-No-Metadata', 'x_no_metadata'),
     testnet,
+    actionsVersion: req.get('X-Actions-Version') || undefined,
   };
 }
 

@@ -9,6 +9,7 @@ export { createIndexedRouter, V3_API_VERSION, type V3RouterOptions } from './htt
 export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database } from './db';
 export { V3_ROUTES } from './routes';
 export type { AnyRoute, RouteParameter } from './routes/route';
+export { runDecode, MAX_DECODE_ENTRIES, type DecodeResponse } from './routes/decode';
 export { v3OpenApiPaths } from './openapi';
 // Reads and converters the streaming API builds its events from (src/streaming/builder.ts).
 export { queryTransactions, messagesOf, type LoadedTransactions } from './sql/transactions';

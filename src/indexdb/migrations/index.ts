@@ -4,6 +4,7 @@
  * .sql files, because the dev build bundles src/ and would not copy .sql files.
  */
 import { MIGRATION_0001_SCHEMA_V1 } from './0001_schema_v1';
+import { MIGRATION_0002_ACTIONS } from './0002_actions';
 
 export interface Migration {
   readonly version: number;
@@ -11,7 +12,10 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'schema v1', sql: MIGRATION_0001_SCHEMA_V1 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'schema v1', sql: MIGRATION_0001_SCHEMA_V1 },
+  { version: 2, name: 'actions', sql: MIGRATION_0002_ACTIONS },
+];
 
 /** The schema version this code writes and reads. A database above it is refused at start. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,4 +1,5 @@
 import { accountStates, walletStates } from './accountStates';
+import { actions } from './actions';
 import { addressBook } from './addressBook';
 import { adjacentTransactions } from './adjacentTransactions';
 import { blocks } from './blocks';
@@ -34,4 +35,5 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   events,
   pendingTraces,
   pendingActions,
+  actions,
 ];

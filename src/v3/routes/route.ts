@@ -7,6 +7,8 @@ export interface RequestSettings {
   readonly noMetadata: boolean;
   /** Friendly forms with the test-only flag (ton-index-go's `--testnet`). */
   readonly testnet: boolean;
+  /** `X-Actions-Version` (header only, as ton-index-go reads it): replaces supported_action_types. */
+  readonly actionsVersion?: string;
 }
 
 export interface RouteContext {

@@ -9,6 +9,9 @@ import { messagesOf } from '../sql/transactions';
 import { NotFoundError } from '../../errors';
 import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup } from './common';
 import { defineRoute, type RouteContext } from './route';
+import { expandActionTypes } from '../../actions';
+import { queryActionsOfTraces } from '../sql/actions';
+import { toActionAnswer } from './actions';
 
 /** models.TracesRequest, then "only one of" its four selectors. */
 function tracesRequest(query: V3Query, events: boolean) {
@@ -27,7 +30,8 @@ function tracesRequest(query: V3Query, events: boolean) {
   if (selectors.filter(Boolean).length > 1) {
     throw new ValidationError('only one of account, trace_id, tx_hash, msg_hash should be specified');
   }
-  return { ...request, includeActions: events || request.includeActions, utime, lt, paging };
+  const supported = query.list('supported_action_types');
+  return { ...request, includeActions: events || request.includeActions, supported, utime, lt, paging };
 }
 
 async function runTraces(context: RouteContext, request: ReturnType<typeof tracesRequest>) {
@@ -67,9 +71,23 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
   const traces = rows.map((row) =>
     toTraceJson(row, Number(row.nodes_ ?? 0) > MAX_TRACE_TRANSACTIONS ? null : (byTrace.get(row.trace_id.toString('hex')) ?? []), request.includeActions),
   );
+  if (request.includeActions) await attachActions(context, rows.map((r) => r.trace_id), traces, request.supported);
   const addresses = transactionAddresses(loaded);
   const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses);
   return { traces, addressBook };
+}
+
+/** include_actions: each trace's stored actions of the accepted types (src/actions fills them). */
+async function attachActions(context: RouteContext, traceIds: readonly Buffer[], traces: Record<string, unknown>[], supported: readonly string[]) {
+  const version = context.settings.actionsVersion;
+  const accepted = expandActionTypes(version !== undefined ? [version] : supported.length > 0 ? supported : ['latest']);
+  const byTrace = await queryActionsOfTraces(context.db, traceIds, [...accepted]);
+  for (const trace of traces) {
+    const list = byTrace.get(trace['trace_id'] as string) ?? [];
+    trace['actions'] = list.map((a) => toActionAnswer(a, false));
+    const info = trace['trace_info'] as Record<string, unknown>;
+    if (list.length > 0) info['classification_state'] = 'ok';
+  }
 }
 
 const TRACE_PARAMETERS = [
@@ -80,6 +98,7 @@ const TRACE_PARAMETERS = [
   { name: 'mc_seqno', type: 'integer' },
   ...RANGE_PARAMETERS,
   { name: 'include_actions', type: 'boolean' },
+  { name: 'supported_action_types', type: 'string', list: true },
   ...PAGING_PARAMETERS,
 ] as const;
 

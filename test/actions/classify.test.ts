@@ -1,0 +1,321 @@
+import { createHash } from 'node:crypto';
+import { Address, beginCell, Cell } from '@ton/core';
+import {
+  actionId,
+  classifyTrace,
+  EMPTY_DIRECTORY,
+  expandActionTypes,
+  selectActions,
+  type TokenDirectory,
+  type TraceMessage,
+  type TraceTransaction,
+} from '../../src/actions';
+import {
+  storeDnsChangeRecord,
+  storeExcesses,
+  storeJettonBurn,
+  storeJettonBurnNotification,
+  storeJettonInternalTransfer,
+  storeJettonMint,
+  storeJettonTransfer,
+  storeJettonTransferNotification,
+  storeNftOwnershipAssigned,
+  storeNftTransfer,
+  storeQueryIdOnly,
+  storeTextComment,
+  OP,
+} from '../../src/tlb';
+
+/**
+ * Classification cases written from the facts of toncenter's classifier tests
+ * (indexer/tests/test_cases in toncenter/ton-indexer: which messages make which action, which
+ * accounts and transactions it names, its action_id): traces built here message by message.
+ */
+
+const addr = (n: number, wc = 0) => `${wc}:${n.toString(16).padStart(2, '0').repeat(32).toUpperCase()}`;
+const address = (raw: string) => Address.parse(raw);
+const hash = (label: string) => createHash('sha256').update(label).digest('base64');
+
+const WALLET_A = addr(0x0a);
+const WALLET_B = addr(0x0b);
+const JW_A = addr(0x1a);
+const JW_B = addr(0x1b);
+const MASTER = addr(0x4d);
+const ITEM = addr(0x17);
+const COLLECTION = addr(0xc0);
+const ELECTOR = addr(0x33, -1);
+
+let lt = 1000n;
+
+function message(label: string, source: string | null, destination: string | null, value: bigint | null, body: Cell | null, bounce = true): TraceMessage {
+  const opcode = body && body.bits.length >= 32 ? body.beginParse().preloadUint(32) : null;
+  return { hash: hash('msg:' + label), source, destination, value, opcode, body, bounce, bounced: false };
+}
+
+function tx(label: string, account: string, inMsg: TraceMessage | null, outMsgs: TraceMessage[], extra: Partial<TraceTransaction> = {}): TraceTransaction {
+  lt += 10n;
+  return {
+    hash: hash('tx:' + label),
+    lt,
+    now: 1_700_000_000 + Number(lt - 1000n) / 10,
+    account,
+    mcSeqno: 100,
+    aborted: false,
+    origStatus: 'active',
+    endStatus: 'active',
+    tickTock: false,
+    inMsg,
+    outMsgs,
+    ...extra,
+  };
+}
+
+function external(label: string, to: string): TraceMessage {
+  return message(label, null, to, null, beginCell().storeUint(0xdeadbeef, 32).endCell());
+}
+
+const comment = (text: string) => beginCell().store(storeTextComment({ text: Buffer.from(text) })).endCell();
+
+const directory: TokenDirectory = {
+  jettonWallet: (a) =>
+    a === JW_A ? { owner: WALLET_A, jetton: MASTER } : a === JW_B ? { owner: WALLET_B, jetton: MASTER } : undefined,
+  nftItem: (a) => (a === ITEM ? { index: '7', collection: COLLECTION } : undefined),
+};
+
+describe('action classifier', () => {
+  test('a TON transfer with a comment: one ton_transfer naming both wallets and both transactions', () => {
+    const ext = external('t1', WALLET_A);
+    const transfer = message('t1-transfer', WALLET_A, WALLET_B, 1_500_000_000n, comment('for coffee'));
+    const t1 = tx('t1', WALLET_A, ext, [transfer]);
+    const t2 = tx('t2', WALLET_B, transfer, []);
+    const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t2, t1] }, EMPTY_DIRECTORY);
+    expect(actions).toHaveLength(1);
+    const [a] = actions;
+    expect(a!.type).toBe('ton_transfer');
+    expect(a!.details).toEqual({ source: WALLET_A, destination: WALLET_B, value: '1500000000', value_extra_currencies: {}, comment: 'for coffee', encrypted: false });
+    expect(new Set(a!.transactions)).toEqual(new Set([t1.hash, t2.hash]));
+    expect(a!.accounts).toEqual([WALLET_A, WALLET_B].sort());
+    // action_id: sha256 over the base64 message hash followed by the type (toncenter's _calc_action_id).
+    expect(a!.action_id).toBe(createHash('sha256').update(transfer.hash + 'ton_transfer').digest('base64'));
+    expect(a!.action_id).toBe(actionId(transfer.hash, 'ton_transfer'));
+    expect(a!.trace_external_hash).toBe(ext.hash);
+    expect(a!.start_lt).toBe(t2.lt.toString());
+    expect(a!.trace_end_lt).toBe(t2.lt.toString());
+    expect(a!.success).toBe(true);
+  });
+
+  function jettonTransferTrace(withNotify = true) {
+    const payload = comment('order 42');
+    const ext = external('j1', WALLET_A);
+    const transferBody = beginCell()
+      .store(storeJettonTransfer({ queryId: 31n, amount: 500n, destination: address(WALLET_B), responseDestination: address(WALLET_A), customPayload: null, forwardTonAmount: 1n, forwardPayload: { inRef: true, cell: payload } }))
+      .endCell();
+    const m1 = message('j-transfer', WALLET_A, JW_A, 50_000_000n, transferBody);
+    const internalBody = beginCell()
+      .store(storeJettonInternalTransfer({ queryId: 31n, amount: 500n, from: address(WALLET_A), responseAddress: address(WALLET_A), forwardTonAmount: 1n, forwardPayload: { inRef: true, cell: payload } }))
+      .endCell();
+    const m2 = message('j-internal', JW_A, JW_B, 40_000_000n, internalBody);
+    const notifyBody = beginCell().store(storeJettonTransferNotification({ queryId: 31n, amount: 500n, sender: address(WALLET_A), forwardPayload: { inRef: true, cell: payload } })).endCell();
+    const m3 = message('j-notify', JW_B, WALLET_B, 1n, notifyBody, false);
+    const m4 = message('j-excess', JW_B, WALLET_A, 30_000_000n, beginCell().store(storeExcesses({ queryId: 31n })).endCell(), false);
+    const t1 = tx('j1', WALLET_A, ext, [m1]);
+    const t2 = tx('j2', JW_A, m1, [m2]);
+    const t3 = tx('j3', JW_B, m2, withNotify ? [m3, m4] : [m4]);
+    const t4 = tx('j4', WALLET_B, m3, []);
+    const t5 = tx('j5', WALLET_A, m4, []);
+    const transactions = withNotify ? [t1, t2, t3, t4, t5] : [t1, t2, t3, t5];
+    return { trace: { traceId: t1.hash, externalHash: ext.hash, transactions }, m1, payload, txs: transactions };
+  }
+
+  test('a jetton transfer (transfer → internal_transfer → notification + excesses) is one jetton_transfer', () => {
+    const { trace, m1, payload, txs } = jettonTransferTrace();
+    const actions = classifyTrace(trace, directory);
+    expect(actions.map((a) => a.type)).toEqual(['jetton_transfer']);
+    const [a] = actions;
+    expect(a!.details).toEqual({
+      asset: MASTER,
+      sender: WALLET_A,
+      receiver: WALLET_B,
+      sender_jetton_wallet: JW_A,
+      receiver_jetton_wallet: JW_B,
+      amount: '500',
+      comment: 'order 42',
+      is_encrypted_comment: false,
+      query_id: '31',
+      response_destination: WALLET_A,
+      custom_payload: null,
+      forward_payload: payload.toBoc().toString('base64'),
+      forward_amount: '1',
+    });
+    expect(a!.action_id).toBe(actionId(m1.hash, 'jetton_transfer'));
+    expect(new Set(a!.transactions)).toEqual(new Set(txs.map((t) => t.hash)));
+    expect(a!.accounts).toEqual([JW_A, JW_B, WALLET_A, WALLET_B].sort());
+  });
+
+  test('without detection the jetton transfer keeps the named receiver and an unknown asset', () => {
+    const { trace } = jettonTransferTrace(false);
+    const [a] = classifyTrace(trace, EMPTY_DIRECTORY);
+    expect(a!.type).toBe('jetton_transfer');
+    expect(a!.details['asset']).toBeNull();
+    expect(a!.details['receiver']).toBe(WALLET_B);
+  });
+
+  test('a failed internal_transfer makes the jetton_transfer unsuccessful', () => {
+    const { trace } = jettonTransferTrace();
+    const txs = trace.transactions.map((t) => (t.account === JW_B ? { ...t, aborted: true } : t));
+    const [a] = classifyTrace({ ...trace, transactions: txs }, directory);
+    expect(a!.success).toBe(false);
+  });
+
+  test('jetton burn (burn → burn_notification → excesses)', () => {
+    const ext = external('b1', WALLET_A);
+    const m1 = message('b-burn', WALLET_A, JW_A, 50_000_000n, beginCell().store(storeJettonBurn({ queryId: 5n, amount: 70n, responseDestination: address(WALLET_A), customPayload: null })).endCell());
+    const m2 = message('b-note', JW_A, MASTER, 40_000_000n, beginCell().store(storeJettonBurnNotification({ queryId: 5n, amount: 70n, sender: address(WALLET_A), responseDestination: address(WALLET_A) })).endCell());
+    const m3 = message('b-excess', MASTER, WALLET_A, 30_000_000n, beginCell().store(storeExcesses({ queryId: 5n })).endCell(), false);
+    const t1 = tx('b1', WALLET_A, ext, [m1]);
+    const t2 = tx('b2', JW_A, m1, [m2]);
+    const t3 = tx('b3', MASTER, m2, [m3]);
+    const t4 = tx('b4', WALLET_A, m3, []);
+    const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, directory);
+    expect(actions.map((a) => a.type)).toEqual(['jetton_burn']);
+    expect(actions[0]!.details).toEqual({ owner: WALLET_A, owner_jetton_wallet: JW_A, asset: MASTER, amount: '70' });
+    expect(actions[0]!.transactions).toHaveLength(4);
+  });
+
+  test('jetton mint (mint → internal_transfer → notification) with the new wallet deployed', () => {
+    const ext = external('m1', WALLET_A);
+    const internalBody = beginCell()
+      .store(storeJettonInternalTransfer({ queryId: 0n, amount: 1_000_000n, from: address(MASTER), responseAddress: address(WALLET_A), forwardTonAmount: 0n, forwardPayload: { inRef: false, cell: Cell.EMPTY } }))
+      .endCell();
+    const m1 = message('m-mint', WALLET_A, MASTER, 100_000_000n, beginCell().store(storeJettonMint({ queryId: 0n, toAddress: address(WALLET_B), tonAmount: 50_000_000n, masterMsg: internalBody })).endCell());
+    const m2 = message('m-internal', MASTER, JW_B, 50_000_000n, internalBody);
+    const m3 = message('m-excess', JW_B, WALLET_A, 40_000_000n, beginCell().store(storeExcesses({ queryId: 0n })).endCell(), false);
+    const t1 = tx('m1', WALLET_A, ext, [m1]);
+    const t2 = tx('m2', MASTER, m1, [m2]);
+    const t3 = tx('m3', JW_B, m2, [m3], { origStatus: 'nonexist', endStatus: 'active' });
+    const t4 = tx('m4', WALLET_A, m3, []);
+    const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, directory);
+    expect(actions.map((a) => a.type)).toEqual(['jetton_mint', 'contract_deploy']);
+    expect(actions[0]!.details).toEqual({ asset: MASTER, receiver: WALLET_B, receiver_jetton_wallet: JW_B, amount: '1000000', ton_amount: '50000000' });
+    expect(actions[1]!.details).toEqual({ opcode: '0x178d4519', source: MASTER, destination: JW_B, value: '50000000' });
+    expect(actions[1]!.action_id).toBe(actionId(m2.hash, 'contract_deploy'));
+  });
+
+  test('nft transfer (transfer → ownership_assigned + excesses) of a known item; an unknown item stays a call', () => {
+    const ext = external('n1', WALLET_A);
+    const m1 = message('n-transfer', WALLET_A, ITEM, 100_000_000n, beginCell().store(storeNftTransfer({ queryId: 9n, newOwner: address(WALLET_B), responseDestination: address(WALLET_A), customPayload: null, forwardAmount: 1n, forwardPayload: { inRef: false, cell: comment('gift') } })).endCell());
+    const m2 = message('n-assigned', ITEM, WALLET_B, 1n, beginCell().store(storeNftOwnershipAssigned({ queryId: 9n, prevOwner: address(WALLET_A), forwardPayload: { inRef: false, cell: comment('gift') } })).endCell());
+    const m3 = message('n-excess', ITEM, WALLET_A, 50_000_000n, beginCell().store(storeExcesses({ queryId: 9n })).endCell(), false);
+    const t1 = tx('n1', WALLET_A, ext, [m1]);
+    const t2 = tx('n2', ITEM, m1, [m2, m3]);
+    const t3 = tx('n3', WALLET_B, m2, []);
+    const t4 = tx('n4', WALLET_A, m3, []);
+    const trace = { traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] };
+    const actions = classifyTrace(trace, directory);
+    expect(actions.map((a) => a.type)).toEqual(['nft_transfer']);
+    expect(actions[0]!.details).toMatchObject({ nft_collection: COLLECTION, nft_item: ITEM, nft_item_index: '7', old_owner: WALLET_A, new_owner: WALLET_B, is_purchase: false, query_id: '9', comment: 'gift', is_encrypted_comment: false, forward_amount: '1' });
+    const generic = classifyTrace(trace, EMPTY_DIRECTORY);
+    expect(generic.map((a) => a.type)).toEqual(['call_contract', 'call_contract', 'call_contract']);
+    expect(generic[0]!.details).toEqual({ opcode: '0x5fcc3d14', source: WALLET_A, destination: ITEM, value: '100000000', extra_currencies: {} });
+  });
+
+  test('nft mint: the collection deploys a known item', () => {
+    const ext = external('nm1', WALLET_A);
+    const m1 = message('nm-deploy', WALLET_A, COLLECTION, 100_000_000n, beginCell().storeUint(1, 32).storeUint(0, 64).storeUint(7, 64).endCell());
+    const m2 = message('nm-item', COLLECTION, ITEM, 50_000_000n, beginCell().storeAddress(address(WALLET_B)).endCell());
+    const t1 = tx('nm1', WALLET_A, ext, [m1]);
+    const t2 = tx('nm2', COLLECTION, m1, [m2]);
+    const t3 = tx('nm3', ITEM, m2, [], { origStatus: 'nonexist', endStatus: 'active' });
+    const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3] }, directory);
+    expect(actions.map((a) => a.type)).toEqual(['call_contract', 'nft_mint', 'contract_deploy']);
+    expect(actions[1]!.details).toEqual({ owner: COLLECTION, nft_item: ITEM, nft_collection: COLLECTION, nft_item_index: '7' });
+  });
+
+  test('dns: change, delete, renew (zero key)', () => {
+    const cases: [Cell | null, Buffer, string][] = [
+      [beginCell().storeUint(0x9fd3, 16).storeAddress(address(WALLET_B)).storeUint(0, 8).endCell(), Buffer.alloc(32, 1), 'change_dns'],
+      [null, Buffer.alloc(32, 1), 'delete_dns'],
+      [null, Buffer.alloc(32), 'renew_dns'],
+    ];
+    for (const [value, key, type] of cases) {
+      const ext = external('d' + type, WALLET_A);
+      const m1 = message('d-' + type, WALLET_A, ITEM, 50_000_000n, beginCell().store(storeDnsChangeRecord({ queryId: 1n, key, value })).endCell());
+      const t1 = tx('d1' + type, WALLET_A, ext, [m1]);
+      const t2 = tx('d2' + type, ITEM, m1, []);
+      const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2] }, directory);
+      expect(actions.map((a) => a.type)).toEqual([type]);
+      if (type === 'change_dns') {
+        expect(actions[0]!.details).toMatchObject({ key: key.toString('hex'), source: WALLET_A, asset: ITEM, nft_collection: COLLECTION });
+        expect(actions[0]!.details['value']).toMatchObject({ sum_type: 'DNSSmcAddress', dns_smc_address: WALLET_B, flags: 0 });
+      }
+      if (type === 'delete_dns') expect(actions[0]!.details).toEqual({ hash: key.toString('hex'), source: WALLET_A, asset: ITEM, nft_collection: COLLECTION });
+    }
+  });
+
+  test('election deposit with the elector confirmation; recover without an answer fails', () => {
+    const body = beginCell().storeUint(OP.electorNewStake, 32).storeUint(1, 64).storeBuffer(Buffer.alloc(32)).storeUint(0, 32).storeUint(0, 32).storeBuffer(Buffer.alloc(32)).storeRef(beginCell().storeBuffer(Buffer.alloc(64))).endCell();
+    const m1 = message('e-stake', WALLET_A, ELECTOR, 10_000_000_000n, body);
+    const m2 = message('e-ok', ELECTOR, WALLET_A, 1_000_000_000n, beginCell().store(storeQueryIdOnly({ op: OP.electorNewStakeConfirmation, queryId: 1n })).endCell());
+    const ext = external('e1', WALLET_A);
+    const t1 = tx('e1', WALLET_A, ext, [m1]);
+    const t2 = tx('e2', ELECTOR, m1, [m2]);
+    const t3 = tx('e3', WALLET_A, m2, []);
+    const [deposit] = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3] }, directory);
+    expect(deposit!.type).toBe('election_deposit');
+    expect(deposit!.details).toEqual({ stake_holder: WALLET_A, amount: '10000000000' });
+    expect(deposit!.success).toBe(true);
+    const r1 = message('e-recover', WALLET_A, ELECTOR, 1_000_000_000n, beginCell().store(storeQueryIdOnly({ op: OP.electorRecoverStakeRequest, queryId: 2n })).endCell());
+    const ext2 = external('e4', WALLET_A);
+    const t4 = tx('e4', WALLET_A, ext2, [r1]);
+    const t5 = tx('e5', ELECTOR, r1, []);
+    const [recover] = classifyTrace({ traceId: t4.hash, externalHash: ext2.hash, transactions: [t4, t5] }, directory);
+    expect(recover!.type).toBe('election_recover');
+    expect(recover!.success).toBe(false);
+    expect(recover!.details).toEqual({ stake_holder: WALLET_A });
+  });
+
+  test('tick-tock: its own action keyed by the transaction hash; a lone external: unknown', () => {
+    const t = tx('tt', ELECTOR, null, [], { tickTock: true });
+    const [a] = classifyTrace({ traceId: t.hash, externalHash: null, transactions: [t] }, directory);
+    expect(a!.type).toBe('tick_tock');
+    expect(a!.details).toEqual({});
+    expect(a!.action_id).toBe(actionId(t.hash, 'tick_tock'));
+    const ext = external('lonely', WALLET_A);
+    const lonely = tx('lonely', WALLET_A, ext, []);
+    const [u] = classifyTrace({ traceId: lonely.hash, externalHash: ext.hash, transactions: [lonely] }, directory);
+    expect(u!.type).toBe('unknown');
+    expect(u!.action_id).toBe(lonely.hash);
+  });
+
+  test('a malformed body of a known opcode is a generic call, never a failure', () => {
+    const ext = external('bad', WALLET_A);
+    const m1 = message('bad-transfer', WALLET_A, JW_A, 1n, beginCell().storeUint(OP.jettonTransfer, 32).storeUint(1, 8).endCell());
+    const t1 = tx('bad1', WALLET_A, ext, [m1]);
+    const t2 = tx('bad2', JW_A, m1, [], { aborted: true });
+    const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2] }, directory);
+    expect(actions.map((a) => a.type)).toEqual(['call_contract']);
+    expect(actions[0]!.success).toBe(false);
+  });
+});
+
+describe('action type versions', () => {
+  test('v1 is always included; shortcuts expand; unknown names are kept as types', () => {
+    const v1 = expandActionTypes([]);
+    expect(v1.has('jetton_transfer')).toBe(true);
+    expect(v1.has('multisig_approve')).toBe(false);
+    const latest = expandActionTypes(['latest']);
+    expect(latest.has('multisig_approve')).toBe(true);
+    expect(latest.has('cocoon_client_withdraw')).toBe(true);
+    expect(latest.has('nft_purchase')).toBe(true);
+    expect(latest.has('v3')).toBe(false);
+    expect(expandActionTypes(['v2']).has('nft_purchase')).toBe(false);
+    expect(expandActionTypes(['my_type']).has('my_type')).toBe(true);
+  });
+
+  test('selectActions keeps the accepted types', () => {
+    const t = tx('sel', ELECTOR, null, [], { tickTock: true });
+    const actions = classifyTrace({ traceId: t.hash, externalHash: null, transactions: [t] }, directory);
+    expect(selectActions(actions, expandActionTypes(['v1']))).toHaveLength(1);
+    expect(selectActions(actions, new Set(['ton_transfer']))).toHaveLength(0);
+  });
+});
