@@ -41,7 +41,8 @@ describeWithCppSpec('every method answers the C++ 2.1 schema of its result type'
   const walletContract = () => WalletContractV4.create({ workchain: 0, publicKey: stack.localnet.wallets.keyPair.publicKey });
 
   beforeAll(async () => {
-    stack = await startLocalStack();
+    // Sends follow each other with the wallet's next seqno: each seals its block on arrival.
+    stack = await startLocalStack(['--block-interval', '0']);
     client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     const { keyPair, wallets } = stack.localnet.wallets;
     const tokens = await deployTokens(client, keyPair, onchainContent({ name: 'Schema Coin', symbol: 'SCH', decimals: '9' }));

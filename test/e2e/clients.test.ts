@@ -240,6 +240,7 @@ describe('TonClient and tonweb, unmodified, against the server on the local chai
       })
       .send();
     expect(sent).toEqual({ '@type': 'ok' });
+    await nextBlock(stack);
     expect(await wallet.methods.seqno().call()).toBe((seqno as number) + 1);
 
     const [out] = await provider.getTransactions(address, 1);

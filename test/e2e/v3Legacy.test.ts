@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Address, beginCell, Cell, external, loadTransaction, storeMessage, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
 import { fixedAnswerInit } from '../helpers/fixedAnswerContract';
-import { rpc, startLocalStack, type LocalStack } from '../helpers/localStack';
+import { nextBlock, rpc, startLocalStack, type LocalStack } from '../helpers/localStack';
 import { deployFromWallet } from '../helpers/walletActions';
 
 /**
@@ -183,6 +183,8 @@ describe('v3 legacy endpoints', () => {
       message_hash: message.hash().toString('base64'),
       message_hash_norm: normalizedHash(message).toString('base64'),
     });
+    // Answered before its block, as on a network: the transaction is in the next one.
+    await nextBlock(stack);
 
     // Find the transaction by the normalized hash: the external in-message of each of the
     // wallet's transactions, normalized, against message_hash_norm.

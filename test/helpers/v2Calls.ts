@@ -93,6 +93,6 @@ export async function sendTransfer(
   } else if (res.status !== 200) {
     throw new Error(`sendBoc: ${res.status} ${await res.text()}`);
   }
-  await nextBlock(stack);
+  await nextBlock(stack, seqnoBefore);
   return { seqnoBefore, sender: sender.address };
 }

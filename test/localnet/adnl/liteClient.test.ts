@@ -4,7 +4,7 @@
  */
 import { LiteClient, LiteEngine, LiteRoundRobinEngine, LiteSingleEngine } from 'ton-lite-client';
 import { Functions } from 'ton-lite-client/dist/schema';
-import { LiteServerError } from '../../../src/errors';
+import { LiteProtocolError } from '../../../src/localnet';
 import { createAdnlKeyPair } from '../../../src/adnl';
 import { AdnlServer, ConnectionInfo } from '../../../src/localnet/adnlServer';
 import { createLiteDispatcher, LiteHandlers } from '../../../src/localnet/liteserver/dispatcher';
@@ -93,7 +93,7 @@ describe('ton-lite-client against the local ADNL lite server', () => {
     'liteServer.getVersion': async () => ({ kind: 'liteServer.version', mode: 0, version: 0x101, capabilities: '7', now: NOW }),
     'liteServer.lookupBlock': async (query, { connection }) => {
       connectionsSeen.add(connection.id);
-      if (query.id.seqno > 1_000_000) throw new LiteServerError(651, 'block not found');
+      if (query.id.seqno > 1_000_000) throw new LiteProtocolError(651, 'block not found');
       return {
         kind: 'liteServer.blockHeader',
         id: { ...mcBlockId(query.id.seqno), workchain: query.id.workchain, shard: query.id.shard },
@@ -159,7 +159,7 @@ describe('ton-lite-client against the local ADNL lite server', () => {
     expect(await client.getVersion()).toEqual({ kind: 'liteServer.version', mode: 0, version: 0x101, capabilities: '7', now: NOW });
   });
 
-  it("surfaces a handler's LiteServerError message", async () => {
+  it("surfaces a handler's LiteProtocolError message", async () => {
     await expect(client.lookupBlockByID({ workchain: -1, shard: MASTER_SHARD, seqno: 2_000_000 })).rejects.toThrow(/^block not found$/);
     const header = await client.lookupBlockByID({ workchain: 0, shard: MASTER_SHARD, seqno: 5 });
     expect(header.id.seqno).toBe(5);
