@@ -1,4 +1,4 @@
-import { LiteServerError } from '../../src/errors';
+import { LiteProtocolError } from '../../src/localnet';
 import { AdnlServer } from '../../src/localnet/adnlServer/server';
 import { createLiteDispatcher, type LiteHandlers } from '../../src/localnet/liteserver/dispatcher';
 import type { BlockIdExt } from '../../src/tl';
@@ -69,7 +69,7 @@ export class ScriptedLiteServer {
         if (this.sendDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.sendDelayMs));
         if (this.sendVerdict === 'silent') return hang();
         if (this.sendVerdict === 'reject')
-          throw new LiteServerError(0, `cannot apply external message to current state : rejected by ${this.name}`);
+          throw new LiteProtocolError(0, `cannot apply external message to current state : rejected by ${this.name}`);
         if (this.sendVerdict === 'status0') return { kind: 'liteServer.sendMsgStatus', status: 0 };
         this.accepted.push(query.body);
         return { kind: 'liteServer.sendMsgStatus', status: 1 };
@@ -78,7 +78,7 @@ export class ScriptedLiteServer {
         this.calls.push(`lookupBlock:${query.id.seqno}`);
         if (this.silent) return hang();
         if (this.lookupDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.lookupDelayMs));
-        if (query.id.seqno < this.oldestSeqno || query.id.seqno > this.seqno) throw new LiteServerError(651, 'block not found');
+        if (query.id.seqno < this.oldestSeqno || query.id.seqno > this.seqno) throw new LiteProtocolError(651, 'block not found');
         return { kind: 'liteServer.blockHeader', id: this.blockId(query.id.seqno), mode: query.mode, headerProof: Buffer.alloc(0) };
       },
     };
