@@ -93,6 +93,6 @@ export async function sendTransfer(
   } else if (res.status !== 200) {
     throw new Error(`sendBoc: ${res.status} ${await res.text()}`);
   }
-  await nextBlock(stack, seqnoBefore);
+  await nextBlock(stack);
   return { seqnoBefore, sender: sender.address };
 }
