@@ -56,7 +56,9 @@ async function gasPerSecond(): Promise<{ perSecond: number; gasUsed: number; ms:
 
 export async function runTvmFloodBench(): Promise<void> {
   const seconds = Number(process.env['TVMFLOOD_SECONDS'] ?? 150);
-  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--block-interval', '600000'], {});
+  // --block-interval 0: the deploy seals its block on arrival (with a long interval it would wait
+  // for a timed block that never comes, and the flood would run against an uninit account: exit -13).
+  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--block-interval', '0'], {});
   const logger = pino({ level: 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);
@@ -68,6 +70,8 @@ export async function runTvmFloodBench(): Promise<void> {
     const client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     const [loop] = await deployFromWallet(client, source.localnet.wallets.keyPair, [contractInit(GAS_LOOP_CODE, 26)]);
     const address = loop!.toString();
+    const state = (await (await fetch(`${stack.api}/getAddressState?address=${encodeURIComponent(address)}`)).json()) as { result: string };
+    if (state.result !== 'active') throw new Error(`the gas-loop contract is ${state.result}, not active: the flood would measure nothing`);
     let call = 0;
     const body = () => JSON.stringify({ address, method: 'burn', stack: [['num', String(++call)]] });
 
@@ -77,11 +81,26 @@ export async function runTvmFloodBench(): Promise<void> {
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1000);
     const until = Date.now() + seconds * 1000;
     const answers: Answer[] = [];
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
+    // Other requests meanwhile: a balance read (lite server and proofs, no TVM) every 250 ms.
+    const wallet = source.localnet.wallets.wallets[0]!.address.toString();
+    const probes: number[] = [];
+    let probeErrors = 0;
+    const probe = async () => {
+      while (Date.now() < until) {
+        const started = performance.now();
+        const res = await fetch(`${stack.api}/getAddressBalance?address=${encodeURIComponent(wallet)}`);
+        await res.arrayBuffer();
+        if (res.status === 200) probes.push(performance.now() - started);
+        else probeErrors++;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    await Promise.all([
+      probe(),
+      ...Array.from({ length: CLIENTS }, async () => {
         while (Date.now() < until) answers.push(await postJson(stack, 'runGetMethod', body()));
       }),
-    );
+    ]);
     clearInterval(sampler);
     const rssEnd = process.memoryUsage().rss;
     await new Promise((resolve) => setTimeout(resolve, 15_000));
@@ -94,6 +113,12 @@ export async function runTvmFloodBench(): Promise<void> {
     console.log(
       `tvmflood: ${CLIENTS} clients x ${seconds} s of a ${GAS.toLocaleString('en')}-gas get-method, ${config.tvmWorkers} TVM threads: ` +
         `${[...statuses].map(([k, n]) => `${n}x ${k}`).join(', ')}; threads replaced ${(await replacements()) - replacedBefore}`,
+    );
+    probes.sort((a, b) => a - b);
+    const at = (f: number) => (probes.length === 0 ? NaN : probes[Math.min(probes.length - 1, Math.floor(probes.length * f))]!);
+    console.log(
+      `  other requests (getAddressBalance every 250 ms, ${probes.length} ok, ${probeErrors} failed): ` +
+        `p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms, max ${at(1).toFixed(1)} ms`,
     );
     console.log(
       `  RSS start ${(rssStart / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB, end ${(rssEnd / MB).toFixed(0)} MB, 15 s after ${(rssAfter / MB).toFixed(0)} MB`,

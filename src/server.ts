@@ -15,7 +15,8 @@ import { observePool, startMetricsServer, type MetricsServer } from './monitorin
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './cells';
-import { IndexEventBuilder, IndexFollower, StreamingService } from './streaming';
+import { IndexEventBuilder, IndexFollower, pendingEvents, StreamingService } from './streaming';
+import { PENDING_DEFAULTS, PendingTraces } from './emulate';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -135,10 +136,38 @@ export async function startServer(
     await started.start().catch((err: unknown) => streamingLogger.warn({ err }, 'streaming: the follower could not read the index at start'));
     follower = started;
   }
+  // Messages sent through us, emulated at once and kept until the index commits them (pending
+  // traces): only with the index, which both serves them (v3) and says when they landed.
+  let pending: PendingTraces | undefined;
+  if (index && config.pendingTraces > 0) {
+    const readPool = index.store.readPool;
+    const started = new PendingTraces({
+      ...PENDING_DEFAULTS,
+      ttlMs: config.pendingTtl,
+      maxTraces: config.pendingTraces,
+      emulationTimeoutMs: config.requestTimeout,
+      openSession: (deadline) => pool.openSession({}, deadline),
+      landedInIndex: async (hashes) => {
+        const { rows } = await readPool.query<{ msg_hash: Buffer }>(
+          "select msg_hash from messages where msg_hash = any($1::bytea[]) and direction = 'in'",
+          [hashes],
+        );
+        return new Set(rows.map((row) => row.msg_hash.toString('hex')));
+      },
+      logger: logger.child({ component: 'pending' }),
+    });
+    started.listen({
+      added: (entry) => streaming.publishPending(pendingEvents(entry.trace)),
+      invalidated: (hashNorm) => streaming.publishPending([{ type: 'trace_invalidated', traceExternalHashNorm: hashNorm }]),
+    });
+    index.onBlock((block) => started.committed(block));
+    pending = started;
+  }
   const services: AppServices = {
     config,
     logger,
     streaming,
+    ...(pending ? { pending } : {}),
     table: createHandlerTable(),
     lite: pool,
     access,
@@ -166,6 +195,7 @@ export async function startServer(
     });
   } catch (err) {
     unobserve();
+    pending?.close();
     await streaming.close();
     await follower?.stop();
     await index?.stop();
@@ -184,6 +214,7 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      pending?.close();
       // Streams never end on their own: each gets its reason frame and is closed first.
       await streaming.close();
       await follower?.stop();

@@ -370,6 +370,22 @@ export const OPTIONS = {
     min: 1,
     max: 10_000_000,
   },
+  pendingTtl: {
+    flag: 'pending-ttl',
+    kind: 'int',
+    defaultValue: 60000,
+    description: 'longest a sent message stays a pending trace (v3 pending*, pending streaming events) before it is dropped as invalidated, ms; a wallet message\'s valid_until may end it sooner',
+    min: 1000,
+    max: 3_600_000,
+  },
+  pendingTraces: {
+    flag: 'pending-traces',
+    kind: 'int',
+    defaultValue: 2000,
+    description: 'most pending traces kept in memory (also at most 64 MiB); 0: sent messages are not emulated',
+    min: 0,
+    max: 100_000,
+  },
   databaseUrl: {
     flag: 'database-url',
     kind: 'string',

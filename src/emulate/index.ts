@@ -16,3 +16,12 @@ export const EMULATE_RECORDS: readonly EmulateRecord<unknown>[] = [
   emulateTraceRecord as EmulateRecord<unknown>,
   emulateTonConnectRecord as EmulateRecord<unknown>,
 ];
+export {
+  PendingTraces,
+  PENDING_DEFAULTS,
+  type CommittedRows,
+  type PendingListener,
+  type PendingOptions,
+  type PendingStats,
+  type PendingTrace,
+} from './pending';

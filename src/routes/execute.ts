@@ -178,6 +178,8 @@ export async function executeCall(
     async sendMessage(boc) {
       if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');
       sentTo = (await services.lite.broadcastMessage(boc, services.config.sendFanout, deadline)).sentTo;
+      // Accepted: its trace is emulated in the background and served as pending; the answer never waits for it.
+      services.pending?.track(boc);
     },
     consensusSeqno: () => services.lite?.consensusSeqno(),
   };

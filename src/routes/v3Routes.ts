@@ -142,6 +142,7 @@ export function createV3Router(services: AppServices): Router {
       database: indexReadsOf(services),
       cache: services.cache,
       testnet: services.config.network === 'testnet',
+      ...(services.pending ? { pending: services.pending } : {}),
       sendError: (req, res, err) => sendV3Error(req, res, err, services),
     }),
   );

@@ -155,6 +155,16 @@ export class EventBus {
     }
   }
 
+  /**
+   * An event of no committed block (a pending trace, its invalidation): to the live connections
+   * only, without an id; it is not kept for resume.
+   */
+  deliverLive(event: StreamEvent): void {
+    if (this.closed) return;
+    const block: SourceBlock = { mcSeqno: this.lastSeqnoValue ?? 0, committedAt: Date.now(), events: [] };
+    for (const listener of this.listeners) listener.deliver('', event, block);
+  }
+
   private dropWindow(): void {
     this.window = [];
     this.windowEventCount = 0;

@@ -9,3 +9,4 @@ export type { StreamEvent, TransactionsEvent, AccountStateChangeEvent, TraceEven
 export { SUBSCRIPTION_BOUNDS } from './subscription';
 export { IndexEventBuilder } from './builder';
 export { IndexFollower, STREAMING_CHANNEL, type IndexFollowerOptions } from './follower';
+export { pendingEvents } from './pending';

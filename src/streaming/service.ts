@@ -9,6 +9,7 @@ import { ApiError, ValidationError } from '../errors';
 import { readBoundedJson } from '../intake';
 import { EventBus, parseEventId, ResumeError, type EventId, type ReplaySource, type SourceBlock } from './bus';
 import { ConnectionCounter, StreamConnection } from './connection';
+import type { StreamEvent } from './events';
 import { streamingMetrics } from './metrics';
 import { httpStatusOf } from '../httpErrors';
 import { SseTransport } from './sse';
@@ -106,6 +107,11 @@ export class StreamingService {
     this.lastPublishedAt = Date.now();
     streamingMetrics.blocks.inc({ outcome: 'published' });
     this.bus.publish(block);
+  }
+
+  /** Events of traces not in a block yet (src/emulate's pending traces): live connections only. */
+  publishPending(events: readonly StreamEvent[]): void {
+    for (const event of events) this.bus.deliverLive(event);
   }
 
   /** The index rolled back to `seqno` (the local chain was rewound). */

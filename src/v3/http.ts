@@ -6,7 +6,7 @@ import { httpRequestDuration, httpRequests } from '../metrics';
 import { IndexUnavailableError, type V3Database } from './db';
 import { V3Query } from './params/query';
 import { toBool } from './params/rules';
-import type { AnyRoute, RequestSettings } from './routes/route';
+import type { AnyRoute, RequestSettings, RouteContext } from './routes/route';
 
 /** The version ton-index-go reports in X-API-Version (its OpenAPI `info.version`). */
 export const V3_API_VERSION = '1.2.6';
@@ -17,6 +17,8 @@ export interface V3RouterOptions {
   /** The index's tables; absent (index off) = every route answers 503 after its validation. */
   readonly database?: V3Database;
   readonly testnet: boolean;
+  /** Pending traces (src/emulate) for the pending routes; absent: they answer none. */
+  readonly pending?: RouteContext['pending'];
   /** Writes an error answer (`{"error": text}`, logging what is ours to fix). */
   readonly sendError: (req: Request, res: Response, err: unknown) => void;
 }
@@ -55,7 +57,7 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
         const query = new V3Query(req.query as Record<string, unknown>);
         const params: unknown = route.parse(query);
         if (!options.database) throw new IndexUnavailableError();
-        const context = { db: options.database, settings: requestSettings(req, query, options.testnet) };
+        const context: RouteContext = { db: options.database, settings: requestSettings(req, query, options.testnet), ...(options.pending ? { pending: options.pending } : {}) };
         const pinned = options.cache ? route.immutableAt?.(params, context.settings) : undefined;
         const rootHash = pinned === undefined ? undefined : await masterchainRootHash(context.db, pinned);
         if (options.cache && rootHash) {

@@ -307,9 +307,10 @@ describe('traces', () => {
   });
 });
 
-describe('pending routes: validations, then empty collections', () => {
+describe('pending routes: validations, then nothing pending (no message was sent through this app)', () => {
   test('pendingTransactions / pendingTraces / pendingActions', async () => {
-    expect(await ok(`/pendingTransactions?account=${WALLET}`)).toEqual({ transactions: [], address_book: {} });
+    // ton-index-go: no pending transaction on the accounts is a 404.
+    expect(await get(`/pendingTransactions?account=${WALLET}`)).toMatchObject({ status: 404, body: { error: 'emulated traces not found' } });
     expect(await get('/pendingTransactions')).toMatchObject({ status: 422, body: { error: 'at least 1 account address required' } });
     expect(await ok(`/pendingTraces?account=${WALLET}`)).toEqual({ traces: [], address_book: {}, metadata: {} });
     expect(await get('/pendingTraces')).toMatchObject({ status: 422, body: { error: 'account or ext_msg_hash should be specified' } });

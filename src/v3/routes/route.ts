@@ -1,3 +1,4 @@
+import type { PendingTraces } from '../../emulate';
 import type { V3Database } from '../db';
 import type { V3Query } from '../params/query';
 
@@ -14,6 +15,8 @@ export interface RequestSettings {
 export interface RouteContext {
   readonly db: V3Database;
   readonly settings: RequestSettings;
+  /** Traces of messages sent through this server, emulated, not yet indexed (the pending routes). */
+  readonly pending?: Pick<PendingTraces, 'findByAccount' | 'findByExternalHash'>;
 }
 
 /**
