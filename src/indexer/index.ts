@@ -10,7 +10,7 @@ import type { AppConfig } from '../config';
 import { ApiError } from '../errors';
 import { IndexStore, IndexStoreError, type IndexStoreKind } from '../indexdb';
 import type { LitePool } from '../liteclient';
-import { Indexer, type CommittedMcBlock, type IndexStatus } from './indexer';
+import { Indexer, STARTING_STATUS, type CommittedMcBlock, type IndexStatus } from './indexer';
 
 export { Indexer, isConnectionError, type CommittedMcBlock, type IndexStatus, type IndexState, type IndexerOptions } from './indexer';
 export { verifiedBlockRoot, BlockFetcher } from './blockFetcher';
@@ -79,17 +79,6 @@ export interface StartIndexOptions {
    */
   readonly background?: boolean;
 }
-
-const STARTING_STATUS: IndexStatus = {
-  state: 'starting',
-  writer: false,
-  firstMcSeqno: null,
-  committedMcSeqno: null,
-  headMcSeqno: null,
-  lagBlocks: null,
-  lagMs: null,
-  lastError: null,
-};
 
 /** The text v3 and streaming answer with (503) while the store opens. */
 export const INDEX_STARTING = 'the index is starting (its database is opening)';

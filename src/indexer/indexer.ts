@@ -61,6 +61,18 @@ export interface IndexStatus {
   readonly lastError: string | null;
 }
 
+/** Before anything is known: the pipeline's first status, and the index's while its store opens. */
+export const STARTING_STATUS: IndexStatus = {
+  state: 'starting',
+  writer: false,
+  firstMcSeqno: null,
+  committedMcSeqno: null,
+  headMcSeqno: null,
+  lagBlocks: null,
+  lagMs: null,
+  lastError: null,
+};
+
 /** The chain now has another block at a seqno the index committed: roll back. */
 class ChainRewoundError extends Error {
   constructor(readonly seqno: number) {
@@ -97,16 +109,7 @@ export class Indexer extends EventEmitter {
   private running: Promise<void> | undefined;
   private lease: WriterLease | null = null;
   private readonly source: McBlockSource;
-  private statusValue: IndexStatus = {
-    state: 'starting',
-    writer: false,
-    firstMcSeqno: null,
-    committedMcSeqno: null,
-    headMcSeqno: null,
-    lagBlocks: null,
-    lagMs: null,
-    lastError: null,
-  };
+  private statusValue: IndexStatus = STARTING_STATUS;
   private lastProgressLog = 0;
   /** Where to start instead of the configured block, when that one turned out unavailable. */
   private startOverride: number | undefined;
