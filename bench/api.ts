@@ -84,7 +84,7 @@ function row(name: string, path: string, figures: Figures): string {
 export async function runApiBench(): Promise<void> {
   const walletsNeeded = CONCURRENCY;
   const { config } = loadConfig(
-    ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--cache-size', '0', '--accounts', String(walletsNeeded), '--log-level', 'silent'],
+    ['--index', 'off', '--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--cache-size', '0', '--accounts', String(walletsNeeded), '--log-level', 'silent'],
     {},
   );
   const logger = pino({ level: 'silent' });

@@ -54,7 +54,7 @@ async function measure(label: string, url: string, boc: string, requests: number
 
 export async function runEmulateBench(): Promise<void> {
   const requests = Number(process.env['EMULATE_REQUESTS'] ?? 200);
-  const { config } = loadConfig(['--port', '0', '--keyless-rps', '0', '--accounts', '2', '--block-interval', '600000', '--cache-size', '0'], {});
+  const { config } = loadConfig(['--index', 'off', '--port', '0', '--keyless-rps', '0', '--accounts', '2', '--block-interval', '600000', '--cache-size', '0'], {});
   const logger = pino({ level: 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);

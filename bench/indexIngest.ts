@@ -7,9 +7,15 @@
  *    at start, middle and end.
  * 2. Live: transfers at BENCH_INDEX_RATE per second (default 20) while the index follows: from
  *    each block's seal to its rows being committed, p50/p99.
- * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms.
+ * 3. Start: `npm start`'s command (node bin/ton-http-bridge.js, the embedded chain) with the index
+ *    on (the default) and with --index off, BENCH_START_RUNS times each (default 5): time from the
+ *    spawn to the first healthcheck 200, and the RSS of each after BENCH_REST_SECONDS (default 60).
+ * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
+ * `npm start` healthy in < 3 s with the index on, its RSS at rest at most 100 MB above --index off.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
@@ -25,6 +31,9 @@ import { cpus, loadavg } from 'node:os';
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
 const RATE = Number(process.env['BENCH_INDEX_RATE'] ?? 20);
 const LIVE_SECONDS = 20;
+const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
+const REST_SECONDS = Number(process.env['BENCH_REST_SECONDS'] ?? 60);
+const ROOT = path.join(__dirname, '..');
 const ADMIN_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const logger = pino({ level: 'silent' });
 
@@ -147,8 +156,79 @@ async function live(net: Localnet, index: IndexService): Promise<void> {
   );
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * One start of `npm start`'s command: ms from the spawn to the first healthcheck 200, then (when
+ * `restSeconds` > 0) the process's RSS that long after, MB, and the healthcheck's index state.
+ */
+async function startOnce(flags: string[], restSeconds: number): Promise<{ healthyMs: number; rssMb: number | null; index: string }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'ton-http-bridge.js'), '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', ...flags], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    let healthyMs: number | null = null;
+    while (healthyMs === null) {
+      if (performance.now() - started > 60_000) throw new Error('no healthcheck 200 within 60 s');
+      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/v2/healthcheck`).then(
+        (res) => res.status === 200,
+        () => false,
+      );
+      if (ok) healthyMs = performance.now() - started;
+      else await sleep(25);
+    }
+    let rss: number | null = null;
+    let index = '';
+    if (restSeconds > 0) {
+      await sleep(restSeconds * 1000);
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      rss = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024);
+      const health = (await (await fetch(`http://127.0.0.1:${port}/api/v2/healthcheck`)).json()) as { result: { index: { state: string; committed_mc_seqno: number | null } | null } };
+      index = health.result.index ? `${health.result.index.state} at mc ${health.result.index.committed_mc_seqno}` : 'off';
+    }
+    return { healthyMs, rssMb: rss, index };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+async function startFigures(): Promise<void> {
+  for (const [label, flags] of [
+    ['index on (default)', []],
+    ['--index off', ['--index', 'off']],
+  ] as const) {
+    const times: number[] = [];
+    for (let run = 0; run < START_RUNS; run++) times.push((await startOnce([...flags], 0)).healthyMs);
+    const rest = await startOnce([...flags], REST_SECONDS);
+    console.log(
+      `  npm start, ${label}: healthy in ${times.map((t) => (t / 1000).toFixed(2)).join(' / ')} s (median ${(percentile(times, 50) / 1000).toFixed(2)} s, target < 3 s); ` +
+        `RSS after ${REST_SECONDS} s ${rest.rssMb} MB (index: ${rest.index}); load ${loadavg()[0]!.toFixed(1)}`,
+    );
+  }
+}
+
 export async function runIndexBench(): Promise<void> {
   console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  if (process.env['BENCH_INDEX_ONLY'] !== 'ingest') await startFigures();
+  if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
   const net = await savedChain();
   try {
     await withDatabase(async (url) => {

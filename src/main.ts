@@ -119,7 +119,7 @@ async function runIndexOnly(config: AppConfig, logger: ReturnType<typeof createL
   await checkLiteServersAtStart(pool, config.startTimeout, logger);
   const metrics = config.metricsPort !== 0 ? await startMetricsServer(config.metricsPort, config.host, logger) : undefined;
   const index = await startIndex(config, pool, logger, config.network === 'local');
-  process.stdout.write(`indexing (${index.store.kind})\n`);
+  process.stdout.write(`indexing (${index.kind})\n`);
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'stopping the indexer');
     void (async () => {

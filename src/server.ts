@@ -82,8 +82,12 @@ export async function startServer(
     if (config.metricsPort !== 0) metrics = await startMetricsServer(config.metricsPort, config.host, logger);
     // The block index (v3's store): a bad database URL or a newer schema stops the start here.
     // A local network (embedded, or `localnet` reached through --liteservers) is indexed from genesis and may rewind.
+    // The embedded PGlite store opens in the background (seconds): v2 is healthy at once, v3 and
+    // streaming answer 503 "the index is starting" until it is open. A PostgreSQL server is opened
+    // here, so a bad URL or a newer schema is a start error.
     const localChain = config.network === 'local';
-    if (indexEnabled(config, source?.localnet !== undefined)) index = await startIndex(config, pool, logger, localChain);
+    const embeddedChain = source?.localnet !== undefined || source?.controls !== undefined;
+    if (indexEnabled(config, embeddedChain)) index = await startIndex(config, pool, logger, localChain, { background: !config.databaseUrl });
   } catch (err) {
     unobserve();
     await metrics?.close();
@@ -109,7 +113,7 @@ export async function startServer(
   await cache?.connect();
   // The streaming API's events are the index's committed blocks; without the index it has no source.
   const streamingLogger = logger.child({ component: 'streaming' });
-  const builder = index ? new IndexEventBuilder(index.store.pool, config.network === 'testnet') : undefined;
+  const builder = index ? new IndexEventBuilder(index.pool, config.network === 'testnet') : undefined;
   const indexService = index;
   const streaming = new StreamingService({
     config,
@@ -126,21 +130,24 @@ export async function startServer(
       : {}),
   });
   let follower: IndexFollower | undefined;
+  let serverStopping = false;
   if (index && builder) {
     const started = new IndexFollower(builder, streaming, streamingLogger, {
       pollMs: 1000,
-      ...(index.store.kind === 'postgres' ? { sharedDatabase: index.store.connection } : {}),
+      ...(config.databaseUrl ? { sharedDatabase: { connectionString: config.databaseUrl } } : {}),
     });
     index.onBlock((block) => started.committed(block.mcSeqno));
-    index.indexer.on('rollback', (common: number) => started.rolledBack(common));
-    await started.start().catch((err: unknown) => streamingLogger.warn({ err }, 'streaming: the follower could not read the index at start'));
+    index.onRollback((common) => started.rolledBack(common));
     follower = started;
+    // The follower reads the index: it starts once the store is open (at once with PostgreSQL).
+    const startFollower = () => started.start().catch((err: unknown) => streamingLogger.warn({ err }, 'streaming: the follower could not read the index at start'));
+    if (index.opened()) await startFollower();
+    else void index.ready.then(() => (serverStopping ? undefined : startFollower()), () => {});
   }
   // Messages sent through us, emulated at once and kept until the index commits them (pending
   // traces): only with the index, which both serves them (v3) and says when they landed.
   let pending: PendingTraces | undefined;
   if (index && config.pendingTraces > 0) {
-    const readPool = index.store.readPool;
     const started = new PendingTraces({
       ...PENDING_DEFAULTS,
       ttlMs: config.pendingTtl,
@@ -148,7 +155,10 @@ export async function startServer(
       emulationTimeoutMs: config.requestTimeout,
       openSession: (deadline) => pool.openSession({}, deadline),
       landedInIndex: async (hashes) => {
-        const { rows } = await readPool.query<{ msg_hash: Buffer }>(
+        // The store may still be opening (the embedded PGlite): a rejection keeps the entries a round.
+        const open = index.opened();
+        if (!open) throw new Error('the index is starting');
+        const { rows } = await open.store.readPool.query<{ msg_hash: Buffer }>(
           "select msg_hash from messages where msg_hash = any($1::bytea[]) and direction = 'in'",
           [hashes],
         );
@@ -214,6 +224,7 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      serverStopping = true;
       pending?.close();
       // Streams never end on their own: each gets its reason frame and is closed first.
       await streaming.close();

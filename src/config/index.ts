@@ -402,7 +402,7 @@ export const OPTIONS = {
     flag: 'index',
     kind: 'string',
     defaultValue: undefined,
-    description: 'the block index behind v3: on or off (default: on with --database-url, off otherwise; --index on with the embedded chain uses embedded PGlite)',
+    description: 'the block index behind v3: on or off (default: on with the embedded chain (embedded PGlite, opened in the background) and with --database-url, off otherwise)',
     choices: ['on', 'off'],
   },
   indexDir: {

@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { cp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -52,24 +53,24 @@ function lockDataDir(dataDir: string): () => void {
   throw new IndexStoreError(`cannot lock the index directory ${dataDir}`);
 }
 
-/** Starts PGlite in a worker thread with its data in `dataDir` (null: in memory) and serves it on a unix socket. */
-export async function startEmbeddedPostgres(dataDir: string | null): Promise<EmbeddedPostgres> {
-  let unlock = () => {};
-  if (dataDir) {
-    try {
-      mkdirSync(dataDir, { recursive: true });
-    } catch (err) {
-      throw new IndexStoreError(`cannot create the index directory ${dataDir}: ${(err as Error).message}`);
-    }
-    unlock = lockDataDir(dataDir);
+/**
+ * The embedded database's directory, created and locked for this process (synchronous, so a
+ * directory in use stops the start even when the database itself opens in the background).
+ * Returns the release; null: in memory, nothing to claim.
+ */
+export function claimIndexDir(dataDir: string | null): () => void {
+  if (!dataDir) return () => {};
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw new IndexStoreError(`cannot create the index directory ${dataDir}: ${(err as Error).message}`);
   }
-  const socketDir = mkdtempSync(path.join(tmpdir(), 'ton-bridge-pg-'));
-  const data: PgliteWorkerData = { dataDir, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`) };
+  return lockDataDir(dataDir);
+}
+
+/** Runs one pgliteWorker thread until its first message: 'ready' resolves, anything else rejects. */
+async function runWorker(data: PgliteWorkerData, what: string): Promise<Worker> {
   const worker = new Worker(path.join(__dirname, 'pgliteWorkerEntry.js'), { workerData: data });
-  const cleanup = () => {
-    rmSync(socketDir, { recursive: true, force: true });
-    unlock();
-  };
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new IndexStoreError('the embedded database did not open in time')), START_TIMEOUT_MS);
@@ -84,17 +85,130 @@ export async function startEmbeddedPostgres(dataDir: string | null): Promise<Emb
       worker.once('message', (message: PgliteWorkerMessage) => {
         clearTimeout(timer);
         if (message.kind === 'ready') resolve();
-        else reject(new IndexStoreError(`the embedded database cannot open${dataDir ? ` ${dataDir}` : ''}: ${message.kind === 'failed' ? message.message : message.kind}`));
+        else reject(new IndexStoreError(`the embedded database cannot open ${what}: ${message.kind === 'failed' ? message.message : message.kind}`));
       });
     });
   } catch (err) {
     await worker.terminate();
-    cleanup();
     throw err;
   }
   worker.removeAllListeners('exit');
   worker.removeAllListeners('error');
   worker.on('error', () => {});
+  return worker;
+}
+
+function pgliteVersion(): string {
+  try {
+    const entry = require.resolve('@electric-sql/pglite');
+    const manifest = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as { version?: string };
+    return manifest.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+const TEMPLATE_READY = 'ton-http-bridge-template-ready';
+/** Temporary data directories of in-memory stores: removed at close, swept when their process died. */
+const SCRATCH_PREFIX = 'ton-bridge-pgdata-';
+
+/**
+ * An empty data directory made once per PGlite version and user (in the temporary directory) and
+ * copied for every new store. initdb costs 7-9 s of CPU and leaves ~450 MB in its wasm heap,
+ * which PGlite keeps for the life of the instance (measured: 600-780 MB RSS after a fresh open,
+ * 170 MB opening an existing directory); it runs in a thread of its own, whose heap dies with it.
+ */
+let templateBuilding: Promise<string> | undefined;
+function templateDir(): Promise<string> {
+  return (templateBuilding ??= (async () => {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+    const dir = path.join(tmpdir(), `ton-http-bridge-pglite-${pgliteVersion()}-${uid}`);
+    if (existsSync(path.join(dir, TEMPLATE_READY))) return dir;
+    const building = mkdtempSync(`${dir}.building-`);
+    try {
+      const worker = await runWorker({ mode: 'init', dataDir: building }, 'a new directory');
+      await worker.terminate();
+      closeSync(openSync(path.join(building, TEMPLATE_READY), 'w'));
+      // Another process may have finished one first: its directory is as good as ours.
+      await rename(building, dir).catch(async () => {
+        if (!existsSync(path.join(dir, TEMPLATE_READY))) {
+          await rm(dir, { recursive: true, force: true });
+          await rename(building, dir);
+        }
+      });
+    } finally {
+      await rm(building, { recursive: true, force: true });
+    }
+    return dir;
+  })().finally(() => {
+    templateBuilding = undefined;
+  }));
+}
+
+/** A new data directory gets a copy of the template (a directory with PG_VERSION is a database already). */
+async function initialize(dataDir: string): Promise<void> {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  const template = await templateDir();
+  await cp(template, dataDir, { recursive: true, filter: (source) => path.basename(source) !== TEMPLATE_READY });
+}
+
+/** Scratch directories of in-memory stores whose process is gone (a SIGKILL skips the close). */
+function sweepScratch(): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(tmpdir()).filter((name) => name.startsWith(SCRATCH_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    const dir = path.join(tmpdir(), name);
+    try {
+      const owner = Number.parseInt(readFileSync(path.join(dir, LOCK_FILE), 'utf8'), 10);
+      if (Number.isInteger(owner) && !processAlive(owner)) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // No lock file (yet): its process is still setting it up, or it is not ours to judge.
+    }
+  }
+}
+
+/**
+ * Starts PGlite in a worker thread with its data in `dataDir` and serves it on a unix socket.
+ * `dataDir` null: "in memory" — a scratch directory of the temporary directory, removed at close
+ * (PGlite's own in-memory file system would hold the files in the process's heap). `claimed`
+ * releases the directory claimed with claimIndexDir (claimed here when absent).
+ */
+export async function startEmbeddedPostgres(requestedDir: string | null, claimed?: () => void): Promise<EmbeddedPostgres> {
+  let dataDir = requestedDir;
+  let unlock = claimed ?? claimIndexDir(dataDir);
+  if (!dataDir) {
+    sweepScratch();
+    const scratch = mkdtempSync(path.join(tmpdir(), SCRATCH_PREFIX));
+    const release = lockDataDir(scratch);
+    dataDir = scratch;
+    unlock = () => {
+      release();
+      rmSync(scratch, { recursive: true, force: true });
+    };
+  }
+  try {
+    await initialize(dataDir);
+  } catch (err) {
+    unlock();
+    throw err instanceof IndexStoreError ? err : new IndexStoreError(`cannot create the index database in ${dataDir}: ${(err as Error).message}`);
+  }
+  const socketDir = mkdtempSync(path.join(tmpdir(), 'ton-bridge-pg-'));
+  const data: PgliteWorkerData = { mode: 'serve', dataDir, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`) };
+  const cleanup = () => {
+    rmSync(socketDir, { recursive: true, force: true });
+    unlock();
+  };
+  let worker: Worker;
+  try {
+    worker = await runWorker(data, requestedDir ?? '(scratch)');
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
   let closing: Promise<void> | undefined;
   return {
     host: socketDir,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
+import { claimIndexDir, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded';
 import { IndexStoreError } from './errors';
 import { migrate } from './migrate';
 
@@ -19,6 +19,8 @@ export interface IndexStoreOptions {
   readonly indexDir?: string | null;
   /** Connections of the read pool (a real server only; the embedded one serves one at a time). */
   readonly maxConnections?: number;
+  /** The index directory's release when the caller claimed it already (IndexStore.claimDirectory). */
+  readonly claimed?: () => void;
   readonly logger: Logger;
 }
 
@@ -80,6 +82,14 @@ export class IndexStore {
     if (readPool !== pool) readPool.on('error', onError);
   }
 
+  /**
+   * Claims the embedded database's directory now (IndexStoreError when another live process has
+   * it), for an open that runs in the background: pass the release as `claimed` to open().
+   */
+  static claimDirectory(indexDir: string | null | undefined): () => void {
+    return claimIndexDir(indexDir ? path.resolve(indexDir) : null);
+  }
+
   /** Opens (and migrates) the store; IndexStoreError for anything the operator must fix. */
   static async open(options: IndexStoreOptions): Promise<IndexStore> {
     const logger = options.logger.child({ component: 'index-store' });
@@ -96,7 +106,7 @@ export class IndexStore {
       return store;
     }
     const dataDir = options.indexDir ? path.resolve(options.indexDir) : null;
-    const embedded = await startEmbeddedPostgres(dataDir);
+    const embedded = await startEmbeddedPostgres(dataDir, options.claimed);
     const connection: pg.ClientConfig = { host: embedded.host, port: embedded.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
     // One connection: see pgliteWorker.ts. The writer takes it per transaction.
     const pool = new pg.Pool({ ...connection, max: 1 });

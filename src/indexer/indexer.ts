@@ -61,6 +61,18 @@ export interface IndexStatus {
   readonly lastError: string | null;
 }
 
+/** Before anything is known: the pipeline's first status, and the index's while its store opens. */
+export const STARTING_STATUS: IndexStatus = {
+  state: 'starting',
+  writer: false,
+  firstMcSeqno: null,
+  committedMcSeqno: null,
+  headMcSeqno: null,
+  lagBlocks: null,
+  lagMs: null,
+  lastError: null,
+};
+
 /** The chain now has another block at a seqno the index committed: roll back. */
 class ChainRewoundError extends Error {
   constructor(readonly seqno: number) {
@@ -97,16 +109,7 @@ export class Indexer extends EventEmitter {
   private running: Promise<void> | undefined;
   private lease: WriterLease | null = null;
   private readonly source: McBlockSource;
-  private statusValue: IndexStatus = {
-    state: 'starting',
-    writer: false,
-    firstMcSeqno: null,
-    committedMcSeqno: null,
-    headMcSeqno: null,
-    lagBlocks: null,
-    lagMs: null,
-    lastError: null,
-  };
+  private statusValue: IndexStatus = STARTING_STATUS;
   private lastProgressLog = 0;
   /** Where to start instead of the configured block, when that one turned out unavailable. */
   private startOverride: number | undefined;
@@ -470,8 +473,10 @@ export class Indexer extends EventEmitter {
 
 /** Errors of the connection to the database (as opposed to SQL errors of ours). */
 export function isConnectionError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
+  // Not `instanceof Error`: node's own errors (net, from pg's socket) come from another realm under a
+  // vm sandbox (jest), and there they were taken for a failure of ours.
+  if (typeof err !== 'object' || err === null || typeof (err as { message?: unknown }).message !== 'string') return false;
   const code = (err as { code?: string }).code;
   if (code && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOENT' || code === 'EPIPE' || code === 'ETIMEDOUT')) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|lease lost/i.test(err.message);
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|lease lost/i.test((err as { message: string }).message);
 }

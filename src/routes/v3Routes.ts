@@ -123,11 +123,13 @@ function indexReadsOf(services: AppServices): V3Database | undefined {
   const index = services.index;
   if (!index) return undefined;
   const url = services.config.databaseReadUrl ?? services.config.databaseUrl;
-  const reads = url && index.store.kind === 'postgres' ? createV3Database(url, { allowExitOnIdle: true }) : v3DatabaseOf(index.store.readPool);
+  // The embedded store opens in the background: its pool exists only once it is open.
+  let reads: V3Database | undefined = url && index.kind === 'postgres' ? createV3Database(url, { allowExitOnIdle: true }) : undefined;
   return {
     async query(text, values) {
       const health = index.health();
       if (!health.available) throw new IndexUnavailableError(health.reason ?? undefined);
+      reads ??= v3DatabaseOf(index.store.readPool);
       return reads.query(text, values);
     },
   };

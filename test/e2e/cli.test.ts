@@ -75,7 +75,7 @@ test('--state-file: the chain saved on exit is resumed by the next start (same k
   const dir = tempDir();
   const stateFile = path.join(dir, 'chain.state');
   const key = 'ab'.repeat(32);
-  const args = ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '1', '--state-file', stateFile, '--localnet-key', key, '--block-interval', '200', '--log-level', 'info'];
+  const args = ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '1', '--state-file', stateFile, '--localnet-key', key, '--block-interval', '200', '--log-level', 'info', '--index', 'off'];
 
   const first = run(args);
   children.push(first);

@@ -24,6 +24,8 @@ const STALL_BOUND_MS = 3 * MAX_STALL_MS;
 
 // A long request deadline: on a loaded machine the chain's decode alone can take seconds.
 const FLAGS = [
+  '--index',
+  'off',
   '--port',
   '0',
   '--metrics-port',

@@ -22,10 +22,21 @@ export interface LocalStack {
 }
 
 export async function startLocalStack(flags: string[] = [], logger?: Logger): Promise<LocalStack> {
-  const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '2', '--health-interval', '200', ...flags], {});
+  // The index is on by default with the embedded chain; a stack that does not name it (nor a
+  // database) does not need it and runs without (its embedded database costs seconds of CPU).
+  const wantsIndex = flags.includes('--index') || flags.includes('--database-url');
+  const { config } = loadConfig(
+    ['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--accounts', '2', '--health-interval', '200', ...(wantsIndex ? [] : ['--index', 'off']), ...flags],
+    {},
+  );
   logger ??= pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);
+  // An index test reads the store from its first line: the stack is ready once it is open.
+  await server.services.index?.ready.catch(async (err: unknown) => {
+    await server.stop();
+    throw err;
+  });
   return {
     url: server.url,
     api: `${server.url}/api/v2`,

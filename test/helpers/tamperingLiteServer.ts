@@ -206,6 +206,8 @@ export async function startTamperedStack(options: { honest: boolean; flags?: str
   // Proven from the chain's own zero state, as the API proves any chain's head.
   const anchor = trustAnchorOf(localnet.globalConfig, 'local chain', undefined);
   const server = await startServer(config, logger, { servers, anchor, saveKeyBlock: false, stop: async () => undefined });
+  // With --index on the embedded store opens in the background: the stack is ready once it is open.
+  await server.services.index?.ready;
   return {
     api: `${server.url}/api/v2`,
     localnet,

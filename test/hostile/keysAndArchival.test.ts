@@ -26,6 +26,8 @@ beforeAll(async () => {
   fs.writeFileSync(keysFile, `keys:\n  - name: known\n    key: ${KNOWN_KEY}\n    rps: 0\n    networks: [local]\n`);
   const { config } = loadConfig(
     [
+      '--index',
+      'off',
       '--port',
       '0',
       '--metrics-port',
