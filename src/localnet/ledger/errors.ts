@@ -24,3 +24,24 @@ export class WaitTimeoutError extends Error {
     this.name = 'WaitTimeoutError';
   }
 }
+
+/**
+ * A developer control the chain refuses (the local chain is fenced from the bridge's errors):
+ * a value it cannot take (`invalid`: an amount above the faucet's limit, a clock moved back) or
+ * something it does not hold (`notFound`: a snapshot id). The `/localnet/*` routes map it to
+ * their answers; the text says what, to the developer.
+ */
+export class ControlRefusedError extends Error {
+  constructor(
+    readonly reason: 'invalid' | 'notFound',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ControlRefusedError';
+  }
+}
+
+/** Refuses a control's value: `detail` says why. */
+export function refuseControl(detail: string): never {
+  throw new ControlRefusedError('invalid', detail);
+}
