@@ -17,6 +17,14 @@ export class InvalidExternalMessageError extends Error {
   }
 }
 
+/** The chain stopped while something waited for a block of it. */
+export class ChainStoppedError extends Error {
+  constructor() {
+    super('the local chain stopped');
+    this.name = 'ChainStoppedError';
+  }
+}
+
 /** waitForMasterchainSeqno ran out of time. */
 export class WaitTimeoutError extends Error {
   constructor(seqno: number) {
