@@ -10,7 +10,8 @@ import { loadConfig } from '../../src/config';
 import { startLocalnetSource, startLocalnetThreadSource } from '../../src/localnetSource';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets } from '../../src/localnet/wallets';
 import { startServer, type RunningServer } from '../../src/server';
-import { MAX_STALL_MS, postJson, withStallProbe } from '../hostile/support';
+import { postJson } from '../hostile/support';
+import { MAX_STALL_MS, withStallProbe } from '../helpers/stallProbe';
 
 type Json = Record<string, unknown>;
 
