@@ -144,7 +144,7 @@ test('runGetMethod runs with the stack its parameter parsed, once', () => {
   expect(() => runGetMethod.parse({ address: ADDRESS, method: 'seqno', stack: [['nope', '1']] }, 'post')).toThrow(/nope/);
 });
 
-test('a record without its verbs, parameters, cache policy, session or result does not compile', () => {
+test('a record without its cache policy, session options or result schema does not compile', () => {
   const complete = { name: 'x', category: 'utils', verbs: READ_VERBS, summary: 'x', params: { a: param.int32() } } as const;
   const built = [
     // @ts-expect-error no cache policy
