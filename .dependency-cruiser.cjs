@@ -28,7 +28,8 @@ const LAYERS = [
 ];
 
 /** What the embedded chain may import: wire formats, cells/TL-B, the TVM emulator, errors. */
-const LOCALNET_MAY_IMPORT = ['constants', 'errors', 'cells', 'tl', 'adnl', 'tlb', 'tvm'];
+/** The bridge's errors are not among them: the chain throws its own (ControlRefusedError, LiteProtocolError), mapped at its routes. */
+const LOCALNET_MAY_IMPORT = ['constants', 'cells', 'tl', 'adnl', 'tlb', 'tvm'];
 /** The folders that write HTTP answers: the only ones that map domain errors to statuses (src/httpErrors). */
 const HTTP_EDGE = ['auth', 'intake', 'streaming', 'routes', 'docs', 'monitoring'];
 /** Who may import the embedded chain besides the composition root (src/*.ts): its own routes. */

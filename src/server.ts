@@ -100,7 +100,9 @@ export async function startServer(
   // seconds to load their code and create their emulators before listening, so the first get-methods do not spend their deadline on
   // it, but never hold the start for long (a loaded machine): they go on warming in the background.
   const warming = tvmWarming ?? startTvmWorkers(config, logger);
-  await Promise.race([warming, new Promise((resolve) => setTimeout(resolve, TVM_WARM_WAIT_MS).unref())]);
+  let warmWait: NodeJS.Timeout | undefined;
+  await Promise.race([warming, new Promise((resolve) => (warmWait = setTimeout(resolve, TVM_WARM_WAIT_MS)))]);
+  clearTimeout(warmWait);
   const cache =
     config.cacheSize > 0
       ? new ResponseCache({

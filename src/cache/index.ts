@@ -1,6 +1,5 @@
 /**
- * The response cache: answers by (method, parameters, block), the key, the per-method policy.
+ * The response cache: answers by (method, parameters, block) and the key (each method's record says how it is cached).
  */
 export * from './key';
-export * from './policy';
 export * from './responseCache';

@@ -29,7 +29,7 @@ const recordValue: DictionaryValue<Cell> = {
 export async function dnsResolveAt(
   session: ChainSession,
   block: McBlock,
-  args: { root: Address; name: string; ttl: number; deadline?: number },
+  args: { root: Address; name: string; ttl: number; deadline: number },
 ): Promise<DnsResolvedJson> {
   const { root, name: fullName, ttl, deadline } = args;
   if (encodeDnsName(fullName).length > MAX_DNS_NAME_BYTES) invalid('name is too long');

@@ -17,9 +17,6 @@ import { requiredConfigParam as configParam } from './config';
 import { emulationContext, libraryBoc } from './getMethods';
 import type { ChainSession, McBlock } from '../proofs';
 
-/** How long the emulation may run when the caller gives no deadline. */
-const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;
-
 /**
  * estimateFee: the fees an inbound external message would cost its destination, computed as
  * tonlib's query.estimateFees does — import and storage fees from the account state and config,
@@ -31,10 +28,9 @@ const DEFAULT_EMULATION_TIMEOUT_MS = 10_000;
 export async function estimateFeeAt(
   session: ChainSession,
   block: McBlock,
-  args: { address: Address; message: BuiltMessage; ignoreChksig: boolean; deadline?: number },
+  args: { address: Address; message: BuiltMessage; ignoreChksig: boolean; deadline: number },
 ): Promise<QueryFeesJson> {
-  const { address, message, ignoreChksig } = args;
-  const deadline = args.deadline ?? Date.now() + DEFAULT_EMULATION_TIMEOUT_MS;
+  const { address, message, ignoreChksig, deadline } = args;
   const read = await accountAt(session, block, address);
   const masterchain = address.workChain === -1;
   const state = read.account?.storage.state;

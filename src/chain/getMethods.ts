@@ -65,9 +65,6 @@ export function tvmStack(items: readonly TupleItem[]): Cell {
   return cell;
 }
 
-/** How long a get-method may run when the caller gives no deadline. */
-const DEFAULT_RUN_TIMEOUT_MS = 10_000;
-
 /** tonlib's rule: a name that reads as an integer is a method id, any other name is hashed. */
 export function methodIdOf(method: string | number): number {
   const text = typeof method === 'number' ? String(method) : method;
@@ -120,7 +117,7 @@ export function libraryBoc(libraries: LibraryDict): Uint8Array | undefined {
 }
 
 /** Loads the account at masterchain block `block` for running get-methods on it. */
-export async function contractAt(session: ChainSession, block: McBlock, address: Address, deadline?: number): Promise<LoadedContract> {
+export async function contractAt(session: ChainSession, block: McBlock, address: Address, deadline: number): Promise<LoadedContract> {
   return contractOf(session, await accountAt(session, block, address), deadline);
 }
 
@@ -128,7 +125,8 @@ export async function contractAt(session: ChainSession, block: McBlock, address:
 export async function contractOf(
   session: ChainSession,
   read: AccountRead,
-  deadline = Date.now() + DEFAULT_RUN_TIMEOUT_MS,
+  /** The request's deadline (ctx.deadline): every get-method run on the contract stops there. */
+  deadline: number,
 ): Promise<LoadedContract> {
   const state = read.account?.storage.state;
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
@@ -204,17 +202,17 @@ export interface RenderedRun<J> {
 export async function runGetMethodAt(
   session: ChainSession,
   block: McBlock,
-  args: { address: Address; method: string | number; stack: Cell; form: 'legacy'; deadline?: number },
+  args: { address: Address; method: string | number; stack: Cell; form: 'legacy'; deadline: number },
 ): Promise<RenderedRun<LegacyStackEntryJson>>;
 export async function runGetMethodAt(
   session: ChainSession,
   block: McBlock,
-  args: { address: Address; method: string | number; stack: Cell; form: 'typed'; deadline?: number },
+  args: { address: Address; method: string | number; stack: Cell; form: 'typed'; deadline: number },
 ): Promise<RenderedRun<TvmStackEntryJson>>;
 export async function runGetMethodAt(
   session: ChainSession,
   block: McBlock,
-  args: { address: Address; method: string | number; stack: Cell; form: StackRendering; deadline?: number },
+  args: { address: Address; method: string | number; stack: Cell; form: StackRendering; deadline: number },
 ): Promise<RenderedRun<LegacyStackEntryJson | TvmStackEntryJson>> {
   const contract = await contractAt(session, block, args.address, args.deadline);
   const outcome =

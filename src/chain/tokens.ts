@@ -28,7 +28,7 @@ import type { ChainSession, McBlock } from '../proofs';
  */
 
 /** A contract and the deadline its siblings' get-methods share. */
-type TokenContract = LoadedContract & { readonly deadline?: number };
+type TokenContract = LoadedContract & { readonly deadline: number };
 
 function ok(outcome: GetMethodOutcome, entries: number): TupleItem[] | undefined {
   return outcome.exitCode === 0 && outcome.stack.length >= entries ? outcome.stack : undefined;
@@ -105,7 +105,7 @@ async function nftItem(session: ChainSession, token: TokenContract, echoed: stri
 export async function tokenDataAt(
   session: ChainSession,
   block: McBlock,
-  args: { address: Address; echoed: string; deadline?: number },
+  args: { address: Address; echoed: string; deadline: number },
 ): Promise<TokenDataJson> {
   const { echoed, deadline } = args;
   const token: TokenContract = { ...(await contractAt(session, block, args.address, deadline)), deadline };

@@ -1,8 +1,8 @@
-import type { HandlerTable, Handler, HandlerCategory } from '../methods';
 import { API_VERSION } from '../routes';
 import { v3OpenApiPaths } from '../v3';
-import { describeParam, isRequired, paramSchema, type JsonSchema } from './params';
-import { COMPONENT_SCHEMAS, resultSchemaOf } from './results';
+import type { HandlerTable, Handler, HandlerCategory, JsonSchema } from '../methods';
+import { describeParam, isRequired, paramSchema } from './params';
+import { componentSchemas, resultSchemaRef } from './results';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the handler table: every method on its
@@ -49,7 +49,7 @@ function operation(handler: Handler, verb: 'GET' | 'POST', path: string): Record
     summary: handler.summary,
     operationId: `${path.slice(1)}_${verb.toLowerCase()}`,
     responses: {
-      '200': { description: 'Success', content: { 'application/json': { schema: successEnvelope(resultSchemaOf(handler.name)) } } },
+      '200': { description: 'Success', content: { 'application/json': { schema: successEnvelope(resultSchemaRef(handler.name)) } } },
       default: ERROR_RESPONSE,
     },
   };
@@ -174,7 +174,7 @@ export function buildOpenApiDocument(table: HandlerTable, extraPaths: ExtraPaths
         APIKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         APIKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key' },
       },
-      schemas: COMPONENT_SCHEMAS,
+      schemas: componentSchemas(table),
     },
   };
 }

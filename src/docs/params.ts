@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../methods';
 import type { Param } from '../params';
 
 /**
@@ -6,7 +7,6 @@ import type { Param } from '../params';
  * name means the same in every method (`seqno` is always a masterchain or block seqno, ...).
  */
 
-export type JsonSchema = Record<string, unknown>;
 
 const DECIMAL_INT = '^-?[0-9]+$';
 

@@ -70,9 +70,14 @@ export class UnparseableBodyError extends ValidationError {
   }
 }
 
+/** The text of a failed semantic check (toncenter's wording). */
+export function invalidText(detail: string): string {
+  return `failed to validate request: ${detail}`;
+}
+
 /** A semantic check failed (toncenter: 422 "failed to validate request: ..."). */
 export function invalid(detail: string): never {
-  throw new ValidationError(`failed to validate request: ${detail}`);
+  throw new ValidationError(invalidText(detail));
 }
 
 /** A request that is not what the route takes (toncenter's Emulate API: 400 "invalid request: ..."). */

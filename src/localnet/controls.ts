@@ -4,10 +4,10 @@
  * client can still get wrong (time going back, an unknown snapshot) is an error of src/errors.
  */
 import { Address } from '@ton/core';
-import { invalid, NotFoundError } from '../errors';
 import type { Localnet } from './localnet';
 import { ChainState } from './ledger/LocalChain';
 import { MAX_CHAIN_TIME } from './ledger/clock';
+import { ControlRefusedError, refuseControl } from './ledger/errors';
 import { FundResult } from './ledger/faucet';
 import { BASECHAIN, MASTERCHAIN, shardToLong } from './ledger/ids';
 
@@ -92,9 +92,9 @@ export class LocalnetControls implements LocalnetControlApi {
     const chain = this.localnet.chain;
     const now = chain.now;
     const target = 'increase' in change ? now + change.increase : change.set;
-    if ('increase' in change && change.increase < 0) invalid('increase must not be negative: the chain clock only moves forward');
-    if (target < now) invalid(`set ${target} is before the chain's time ${now}: the chain clock only moves forward`);
-    if (target > MAX_CHAIN_TIME) invalid(`the chain clock cannot go beyond ${MAX_CHAIN_TIME}`);
+    if ('increase' in change && change.increase < 0) refuseControl('increase must not be negative: the chain clock only moves forward');
+    if (target < now) refuseControl(`set ${target} is before the chain's time ${now}: the chain clock only moves forward`);
+    if (target > MAX_CHAIN_TIME) refuseControl(`the chain clock cannot go beyond ${MAX_CHAIN_TIME}`);
     chain.clock.advance(target - chain.clock.now());
     return { now: chain.now, clock_offset: chain.clock.offsetSeconds };
   }
@@ -111,7 +111,7 @@ export class LocalnetControls implements LocalnetControlApi {
   /** Puts the chain back to snapshot `id` (which stays available for another restore). */
   async restore(id: string): Promise<{ id: string; seqno: number; utime: number }> {
     const saved = this.snapshots.get(id);
-    if (!saved) throw new NotFoundError(`no snapshot with id '${id}' (ids kept: ${[...this.snapshots.keys()].join(', ') || 'none'})`);
+    if (!saved) throw new ControlRefusedError('notFound', `no snapshot with id '${id}' (ids kept: ${[...this.snapshots.keys()].join(', ') || 'none'})`);
     const head = await this.localnet.restore(saved.state);
     return { id, seqno: head.id.seqno, utime: head.genUtime };
   }

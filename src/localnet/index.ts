@@ -274,6 +274,7 @@ export type { LocalnetControlApi, FundAnswer } from './controls';
 export type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './localnet';
 export { MAX_CHAIN_TIME } from './ledger/clock';
 export { LiteProtocolError } from './liteserver/liteError';
+export { ControlRefusedError } from './ledger/errors';
 export { SHARD_COUNTS } from './ledger/ids';
 export type { ShardCount } from './ledger/ids';
 

@@ -1,6 +1,6 @@
 import { NotImplementedError, ValidationError } from '../errors';
-import { ParamError, ParamShape, ParamValues, parseParams } from '../params';
-import type { Handler, HandlerDefinition } from './types';
+import { finishParams, ParamError, type ParamInputs, type ParamShape, parseParams } from '../params';
+import type { CallSession, Handler, HandlerDefinition } from './types';
 
 /** Turns a handler file's definition into a table entry. */
 export function defineHandler<S extends ParamShape>(definition: HandlerDefinition<S>): Handler {
@@ -12,23 +12,35 @@ export function defineHandler<S extends ParamShape>(definition: HandlerDefinitio
     verbs: definition.verbs,
     summary: definition.summary,
     params: definition.params,
+    cache: definition.cache,
+    result: definition.result,
     implemented: run !== undefined,
     parse(raw, source) {
-      let values: ParamValues<S>;
+      let inputs: ParamInputs<S>;
       try {
-        values = parseParams(definition.params, raw);
+        inputs = parseParams(definition.params, raw);
       } catch (err) {
         if (err instanceof ParamError) throw new ValidationError(`failed to parse ${source} request: ${err.message}`);
         throw err;
       }
-      definition.validate?.(values);
-      return values;
-    },
-    async run(ctx, parsed) {
-      if (!run) throw new NotImplementedError(definition.name);
-      return run(ctx, parsed as ParamValues<S>);
+      definition.validate?.(inputs);
+      const values = finishParams(definition.params, inputs);
+      return {
+        params: values,
+        session: definition.session(values),
+        async run(ctx) {
+          if (!run) throw new NotImplementedError(definition.name);
+          return run(ctx, values);
+        },
+      };
     },
   };
 }
+
+/** A method that reads at the head on any server (or not at all): no options from its parameters. */
+export const atHead = (): CallSession => ({});
+
+/** A method reading the masterchain block its `seqno` parameter names (the head when absent). */
+export const atSeqno = (params: { readonly seqno?: number | undefined }): CallSession => ({ seqno: params.seqno });
 
 export { invalid } from '../errors';

@@ -105,4 +105,16 @@ export class HandlerTable {
 export function createHandlerTable(): HandlerTable {
   return new HandlerTable(HANDLERS);
 }
-export { type Handler, type HandlerCategory, type HandlerContext, type HttpVerb, type JsonValue } from './types';
+export {
+  type CachePolicy,
+  type CallSession,
+  type Handler,
+  type HandlerCategory,
+  type HandlerContext,
+  type HttpVerb,
+  type JsonValue,
+  type ParsedCall,
+} from './types';
+export { RESULT_COMPONENTS, type JsonSchema } from './resultSchema';
+/** The result schemas' building blocks, for the documents that describe other answers (docs). */
+export * as resultSchema from './resultSchema';

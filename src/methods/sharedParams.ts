@@ -1,3 +1,4 @@
+import { parseLegacyStack, parseTypedStack } from '../converters';
 import { param } from '../params';
 
 /** Parameter schemas that pairs of methods share (a method and its Ext/Std twin), kept in one place. */
@@ -24,13 +25,22 @@ export const accountTransactionsParams = {
   archival: param.bool().optional(),
 };
 
-/** runGetMethod and runGetMethodStd. */
-export const getMethodParams = {
-  address: param.address(),
-  method: param.methodId(),
-  stack: param.jsonArray(),
-  seqno: param.strictInt32().optional(),
-};
+/**
+ * runGetMethod and runGetMethodStd: the same parameters, the stack in each one's dialect. The
+ * stack's bounds are part of parsing (422 before the cache, the head or a lite server), and the
+ * parsed entries are what the method runs with.
+ */
+function getMethodParams<T>(stack: (items: unknown[]) => T) {
+  return {
+    address: param.address(),
+    method: param.methodId(),
+    stack: param.parsedArray(stack),
+    seqno: param.strictInt32().optional(),
+  };
+}
+
+export const legacyGetMethodParams = getMethodParams((items) => parseLegacyStack(items));
+export const typedGetMethodParams = getMethodParams((items) => parseTypedStack(items));
 
 /** tryLocateResultTx (tryLocateTx) and tryLocateSourceTx. */
 export const locateParams = {

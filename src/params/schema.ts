@@ -17,37 +17,52 @@ import { quoteInput } from './quote';
 /** A value that could not be parsed; the executor turns it into a 422 with the request prefix. */
 export class ParamError extends Error {}
 
-export interface Param<T, Required extends boolean = boolean> {
+export interface Param<T, Required extends boolean = boolean, Raw = T> {
   /** Type label used in the generated method list and in error texts. */
   readonly type: string;
   readonly required: Required;
   /** Accepts the value of a repeated query parameter as a list instead of taking the first. */
   readonly repeated: boolean;
-  readonly defaultValue: T | undefined;
-  parse(name: string, value: unknown): T;
-  optional(): Param<T, false>;
-  withDefault(value: T): Param<T, true>;
+  readonly defaultValue: Raw | undefined;
+  /** The value's form: what a client sent, checked and converted (a ParamError names the parameter). */
+  parse(name: string, value: unknown): Raw;
+  /**
+   * A second stage, run once the method's cross-parameter checks passed: turns the checked form
+   * into the value the method runs with (a get-method stack's entries, parsed once). Absent: the
+   * parsed form is the value.
+   */
+  finish?(raw: Raw): T;
+  optional(): Param<T, false, Raw>;
+  withDefault(value: Raw): Param<T, true, Raw>;
 }
 
-export type ParamShape = Record<string, Param<unknown>>;
+export type ParamShape = Record<string, Param<unknown, boolean, unknown>>;
 
+/** The values a method runs with (every stage done). */
 export type ParamValues<S extends ParamShape> = {
-  [K in keyof S]: S[K] extends Param<infer T, true> ? T : S[K] extends Param<infer T, false> ? T | undefined : never;
+  [K in keyof S]: S[K] extends Param<infer T, true, unknown> ? T : S[K] extends Param<infer T, false, unknown> ? T | undefined : never;
 };
 
-function makeParam<T>(
+/** The parsed forms a method's cross-parameter checks see (before any `finish` stage). */
+export type ParamInputs<S extends ParamShape> = {
+  [K in keyof S]: S[K] extends Param<unknown, true, infer R> ? R : S[K] extends Param<unknown, false, infer R> ? R | undefined : never;
+};
+
+function makeParam<T, Raw = T>(
   type: string,
-  parse: (name: string, value: unknown) => T,
+  parse: (name: string, value: unknown) => Raw,
   repeated = false,
-): Param<T, true> {
-  const build = <R extends boolean>(required: R, defaultValue: T | undefined): Param<T, R> => ({
+  finish?: (raw: Raw) => T,
+): Param<T, true, Raw> {
+  const build = <R extends boolean>(required: R, defaultValue: Raw | undefined): Param<T, R, Raw> => ({
     type,
     required,
     repeated,
     defaultValue,
     parse,
+    ...(finish ? { finish } : {}),
     optional: () => build(false, undefined),
-    withDefault: (value: T) => build(true, value) as Param<T, true>,
+    withDefault: (value: Raw) => build(true, value) as Param<T, true, Raw>,
   });
   return build(true, undefined);
 }
@@ -190,12 +205,21 @@ export const param = {
       throw new ParamError(`failed to parse ${name}: expected a method name or id, got ${show(value)}`);
     }),
 
-  /** A JSON array kept as is; its items are checked by the handler (get-method stacks). */
-  jsonArray: (): Param<unknown[], true> =>
-    makeParam('array', (name, value) => {
-      if (!Array.isArray(value)) throw new ParamError(`failed to parse ${name}: expected a JSON array, got ${show(value)}`);
-      return value;
-    }),
+  /**
+   * A JSON array whose items become a value of their own (get-method stacks): the array is
+   * checked while parsing, its items by `finish` after the method's cross-parameter checks
+   * (seqno and the method id are checked first, so an answer names the same mistake as before), once.
+   */
+  parsedArray: <T>(finish: (items: unknown[]) => T): Param<T, true, unknown[]> =>
+    makeParam(
+      'array',
+      (name, value) => {
+        if (!Array.isArray(value)) throw new ParamError(`failed to parse ${name}: expected a JSON array, got ${show(value)}`);
+        return value;
+      },
+      false,
+      finish,
+    ),
 };
 
 export type RequestSource = 'get' | 'post';
@@ -203,9 +227,10 @@ export type RequestSource = 'get' | 'post';
 /**
  * Parses raw request values against a schema. Unknown keys are ignored (as GET always is in
  * toncenter, and as its Python server does for bodies) so that clients adding optional keys keep
- * working; an empty value counts as "not given".
+ * working; an empty value counts as "not given". Returns the parsed forms: `finishParams` runs
+ * the second stages once the method's cross-parameter checks passed.
  */
-export function parseParams<S extends ParamShape>(shape: S, raw: Record<string, unknown>): ParamValues<S> {
+export function parseParams<S extends ParamShape>(shape: S, raw: Record<string, unknown>): ParamInputs<S> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(shape)) {
     let value = raw[name];
@@ -216,6 +241,16 @@ export function parseParams<S extends ParamShape>(shape: S, raw: Record<string, 
       continue;
     }
     out[name] = spec.parse(name, value);
+  }
+  return out as ParamInputs<S>;
+}
+
+/** The values a method runs with: each given parameter's `finish` stage applied to its parsed form. */
+export function finishParams<S extends ParamShape>(shape: S, inputs: ParamInputs<S>): ParamValues<S> {
+  const out: Record<string, unknown> = { ...inputs };
+  for (const [name, spec] of Object.entries(shape)) {
+    const value = out[name];
+    if (spec.finish && value !== undefined) out[name] = spec.finish(value);
   }
   return out as ParamValues<S>;
 }

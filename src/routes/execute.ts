@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { type CachedAnswer, type ResponseCache, responseKey, cachePolicyOf, type CachePolicy } from '../cache';
+import { type CachedAnswer, type ResponseCache, responseKey } from '../cache';
 import { masterchainBlock } from '../chain';
 import type { McBlock } from '../proofs';
 import { ApiError, NoHealthyLiteServerError, type ErrorKind } from '../errors';
 import { httpStatusOf } from '../httpErrors';
-import type { Handler, HandlerContext, JsonValue } from '../methods';
+import type { CachePolicy, CallSession, Handler, HandlerContext, JsonValue, ParsedCall } from '../methods';
 import type { LiteSession, LiteSessionOptions } from '../liteclient';
 import type { RequestSource } from '../params';
 import type { AppServices } from './services';
@@ -59,9 +59,9 @@ function cachedErrorKind(status: number): ErrorKind {
   return DETERMINISTIC_CLIENT_ERRORS.get(status) ?? 'failed';
 }
 
-async function computeAnswer(handler: Handler, context: HandlerContext, params: unknown): Promise<CachedAnswer> {
+async function computeAnswer(call: ParsedCall, context: HandlerContext): Promise<CachedAnswer> {
   try {
-    return { status: 200, bytes: Buffer.from(JSON.stringify(await handler.run(context, params))) };
+    return { status: 200, bytes: Buffer.from(JSON.stringify(await call.run(context))) };
   } catch (err) {
     if (err instanceof ApiError && DETERMINISTIC_CLIENT_ERRORS.has(httpStatusOf(err)) && err.constructor !== CachedApiError) {
       return { status: httpStatusOf(err), bytes: Buffer.from(err.message) };
@@ -71,32 +71,30 @@ async function computeAnswer(handler: Handler, context: HandlerContext, params: 
 }
 
 /** The parameters of a call as its handler parses and validates them (422 before any work). */
-export function parseCall(handler: Handler, raw: Record<string, unknown>, source: RequestSource): unknown {
+export function parseCall(handler: Handler, raw: Record<string, unknown>, source: RequestSource): ParsedCall {
   return handler.parse(callParameters(raw), source);
 }
 
 /** How a method's answers are cached here: never without a cache or a chain to key them by. */
 export function cachePolicyFor(services: AppServices, handler: Handler): CachePolicy {
-  return services.cache && services.lite ? cachePolicyOf(handler.name) : 'never';
+  return services.cache && services.lite ? handler.cache : 'never';
 }
 
-/** The seqno whose block keys the answer (the `seqno` parameter of a `seqno` method); undefined: the request's head. */
-function keySeqno(policy: CachePolicy, params: unknown): number | undefined {
-  const seqno = policy === 'seqno' ? (params as { seqno?: unknown }).seqno : undefined;
-  return typeof seqno === 'number' ? seqno : undefined;
+/** The seqno whose block keys the answer (the block a `seqno` method's call reads); undefined: the request's head. */
+function keySeqno(policy: CachePolicy, call: ParsedCall): number | undefined {
+  return policy === 'seqno' ? call.session.seqno : undefined;
 }
 
-/** The masterchain block an answer is keyed by: the `seqno` parameter's block, or the request's head. */
-async function keyBlock(session: LiteSession, policy: CachePolicy, params: unknown): Promise<McBlock> {
-  const seqno = keySeqno(policy, params);
+/** The masterchain block an answer is keyed by: the block the call reads, or the request's head. */
+async function keyBlock(session: LiteSession, policy: CachePolicy, call: ParsedCall): Promise<McBlock> {
+  const seqno = keySeqno(policy, call);
   if (seqno !== undefined) return masterchainBlock(session, seqno);
   return (await session.head()).last;
 }
 
-/** The pool options a request's parameters ask for (getTransactions' `archival`). */
-function sessionOptionsOf(params: unknown): LiteSessionOptions {
-  const archival = (params as { archival?: unknown }).archival;
-  return typeof archival === 'boolean' ? { archival } : {};
+/** The pool options a call asks for (getTransactions' `archival`). */
+function sessionOptionsOf(session: CallSession): LiteSessionOptions {
+  return session.archival === undefined ? {} : { archival: session.archival };
 }
 
 /** A cache key known without a round trip, and the lite servers resolving it used (for `@extra`). */
@@ -111,17 +109,17 @@ export interface KnownKey {
  * tracker knows it, else the head a session would resolve now. The very key executeCall looks
  * up for the same request at the same moment; undefined when resolving it needs a round trip.
  */
-export function cacheKeyNow(services: AppServices, handler: Handler, params: unknown): KnownKey | undefined {
+export function cacheKeyNow(services: AppServices, handler: Handler, call: ParsedCall): KnownKey | undefined {
   const policy = cachePolicyFor(services, handler);
   const lite = services.lite;
   if (policy === 'never' || !lite) return undefined;
-  const seqno = keySeqno(policy, params);
+  const seqno = keySeqno(policy, call);
   if (seqno !== undefined) {
     const block = lite.knownMasterchainBlock?.(seqno);
-    return block && { key: responseKey(handler.name, params, block.rootHash), servers: [] };
+    return block && { key: responseKey(handler.name, call.params, block.rootHash), servers: [] };
   }
-  const head = lite.trackedHead?.(sessionOptionsOf(params));
-  return head && { key: responseKey(handler.name, params, head.info.last.rootHash), servers: [head.server] };
+  const head = lite.trackedHead?.(sessionOptionsOf(call.session));
+  return head && { key: responseKey(handler.name, call.params, head.info.last.rootHash), servers: [head.server] };
 }
 
 /** toncenter's `@extra` of a call that started at `started` (performance.now()) and used these servers. */
@@ -160,13 +158,13 @@ export async function executeCall(
   logger: Logger,
 ): Promise<CallOutcome> {
   const started = performance.now();
-  const params = parseCall(handler, raw, source);
+  const call = parseCall(handler, raw, source);
   const deadline = Date.now() + services.config.requestTimeout;
   let session: LiteSession | undefined;
   let sentTo: readonly number[] = [];
-  const lite = (options: LiteSessionOptions = {}): LiteSession => {
+  const lite = (): LiteSession => {
     if (!services.lite) throw new NoHealthyLiteServerError('no lite servers are configured');
-    session ??= services.lite.openSession(options, deadline);
+    session ??= services.lite.openSession(sessionOptionsOf(call.session), deadline);
     return session;
   };
   const context: HandlerContext = {
@@ -188,11 +186,11 @@ export async function executeCall(
   let answer: CachedAnswer;
   let cacheState: 'hit' | 'miss' | undefined;
   if (!cache || policy === 'never') {
-    answer = await computeAnswer(handler, context, params);
+    answer = await computeAnswer(call, context);
     if (answer.status !== 200) throw new ApiError(cachedErrorKind(answer.status), answer.bytes.toString('utf8'));
   } else {
-    const block = await keyBlock(lite(sessionOptionsOf(params)), policy, params);
-    const found = await cache.lookup(responseKey(handler.name, params, block.rootHash), () => computeAnswer(handler, context, params));
+    const block = await keyBlock(lite(), policy, call);
+    const found = await cache.lookup(responseKey(handler.name, call.params, block.rootHash), () => computeAnswer(call, context));
     answer = found.answer;
     cacheState = found.hit ? 'hit' : 'miss';
     if (answer.status !== 200) throw new CachedApiError(cachedErrorKind(answer.status), answer.bytes.toString('utf8'), cacheState);

@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
+import { invalidText, MethodNotAllowedError, NotFoundError, ValidationError } from '../errors';
 import { createApiIntake } from '../intake';
-import { type LocalnetControlApi, MAX_CHAIN_TIME } from '../localnet';
+import { ControlRefusedError, type LocalnetControlApi, MAX_CHAIN_TIME } from '../localnet';
 import { ParamError, param, quoteInput } from '../params';
 import type { AppServices } from './services';
 import { sendError } from './http';
@@ -55,6 +55,15 @@ function parseSeconds(name: string, value: unknown): number {
 function parseSnapshotId(name: string, value: unknown): string {
   if (typeof value !== 'string' || !/^[0-9]{1,16}$/.test(value)) throw new ParamError(`failed to parse ${name}: ${quoteInput(value, 40)}`);
   return value;
+}
+
+/**
+ * The chain's refusal of a control as the API's error: a value it cannot take is a 422 worded as
+ * the API's other semantic checks, something it does not hold a 404.
+ */
+function controlErrorOf(err: unknown): unknown {
+  if (!(err instanceof ControlRefusedError)) return err;
+  return err.reason === 'notFound' ? new NotFoundError(err.message) : new ValidationError(invalidText(err.message));
 }
 
 type Route = (controls: LocalnetControlApi, req: Request, services: AppServices) => Promise<unknown> | unknown;
@@ -112,7 +121,7 @@ export function createLocalnetRouter(services: AppServices, controls: LocalnetCo
     try {
       res.status(200).json({ ok: true, result: await route(controls, req, services) });
     } catch (err) {
-      sendError(req, res, err, services);
+      sendError(req, res, controlErrorOf(err), services);
     }
   };
   const wrongVerb = (req: Request, res: Response) => sendError(req, res, new MethodNotAllowedError(req.method), services);

@@ -276,9 +276,16 @@ export class TvmPool {
     }
   }
 
+  /**
+   * Ends the threads. A stop comes after the server answered (or cut) its requests, so a task
+   * still running has nobody to answer: the threads are terminated, not waited for (piscina's
+   * close() would leave a timer of its closeTimeout running after the pool is gone).
+   */
   async close(): Promise<void> {
-    const waited = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
-    await Promise.race([this.piscina.close({ force: true }).catch(() => undefined), waited]);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([this.piscina.destroy().catch(() => undefined), waited]);
+    clearTimeout(timer);
   }
 }
 

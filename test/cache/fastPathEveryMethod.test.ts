@@ -1,4 +1,3 @@
-import { cachePolicyOf } from '../../src/cache/policy';
 import { everyMethodCalls, type MethodCall } from '../helpers/everyMethod';
 import { viaFastPath } from '../helpers/fastPath';
 import { startExpressOnly, startLocalStack, type LocalStack } from '../helpers/localStack';
@@ -79,7 +78,7 @@ function comparable(answer: Answer): { status: number; headers: Record<string, u
 
 test('every cached method, GET, POST and JSON-RPC: the fast path answers as the app', async () => {
   const { calls } = await everyMethodCalls(stack);
-  const cached = calls.filter((call) => cachePolicyOf(call.method) !== 'never');
+  const cached = calls.filter((call) => stack.server.services.table.find(call.method)!.cache !== 'never');
   const compared = new Set<string>();
   for (const call of cached) {
     const handler = stack.server.services.table.find(call.method)!;
@@ -99,6 +98,6 @@ test('every cached method, GET, POST and JSON-RPC: the fast path answers as the 
     }
   }
   // Every cached method but the two the local chain cannot answer with a success (no DNS root, no jetton).
-  const cachedNames = stack.server.services.table.handlers.filter((h) => cachePolicyOf(h.name) !== 'never').map((h) => h.name);
+  const cachedNames = stack.server.services.table.handlers.filter((h) => h.cache !== 'never').map((h) => h.name);
   expect([...compared].sort()).toEqual(cachedNames.filter((name) => name !== 'dnsResolve' && name !== 'getTokenData').sort());
 }, 120_000);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { resultSchemaOf } from '../../src/docs/results';
+import { resultSchemaRef } from '../../src/docs/results';
 import { everyMethodCalls, transferBoc } from '../helpers/everyMethod';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { resultValidators } from '../helpers/openapi';
@@ -45,7 +45,7 @@ describe('live answers match the served document', () => {
     const checked = new Set<string>();
     for (const call of calls) {
       const handler = stack.server.services.table.find(call.method)!;
-      const validate = validator((resultSchemaOf(call.method) as { $ref: string }).$ref);
+      const validate = validator(resultSchemaRef(call.method).$ref);
       for (const mode of CALL_MODES) {
         if (mode === 'GET' && !handler.verbs.includes('GET')) continue;
         const res = await callV2(stack, mode, call.method, call.params);
@@ -70,7 +70,7 @@ describe('live answers match the served document', () => {
       const boc = await transferBoc(stack);
       const res = await callV2(stack, mode, method, { boc });
       expect([method, res.status]).toEqual([method, 200]);
-      const validate = validator((resultSchemaOf(method) as { $ref: string }).$ref);
+      const validate = validator(resultSchemaRef(method).$ref);
       expect([method, validate(res.body.result) ? 'valid' : validate.errors]).toEqual([method, 'valid']);
       // The next transfer needs the next seqno: wait for this one to be applied.
       await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -147,7 +147,11 @@ describe('/localnet controls on a running server (manual mining)', () => {
     expect((await controlResult<{ now: number }>(stack, 'time', { set: target })).now).toBe(target);
     const back = await control(stack, 'time', { set: target - 10 });
     expect(back.status).toBe(422);
-    expect(back.body).toMatchObject({ ok: false, code: 422 });
+    expect(back.body).toMatchObject({
+      ok: false,
+      code: 422,
+      error: `failed to validate request: set ${target - 10} is before the chain's time ${target}: the chain clock only moves forward`,
+    });
 
     // In transactions: a v4r2 wallet compares valid_until with NOW. A message signed with the wall
     // clock's default (now + 60 s, what TonClient sends) is expired on this chain; one signed
@@ -260,7 +264,7 @@ describe('/localnet controls on a running server (manual mining)', () => {
     expect(status.snapshots.map((s) => s.id)).not.toContain(ids[0]);
     const missing = await control(stack, 'restore', { id: ids[0] });
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ ok: false, code: 404 });
+    expect(missing.body).toMatchObject({ ok: false, code: 404, error: expect.stringMatching(new RegExp(`^no snapshot with id '${ids[0]}' \\(ids kept: `)) });
     expect((await control(stack, 'restore', { id: ids[16] })).status).toBe(200);
   });
 });

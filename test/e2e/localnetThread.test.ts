@@ -10,7 +10,8 @@ import { loadConfig } from '../../src/config';
 import { startLocalnetSource, startLocalnetThreadSource } from '../../src/localnetSource';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets } from '../../src/localnet/wallets';
 import { startServer, type RunningServer } from '../../src/server';
-import { MAX_STALL_MS, postJson, withStallProbe } from '../hostile/support';
+import { postJson } from '../hostile/support';
+import { MAX_STALL_MS, withStallProbe } from '../helpers/stallProbe';
 
 type Json = Record<string, unknown>;
 
@@ -160,12 +161,13 @@ describe('the chain in its own thread', () => {
     // Errors cross the thread with their status and text.
     const back = await call(server, 'POST', '/localnet/time', { set: 1 });
     expect(back.status).toBe(422);
-    expect(back.body['error']).toMatch(/the chain clock only moves forward/);
+    expect(back.body['error']).toMatch(/^failed to validate request: set 1 is before the chain's time \d+: the chain clock only moves forward$/);
     const unknown = await call(server, 'POST', '/localnet/restore', { id: '99' });
     expect(unknown.status).toBe(404);
-    expect(unknown.body['error']).toMatch(/no snapshot with id '99'/);
+    expect(unknown.body['error']).toMatch(/^no snapshot with id '99' \(ids kept: /);
     const tooMuch = await call(server, 'POST', '/localnet/fund', { address: to.toRawString(), amount: '1000000000000000000' });
     expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body['error']).toBe("failed to validate request: amount is above the faucet's limit of 1000000000000000 nanotons per request");
     const config = await fetch(`${server.url}/localnet/global.config.json`);
     expect(((await config.json()) as { '@type': string })['@type']).toBe('config.global');
   }, 60_000);

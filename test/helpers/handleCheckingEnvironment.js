@@ -5,7 +5,8 @@
  * process (maxWorkers: 1), so a handle one suite leaves behind is open during every later suite
  * and keeps jest from exiting. A suite that leaves any is named with the list on stderr (after a
  * grace of GRACE_MS for closes that complete on the next turns of the event loop); with
- * JEST_FAIL_ON_OPEN_HANDLES=1 it fails instead (for CI once every suite is clean).
+ * JEST_FAIL_ON_OPEN_HANDLES=1 it fails instead (as .ci/run runs it). Worker threads are not seen
+ * (process.getActiveResourcesInfo() does not list them): jest's "did not exit" notice still does.
  *
  * Plain JavaScript: jest loads its test environment before any transform.
  */

@@ -1,5 +1,6 @@
 import { createHandlerTable } from '../../src/methods';
-import { expectCanary, expectEnvelope, MAX_STALL_MS, postJson, withStallProbe, type Answer } from './support';
+import { MAX_STALL_MS, withStallProbe } from '../helpers/stallProbe';
+import { expectCanary, expectEnvelope, postJson, type Answer } from './support';
 import { startSplitStack, type SplitStack } from './support';
 import { until } from '../helpers/waiting';
 

@@ -1,5 +1,6 @@
 import { Address, beginCell, Cell, external, storeMessage } from '@ton/core';
-import { expectCanary, expectEnvelope, expectNoStall, leastStall, postJson, startSplitStack, type Answer, type SplitStack } from './support';
+import { expectNoStall, leastStall } from '../helpers/stallProbe';
+import { expectCanary, expectEnvelope, postJson, startSplitStack, type Answer, type SplitStack } from './support';
 
 /**
  * The largest BoCs the bounds let through (8 190 distinct cells, under the 1 MiB body limit as

@@ -20,7 +20,7 @@ import {
   type Answer,
 } from './tvmSupport';
 import { httpStatusOf } from '../../src/httpErrors';
-import { MAX_STALL_MS } from './support';
+import { MAX_STALL_MS } from '../helpers/stallProbe';
 
 /**
  * What a hostile client can send to the TVM-backed methods (get-methods, estimateFee, DNS, BoC

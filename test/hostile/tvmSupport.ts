@@ -100,4 +100,4 @@ export async function canary(stack: LocalStack, wallet: string): Promise<{ info:
 }
 
 // The one stall probe, for the suites and the bench that import from here.
-export { withStallProbe, type StallReport } from './support';
+export { withStallProbe, type StallReport } from '../helpers/stallProbe';

@@ -13,7 +13,7 @@ import { BocNodeCache } from '../../src/cells';
 import { decodeSnapshot, encodeSnapshot, readSnapshotFile, snapshotTempFile } from '../../src/localnet/ledger/snapshot';
 import { LocalChain } from '../../src/localnet/ledger/LocalChain';
 import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/ledger/ids';
-import { MAX_STALL_MS, withStallProbe } from '../hostile/support';
+import { MAX_STALL_MS, withStallProbe } from '../helpers/stallProbe';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,7 +5,7 @@ import { LocalnetLogger } from '../adnlServer/logger';
 import { addRestoredRounds, ChainSnapshot, InFlightMessage, snapshotOf } from './chainSnapshot';
 import { ChainClock } from './clock';
 import { LocalConfig, localConfigFromRoot } from './config';
-import { ExternalMessageRejectedError } from './errors';
+import { ChainStoppedError, ExternalMessageRejectedError } from './errors';
 import { buildGenesis, deployFees, GenesisAccount, genesisMessage, parseInboundExternal, zeroStateOf } from './genesis';
 import { GetMethodArgs, GetMethodRun, runGetMethodAt } from './getMethods';
 import { accountPrefix, BASECHAIN, basechainShards, MASTERCHAIN, shardContains, shardCountOf, ShardCount } from './ids';
@@ -213,10 +213,11 @@ export class LocalChain {
     if (!this.stopped) this.timer.start();
   }
 
-  /** Stops the timer and waits for queued work. */
+  /** Stops the timer, ends the waits for blocks (none will come) and waits for queued work. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.timer.stop();
+    this.events.emit('stop');
     await this.queue.catch(() => undefined);
   }
 
@@ -238,6 +239,7 @@ export class LocalChain {
 
   /** Resolves once the masterchain reaches `seqno` or the chain is restored to a snapshot; rejects with WaitTimeoutError after `timeoutMs`. */
   waitForMasterchainSeqno(seqno: number, timeoutMs: number): Promise<void> {
+    if (this.stopped) return Promise.reject(new ChainStoppedError());
     return waitForSeqno(this.events, this.store.height(MASTERCHAIN), seqno, timeoutMs);
   }
 

@@ -11,8 +11,8 @@ import { KeyPair } from '@ton/crypto';
 // The wallet module alone (see wallets.ts).
 import { WalletContractV4 } from '@ton/ton/dist/wallets/WalletContractV4';
 import { createHash } from 'crypto';
-import { invalid } from '../../errors';
 import { accountLeaf, GenesisAccount, LocalChain } from './LocalChain';
+import { refuseControl } from './errors';
 import { MASTERCHAIN } from './ids';
 import { StoredBlock, StoredTransaction } from './store';
 import { ed25519FromSeed } from './validator';
@@ -106,14 +106,14 @@ export class Faucet {
   }
 
   private async transfer(destination: Address, amount: bigint): Promise<FundResult> {
-    if (amount <= 0n) invalid('amount must be at least 1 nanoton');
-    if (amount > MAX_FUND_AMOUNT) invalid(`amount is above the faucet's limit of ${MAX_FUND_AMOUNT} nanotons per request`);
-    if (destination.workChain !== 0 && destination.workChain !== MASTERCHAIN) invalid('the local chain has workchains 0 and -1 only');
-    if (destination.equals(this.treasury.address)) invalid('the treasury cannot fund itself');
+    if (amount <= 0n) refuseControl('amount must be at least 1 nanoton');
+    if (amount > MAX_FUND_AMOUNT) refuseControl(`amount is above the faucet's limit of ${MAX_FUND_AMOUNT} nanotons per request`);
+    if (destination.workChain !== 0 && destination.workChain !== MASTERCHAIN) refuseControl('the local chain has workchains 0 and -1 only');
+    if (destination.equals(this.treasury.address)) refuseControl('the treasury cannot fund itself');
     const state = treasuryState(this.chain, this.treasury);
     if (!state) throw new Error('the chain has no treasury');
     if (amount > state.balance - FEE_RESERVE) {
-      invalid(`the treasury holds ${state.balance} nanotons; ${amount} (plus fees) is more than that`);
+      refuseControl(`the treasury holds ${state.balance} nanotons; ${amount} (plus fees) is more than that`);
     }
     const body = this.treasury.contract.createTransfer({
       seqno: state.seqno,

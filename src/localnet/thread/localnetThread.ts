@@ -9,9 +9,9 @@ import { Address } from '@ton/core';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { ApiError, NotFoundError, ValidationError } from '../../errors';
 import type { ClockChange, FundAnswer, LocalnetControlApi, LocalnetStatus, SnapshotInfo } from '../controls';
 import type { LocalnetGlobalConfig } from '../localnet';
+import { ControlRefusedError } from '../ledger/errors';
 import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerStartOptions } from './protocol';
 
 export class LocalnetThread implements LocalnetControlApi {
@@ -113,9 +113,8 @@ export class LocalnetThread implements LocalnetControlApi {
   }
 }
 
-/** The control's error as the API maps it: the same classes as on the chain's thread. */
-function errorOf(error: ControlError): ApiError | Error {
-  if (error.kind === 'validation') return new ValidationError(error.message);
-  if (error.kind === 'notFound') return new NotFoundError(error.message);
-  return new Error(error.message);
+/** The control's error as it was on the chain's thread (the routes map it). */
+function errorOf(error: ControlError): Error {
+  if (error.kind === 'other') return new Error(error.message);
+  return new ControlRefusedError(error.kind, error.message);
 }

@@ -38,7 +38,7 @@ export type ControlRequest =
 
 /** An error of a control, by the kind the API maps to a status. */
 export interface ControlError {
-  kind: 'validation' | 'notFound' | 'other';
+  kind: 'invalid' | 'notFound' | 'other';
   message: string;
 }
 

@@ -6,10 +6,10 @@
  */
 import { Address } from '@ton/core';
 import { parentPort, workerData } from 'node:worker_threads';
-import { NotFoundError, ValidationError } from '../../errors';
 import pino from 'pino';
 import { LocalnetControls } from '../controls';
 import { describeLocalnet, startLocalnet, type Localnet } from '../index';
+import { ControlRefusedError } from '../ledger/errors';
 import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerData } from './protocol';
 
 if (!parentPort) throw new Error('the local chain worker runs in a worker thread');
@@ -19,8 +19,7 @@ const send = (message: FromWorker): void => port.postMessage(message);
 
 function controlError(err: unknown): ControlError {
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof ValidationError) return { kind: 'validation', message };
-  if (err instanceof NotFoundError) return { kind: 'notFound', message };
+  if (err instanceof ControlRefusedError) return { kind: err.reason, message };
   return { kind: 'other', message };
 }
 

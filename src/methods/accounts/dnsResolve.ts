@@ -1,5 +1,6 @@
 import { param } from '../../params';
-import { defineHandler, invalid } from '../define';
+import { atSeqno, defineHandler, invalid } from '../define';
+import { str, arrayOf, tagged, hash } from '../resultSchema';
 import { dnsResolveAt, masterchainBlockAt, MAX_DNS_TTL } from '../../chain';
 import { encodeDnsName, MAX_DNS_NAME_BYTES } from '../../converters';
 import { READ_VERBS } from '../types';
@@ -10,6 +11,11 @@ export default defineHandler({
   category: 'accounts',
   verbs: READ_VERBS,
   summary: 'Resolves a TON DNS name through a resolver contract.',
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged('dns.resolved', {
+    entries: arrayOf(tagged('dns.entry', { name: str(), category: hash, entry: { type: 'object', required: ['@type'] } })),
+  }),
   params: {
     address: param.address(),
     name: param.string().optional(),

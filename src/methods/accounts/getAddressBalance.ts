@@ -1,7 +1,8 @@
 import { toAddressBalance } from '../../converters';
 import { param } from '../../params';
 import { accountAtSeqno } from '../../chain';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { decimal } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +11,9 @@ export default defineHandler({
   category: 'accounts',
   verbs: READ_VERBS,
   summary: 'Balance of an account in nanotons, as a string.',
+  cache: 'seqno',
+  session: atSeqno,
+  result: decimal('nanotons'),
   params: {
     address: param.address(),
     seqno: param.int32().optional(),

@@ -1,7 +1,7 @@
 import { toAddressState } from '../../converters';
 import { param } from '../../params';
 import { accountAtSeqno } from '../../chain';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +10,9 @@ export default defineHandler({
   category: 'accounts',
   verbs: READ_VERBS,
   summary: 'State of an account: uninitialized, active or frozen.',
+  cache: 'seqno',
+  session: atSeqno,
+  result: { enum: ['uninitialized', 'active', 'frozen'] },
   params: {
     address: param.address(),
     seqno: param.int32().optional(),

@@ -1,7 +1,8 @@
 import { toFullAccountState } from '../../converters';
 import { param } from '../../params';
 import { accountAtSeqno } from '../../chain';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { accountStateCommon, ref, str, int, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -9,6 +10,22 @@ export default defineHandler({
   category: 'accounts',
   verbs: READ_VERBS,
   summary: 'Account state with the contract type recognised (fullAccountState).',
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged(
+    'fullAccountState',
+    {
+      address: ref('AccountAddress'),
+      ...accountStateCommon,
+      account_state: {
+        type: 'object',
+        required: ['@type'],
+        properties: { '@type': str('raw.accountState, wallet.v4.accountState, uninited.accountState...') },
+      },
+      revision: int,
+    },
+    ['address', 'balance', 'last_transaction_id', 'block_id', 'sync_utime', 'account_state', 'revision'],
+  ),
   params: {
     address: param.address(),
     seqno: param.int32().optional(),

@@ -1,7 +1,8 @@
 import { toTvmCell } from '../../converters';
 import { param } from '../../params';
 import { accountAtSeqno, shardAccountCell } from '../../chain';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { ref } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +11,9 @@ export default defineHandler({
   category: 'accounts',
   verbs: READ_VERBS,
   summary: 'The ShardAccount cell of an account as a BoC (tvm.cell).',
+  cache: 'seqno',
+  session: atSeqno,
+  result: ref('TvmCell'),
   params: {
     address: param.address(),
     seqno: param.int32().optional(),

@@ -1,7 +1,8 @@
 import { friendlyAddress, rawAddressUpper } from '../../converters';
 import { masterchainBlockAt, tokenDataAt } from '../../chain';
 import { type ParsedAddress, param } from '../../params';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { str } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -16,6 +17,19 @@ export default defineHandler({
   category: 'accounts',
   verbs: READ_VERBS,
   summary: 'Jetton master/wallet or NFT collection/item data of a contract.',
+  cache: 'seqno',
+  session: atSeqno,
+  result: {
+    type: 'object',
+    required: ['@type', 'address', 'contract_type'],
+    properties: {
+      '@type': {
+        enum: ['ext.tokens.jettonMasterData', 'ext.tokens.jettonWalletData', 'ext.tokens.nftCollectionData', 'ext.tokens.nftItemData'],
+      },
+      address: str(),
+      contract_type: { enum: ['jetton_master', 'jetton_wallet', 'nft_collection', 'nft_item'] },
+    },
+  },
   params: {
     address: param.address(),
     seqno: param.int32().optional(),

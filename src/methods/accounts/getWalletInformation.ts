@@ -1,7 +1,8 @@
 import { toWalletInformation } from '../../converters';
 import { param } from '../../params';
 import { accountAtSeqno } from '../../chain';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { ref, str, int, bool, tagged, amount } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +11,22 @@ export default defineHandler({
   category: 'accounts',
   verbs: READ_VERBS,
   summary: 'Wallet type, seqno and wallet id of a wallet contract.',
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged(
+    'ext.accounts.walletInformation',
+    {
+      wallet: bool,
+      balance: amount,
+      account_state: { enum: ['uninitialized', 'active', 'frozen'] },
+      last_transaction_id: ref('TransactionId'),
+      wallet_type: str(),
+      seqno: int,
+      wallet_id: int,
+      is_signature_allowed: bool,
+    },
+    ['wallet', 'balance', 'account_state', 'last_transaction_id'],
+  ),
   params: {
     address: param.address(),
     seqno: param.int32().optional(),

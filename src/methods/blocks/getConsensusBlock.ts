@@ -1,5 +1,6 @@
 import { NoHealthyLiteServerError } from '../../errors';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { int, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -7,6 +8,9 @@ export default defineHandler({
   category: 'blocks',
   verbs: READ_VERBS,
   summary: 'The masterchain seqno the healthy lite servers have reached (from the pool health checks).',
+  cache: 'never',
+  session: atHead,
+  result: tagged('ext.blocks.consensusBlock', { consensus_block: int, timestamp: { type: 'number' } }),
   params: {},
   run: async (ctx) => {
     const seqno = ctx.consensusSeqno();

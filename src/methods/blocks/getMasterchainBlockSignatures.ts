@@ -1,7 +1,8 @@
 import { masterchainSignatures } from '../../chain';
 import { toBlockSignatures, toBlockSignaturesSimplex } from '../../converters';
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { ref, arrayOf, base64, tagged, hash } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +11,16 @@ export default defineHandler({
   category: 'blocks',
   verbs: READ_VERBS,
   summary: 'Validator signatures of a masterchain block.',
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged(
+    ['blocks.blockSignatures', 'blocks.blockSignaturesSimplex'],
+    {
+      id: ref('BlockIdExt'),
+      signatures: arrayOf(tagged('blocks.signature', { node_id_short: hash, signature: base64('ed25519 signature') })),
+    },
+    ['id', 'signatures'],
+  ),
   params: {
     seqno: param.int32(),
   },

@@ -1,5 +1,6 @@
 import { toBlockIdExt, zeroStateToBlockIdExt } from '../../converters';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { ref, tagged, hash } from '../resultSchema';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -7,6 +8,9 @@ export default defineHandler({
   category: 'blocks',
   verbs: READ_VERBS,
   summary: 'Last and initial masterchain block ids and the state root hash.',
+  cache: 'head',
+  session: atHead,
+  result: tagged('blocks.masterchainInfo', { last: ref('BlockIdExt'), state_root_hash: hash, init: ref('BlockIdExt') }),
   params: {},
   run: async (ctx) => {
     // The request's head, as the head tracker knows it: no lite-server round trip.

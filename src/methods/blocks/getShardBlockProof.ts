@@ -1,7 +1,8 @@
 import { masterchainBlockAt, resolveBlock, shardBlockProof } from '../../chain';
 import { toShardBlockProof } from '../../converters';
 import { param } from '../../params';
-import { defineHandler, invalid } from '../define';
+import { atHead, defineHandler, invalid } from '../define';
+import { ref, arrayOf, tagged, boc } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +11,14 @@ export default defineHandler({
   category: 'blocks',
   verbs: READ_VERBS,
   summary: 'Proof that links a shard block to a masterchain block.',
+  cache: 'head',
+  session: atHead,
+  result: tagged('blocks.shardBlockProof', {
+    from: ref('BlockIdExt'),
+    mc_id: ref('BlockIdExt'),
+    links: arrayOf(tagged('blocks.shardBlockLink', { id: ref('BlockIdExt'), proof: boc })),
+    mc_proof: arrayOf({ type: 'object', required: ['@type'] }),
+  }),
   params: {
     workchain: param.int32(),
     shard: param.int64(),

@@ -1,7 +1,8 @@
 import { masterchainBlock, shardsAt } from '../../chain';
 import { toBlockShards } from '../../converters';
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { ref, arrayOf, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -11,6 +12,9 @@ export default defineHandler({
   category: 'blocks',
   verbs: READ_VERBS,
   summary: 'Shard block ids referenced by a masterchain block.',
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged('blocks.shards', { shards: arrayOf(ref('BlockIdExt')) }),
   params: {
     seqno: param.int32(),
   },

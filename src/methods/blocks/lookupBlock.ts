@@ -1,7 +1,8 @@
 import { blockByLt, blockBySeqno, blockByUtime } from '../../chain';
 import { toBlockIdExt } from '../../converters';
 import { param } from '../../params';
-import { defineHandler, invalid } from '../define';
+import { atHead, defineHandler, invalid } from '../define';
+import { ref } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +11,9 @@ export default defineHandler({
   category: 'blocks',
   verbs: READ_VERBS,
   summary: 'Finds a block by seqno, logical time or unix time.',
+  cache: 'head',
+  session: atHead,
+  result: ref('BlockIdExt'),
   params: {
     workchain: param.int32(),
     shard: param.int64(),

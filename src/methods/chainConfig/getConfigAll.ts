@@ -1,7 +1,8 @@
 import { configAllAt, masterchainBlockAt } from '../../chain';
 import { toConfigInfo } from '../../converters';
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { ref, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,6 +11,9 @@ export default defineHandler({
   category: 'config',
   verbs: READ_VERBS,
   summary: 'The whole blockchain config dictionary as a cell (configInfo).',
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged('configInfo', { config: ref('TvmCell') }),
   params: {
     seqno: param.int32().optional(),
   },

@@ -1,7 +1,8 @@
 import { configParamAt, masterchainBlockAt } from '../../chain';
 import { toConfigInfo } from '../../converters';
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atSeqno, defineHandler } from '../define';
+import { ref, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { configParamSelector, positiveSeqno } from '../validation';
 
@@ -10,6 +11,9 @@ export default defineHandler({
   category: 'config',
   verbs: READ_VERBS,
   summary: 'One blockchain config parameter as a cell (configInfo).',
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged('configInfo', { config: ref('TvmCell') }),
   params: {
     param: param.int32().optional(),
     config_id: param.int32().optional(),

@@ -1,7 +1,8 @@
 import { librariesByHash } from '../../chain';
 import { toLibraryResult } from '../../converters';
 import { param } from '../../params';
-import { defineHandler, invalid } from '../define';
+import { atHead, defineHandler, invalid } from '../define';
+import { arrayOf, tagged, hash, boc } from '../resultSchema';
 
 /** Hashes one call may ask for: a lite server answers at most 16 libraries per query. */
 export const MAX_LIBRARIES_PER_CALL = 16;
@@ -12,6 +13,9 @@ export default defineHandler({
   category: 'config',
   verbs: READ_VERBS,
   summary: 'Library cells by hash (smc.libraryResult).',
+  cache: 'head',
+  session: atHead,
+  result: tagged('smc.libraryResult', { result: arrayOf(tagged('smc.libraryEntry', { hash, data: boc })) }),
   params: {
     libraries: param.hashList().withDefault([]),
   },

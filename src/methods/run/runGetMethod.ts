@@ -1,7 +1,8 @@
-import { parseLegacyStack, toBlockIdExt, toLastTransactionId } from '../../converters';
+import { toBlockIdExt, toLastTransactionId } from '../../converters';
 import { masterchainBlockAt, methodIdOf, runGetMethodAt, tvmStack } from '../../chain';
-import { getMethodParams } from '../sharedParams';
-import { defineHandler } from '../define';
+import { legacyGetMethodParams } from '../sharedParams';
+import { atSeqno, defineHandler } from '../define';
+import { ref, arrayOf, tagged, runResult } from '../resultSchema';
 import { POST_ONLY } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,16 +11,16 @@ export default defineHandler({
   category: 'run',
   verbs: POST_ONLY,
   summary: 'Runs a get-method; legacy stack form (["num","0x..."], ["cell", {...}]).',
-  params: getMethodParams,
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged('smc.runResult', { ...runResult, stack: arrayOf(ref('StackEntry')) }, ['gas_used', 'exit_code', 'stack']),
+  params: legacyGetMethodParams,
   validate: (p) => {
     positiveSeqno(p.seqno);
     methodIdOf(p.method);
-    // The stack's bounds are part of parsing (422 before the cache, the head or a lite server).
-    parseLegacyStack(p.stack);
   },
   run: async (ctx, p) => {
-    // Checked in validate; parsed again here (at most 256 entries, so cheap).
-    const stack = tvmStack(parseLegacyStack(p.stack));
+    const stack = tvmStack(p.stack);
     const session = ctx.lite();
     const block = await masterchainBlockAt(session, p.seqno);
     const { read, outcome } = await runGetMethodAt(session, block, {

@@ -1,7 +1,7 @@
-import { parseTypedStack } from '../../converters';
 import { masterchainBlockAt, methodIdOf, runGetMethodAt, tvmStack } from '../../chain';
-import { getMethodParams } from '../sharedParams';
-import { defineHandler } from '../define';
+import { typedGetMethodParams } from '../sharedParams';
+import { atSeqno, defineHandler } from '../define';
+import { ref, arrayOf, tagged, runResult } from '../resultSchema';
 import { POST_ONLY } from '../types';
 import { positiveSeqno } from '../validation';
 
@@ -10,16 +10,16 @@ export default defineHandler({
   category: 'run',
   verbs: POST_ONLY,
   summary: 'Runs a get-method; typed tonlib stack form (tvm.stackEntry*).',
-  params: getMethodParams,
+  cache: 'seqno',
+  session: atSeqno,
+  result: tagged('smc.runResult', { ...runResult, stack: arrayOf(ref('TypedStackEntry')) }, ['gas_used', 'exit_code', 'stack']),
+  params: typedGetMethodParams,
   validate: (p) => {
     positiveSeqno(p.seqno);
     methodIdOf(p.method);
-    // The stack's bounds are part of parsing (422 before the cache, the head or a lite server).
-    parseTypedStack(p.stack);
   },
   run: async (ctx, p) => {
-    // Checked in validate; parsed again here (at most 256 entries, so cheap).
-    const stack = tvmStack(parseTypedStack(p.stack));
+    const stack = tvmStack(p.stack);
     const session = ctx.lite();
     const block = await masterchainBlockAt(session, p.seqno);
     const { outcome } = await runGetMethodAt(session, block, {

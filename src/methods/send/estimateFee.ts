@@ -1,14 +1,21 @@
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { arrayOf, tagged, int } from '../resultSchema';
 import { buildQueryMessage } from '../../tvm';
 import { estimateFeeAt } from '../../chain';
 import { POST_ONLY } from '../types';
+
+const feesObject = tagged('fees', { in_fwd_fee: int, storage_fee: int, gas_fee: int, fwd_fee: int });
 
 export default defineHandler({
   name: 'estimateFee',
   category: 'send',
   verbs: POST_ONLY,
   summary: 'Estimates the fees of an external message (query.fees).',
+  // A send-side read: its answer depends on the message only at the head it runs at, which it reads itself.
+  cache: 'never',
+  session: atHead,
+  result: tagged('query.fees', { source_fees: feesObject, destination_fees: arrayOf(feesObject) }),
   params: {
     address: param.address(),
     body: param.bytes(),

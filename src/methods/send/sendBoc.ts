@@ -1,5 +1,6 @@
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { tagged } from '../resultSchema';
 import { checkSendableBoc, externalMessageInfo } from '../../tvm';
 import { POST_ONLY } from '../types';
 
@@ -8,6 +9,9 @@ export default defineHandler({
   category: 'send',
   verbs: POST_ONLY,
   summary: 'Sends a signed external message; ok only once a lite server accepted it.',
+  cache: 'never',
+  session: atHead,
+  result: tagged('ok', {}),
   params: {
     boc: param.bytes(),
   },

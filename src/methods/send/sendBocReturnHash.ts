@@ -1,5 +1,6 @@
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { extMessageInfo } from '../resultSchema';
 import { checkSendableBoc, externalMessageInfo } from '../../tvm';
 import { POST_ONLY } from '../types';
 
@@ -8,6 +9,9 @@ export default defineHandler({
   category: 'send',
   verbs: POST_ONLY,
   summary: 'Sends a signed external message and returns its hash and normalized hash.',
+  cache: 'never',
+  session: atHead,
+  result: extMessageInfo,
   params: {
     boc: param.bytes(),
   },

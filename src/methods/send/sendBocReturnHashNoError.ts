@@ -1,6 +1,7 @@
 import { ApiError, LiteServerError } from '../../errors';
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { extMessageInfo } from '../resultSchema';
 import { checkSendableBoc, externalMessageInfo } from '../../tvm';
 import { POST_ONLY } from '../types';
 
@@ -15,6 +16,9 @@ export default defineHandler({
   category: 'send',
   verbs: POST_ONLY,
   summary: 'As sendBocReturnHash, but a rejected message is a 400.',
+  cache: 'never',
+  session: atHead,
+  result: extMessageInfo,
   params: {
     boc: param.bytes(),
   },

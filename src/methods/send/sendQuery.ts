@@ -1,5 +1,6 @@
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { tagged } from '../resultSchema';
 import { buildQueryMessage } from '../../tvm';
 import { POST_ONLY } from '../types';
 
@@ -8,6 +9,9 @@ export default defineHandler({
   category: 'send',
   verbs: POST_ONLY,
   summary: 'Builds an external message from address, body and init and sends it.',
+  cache: 'never',
+  session: atHead,
+  result: tagged('ok', {}),
   params: {
     address: param.address(),
     body: param.bytes(),

@@ -1,7 +1,8 @@
 import { blockTransactionsCursor, listBlockShortTxIds, resolveBlock } from '../../chain';
 import { toBlockTransactions } from '../../converters';
 import { blockTransactionsParams } from '../sharedParams';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { ref, int, bool, arrayOf, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { blockTransactionsPaging } from '../validation';
 
@@ -10,6 +11,14 @@ export default defineHandler({
   category: 'transactions',
   verbs: READ_VERBS,
   summary: 'Short ids of the transactions of a block, paged by (after_lt, after_hash).',
+  cache: 'head',
+  session: atHead,
+  result: tagged('blocks.transactions', {
+    id: ref('BlockIdExt'),
+    req_count: int,
+    incomplete: bool,
+    transactions: arrayOf(ref('ShortTxId')),
+  }),
   params: blockTransactionsParams,
   validate: (p) => {
     blockTransactionsPaging(p);

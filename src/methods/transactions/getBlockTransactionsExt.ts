@@ -1,7 +1,8 @@
 import { blockTransactionsCursor, listBlockTransactionsExt, resolveBlock } from '../../chain';
 import { toBlockTransactionsExt } from '../../converters';
 import { blockTransactionsParams } from '../sharedParams';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { ref, int, bool, tagged, transactionList } from '../resultSchema';
 import { READ_VERBS } from '../types';
 import { blockTransactionsPaging } from '../validation';
 
@@ -10,6 +11,14 @@ export default defineHandler({
   category: 'transactions',
   verbs: READ_VERBS,
   summary: 'Full transactions of a block, paged by (after_lt, after_hash).',
+  cache: 'head',
+  session: atHead,
+  result: tagged('blocks.transactionsExt', {
+    id: ref('BlockIdExt'),
+    req_count: int,
+    incomplete: bool,
+    transactions: transactionList,
+  }),
   params: blockTransactionsParams,
   validate: (p) => {
     blockTransactionsPaging(p);

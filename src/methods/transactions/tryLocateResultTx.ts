@@ -1,7 +1,8 @@
 import { locateResultTransaction } from '../../chain';
 import { toTransactionJson } from '../../converters';
 import { locateParams } from '../sharedParams';
-import { defineHandler, invalid } from '../define';
+import { atHead, defineHandler, invalid } from '../define';
+import { ref } from '../resultSchema';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -10,6 +11,9 @@ export default defineHandler({
   category: 'transactions',
   verbs: READ_VERBS,
   summary: 'The transaction on destination caused by the message from source with created_lt.',
+  cache: 'head',
+  session: atHead,
+  result: ref('Transaction'),
   params: locateParams,
   validate: (p) => {
     if (p.created_lt < 0n) invalid('created_lt should be non-negative');

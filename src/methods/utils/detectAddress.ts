@@ -1,12 +1,24 @@
 import { toFriendly, toRawForm, param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { str, bool, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
+
+const addressForms = tagged('ext.utils.detectedAddressVariant', { b64: str(), b64url: str() });
 
 export default defineHandler({
   name: 'detectAddress',
   category: 'utils',
   verbs: READ_VERBS,
   summary: 'Every form of an address: raw, bounceable and non-bounceable in both base64 alphabets.',
+  cache: 'never',
+  session: atHead,
+  result: tagged(['ext.utils.detectedAddress'], {
+    raw_form: str('workchain:hex'),
+    bounceable: addressForms,
+    non_bounceable: addressForms,
+    given_type: { enum: ['raw_form', 'friendly_bounceable', 'friendly_non_bounceable'] },
+    test_only: bool,
+  }),
   params: {
     address: param.address(),
   },

@@ -1,5 +1,6 @@
 import { param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { str, tagged } from '../resultSchema';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -7,6 +8,9 @@ export default defineHandler({
   category: 'utils',
   verbs: READ_VERBS,
   summary: 'A 256-bit hash in base64, unpadded URL-safe base64 and hex.',
+  cache: 'never',
+  session: atHead,
+  result: tagged('ext.utils.detectedHash', { b64: str(), b64url: str(), hex: str() }),
   params: {
     hash: param.hash(),
   },

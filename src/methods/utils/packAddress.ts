@@ -1,5 +1,6 @@
 import { toFriendly, param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { str } from '../resultSchema';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -7,6 +8,9 @@ export default defineHandler({
   category: 'utils',
   verbs: READ_VERBS,
   summary: 'The friendly form of an address (URL-safe base64, the input flags kept; raw input is bounceable).',
+  cache: 'never',
+  session: atHead,
+  result: str('friendly address'),
   params: {
     address: param.address(),
   },

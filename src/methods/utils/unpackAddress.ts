@@ -1,5 +1,6 @@
 import { toRawForm, param } from '../../params';
-import { defineHandler } from '../define';
+import { atHead, defineHandler } from '../define';
+import { str } from '../resultSchema';
 import { READ_VERBS } from '../types';
 
 export default defineHandler({
@@ -7,6 +8,9 @@ export default defineHandler({
   category: 'utils',
   verbs: READ_VERBS,
   summary: 'The raw form `<workchain>:<hex>` of an address.',
+  cache: 'never',
+  session: atHead,
+  result: str('raw address, workchain:hex'),
   params: {
     address: param.address(),
   },
