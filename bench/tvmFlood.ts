@@ -63,13 +63,7 @@ export async function runTvmFloodBench(): Promise<void> {
   const logger = pino({ level: 'silent' });
   const source = await startLocalnetSource(config, logger);
   const server = await startServer(config, logger, source);
-  const stack = {
-    url: server.url,
-    api: `${server.url}/api/v2`,
-    localnet: source.localnet,
-    server,
-    stop: () => server.stop(),
-  } as LocalStack;
+  const stack = { url: server.url, api: `${server.url}/api/v2`, localnet: source.localnet, server, stop: () => server.stop() } as LocalStack;
   try {
     // Threads ready before the first get-method: their start (code loading under tsx, the
     // emulator) is not what is measured, and on a loaded machine it can pass a 10 s deadline.

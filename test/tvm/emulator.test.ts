@@ -1,4 +1,4 @@
-import { Address, Cell } from '@ton/core';
+import { Address, Cell, type TupleItem } from '@ton/core';
 import { defaultConfig } from '@ton/sandbox';
 import { Executor } from '@ton/sandbox/dist/executor/Executor';
 import { createEmulator, emulatorWasmBytes, resultWithoutVmLog } from '../../src/tvm/emulator';
@@ -10,18 +10,22 @@ import { ECHO_CODE, GAS_LOOP_CODE } from '../hostile/tvmSupport';
  */
 
 function echo(vm: Executor, value: bigint) {
+  return runGetMethod(vm, ECHO_CODE, 0, [{ type: 'int', value }], 1_000_000n);
+}
+
+function runGetMethod(vm: Executor, code: Cell, methodId: number, stack: TupleItem[], gasLimit: bigint) {
   return vm.runGetMethod({
-    code: ECHO_CODE,
+    code,
     data: Cell.EMPTY,
-    methodId: 0,
-    stack: [{ type: 'int', value }],
+    methodId,
+    stack,
     config: defaultConfig,
     verbosity: 'short',
     address: new Address(0, Buffer.alloc(32, 1)),
     unixTime: 1_700_000_000,
     balance: 0n,
     randomSeed: Buffer.alloc(32),
-    gasLimit: 1_000_000n,
+    gasLimit,
     debugEnabled: false,
   });
 }
@@ -73,20 +77,7 @@ describe("the emulator's answer read without its VM log", () => {
 
   test('a 4 000 000-gas get-method answers as before without its 40 MB log', async () => {
     const vm = await createEmulator();
-    const result = await vm.runGetMethod({
-      code: GAS_LOOP_CODE,
-      data: Cell.EMPTY,
-      methodId: 1,
-      stack: [],
-      config: defaultConfig,
-      verbosity: 'short',
-      address: new Address(0, Buffer.alloc(32, 1)),
-      unixTime: 1_700_000_000,
-      balance: 0n,
-      randomSeed: Buffer.alloc(32),
-      gasLimit: 4_000_000n,
-      debugEnabled: false,
-    });
+    const result = await runGetMethod(vm, GAS_LOOP_CODE, 1, [], 4_000_000n);
     expect(result.output).toMatchObject({ success: true, vm_exit_code: -14, gas_used: '4000001', vm_log: '' });
   }, 120_000);
 });
