@@ -132,8 +132,9 @@ export class TvmPool {
     });
     this.piscina.on('workerCreate', () => {
       tvmThreads.set(this.piscina.threads.length);
-      for (const worker of this.piscina.threads) this.track(worker);
+      this.trackNew();
     });
+    this.trackNew();
     // Threads also end when idle (or at close); only the ones a deadline or a crash took count.
     this.piscina.on('workerDestroy', () => {
       if (this.aborting) tvmWorkerReplacements.inc();
@@ -160,10 +161,16 @@ export class TvmPool {
     return this.alive.size;
   }
 
-  private track(worker: Worker): void {
-    if (this.alive.has(worker)) return;
-    this.alive.add(worker);
-    worker.once('exit', () => this.forget(worker));
+  /**
+   * Tracks threads from the moment they are made: piscina makes one inside `run` (or at start) but
+   * announces it only once it is ready, by when one terminated meanwhile may still be alive.
+   */
+  private trackNew(): void {
+    for (const worker of this.piscina.threads) {
+      if (this.alive.has(worker)) continue;
+      this.alive.add(worker);
+      worker.once('exit', () => this.forget(worker));
+    }
   }
 
   private forget(worker: Worker): void {
@@ -174,7 +181,7 @@ export class TvmPool {
    * Task slots free now. A thread terminated at a deadline keeps its memory (up to ~300 MB for a
    * 4 000 000-gas get-method: docs/emulate.md, "TVM threads") until it has exited, so its slot is
    * taken until then: without this a replacement thread started at once and ran the next heavy
-   * task beside it (bench tvmflood measured 6 threads alive with 2 workers, RSS peaks 850 MB+).
+   * task beside it (bench tvmflood counted up to 6 worker threads alive in the process with 2 TVM workers, RSS peaks 850 MB+).
    */
   private freeSlots(): number {
     const terminating = Math.max(0, this.alive.size - this.piscina.threads.length);
@@ -335,6 +342,7 @@ export class TvmPool {
       }
       let answer: TvmAnswer;
       const running = this.piscina.run({ ...task, deadline } satisfies DeadlinedTask, { signal: abort.signal });
+      this.trackNew();
       running.then(
         () => this.release(),
         () => this.release(),

@@ -81,6 +81,7 @@ describe('TVM threads terminated at a deadline', () => {
       expect(answer.stack).toBeDefined();
       expect(pool.threads).toBe(1);
       expect(mostAlive).toBe(1);
+      expect(pool.threadsAlive).toBe(1);
     } finally {
       clearInterval(sampler);
       await pool.close();
