@@ -7,7 +7,8 @@
  *
  *   npm run bench -- tvmflood            (TVMFLOOD_SECONDS=30 for a shorter run)
  *
- * Target: RSS stays under 600 MB during the flood and comes back near its start after.
+ * Target: RSS stays under 600 MB during the flood and comes back near its start after; the TVM
+ * threads alive (terminating ones included) never exceed --tvm-workers.
  */
 import pino from 'pino';
 import { loadConfig } from '../src/config';
@@ -78,7 +79,16 @@ export async function runTvmFloodBench(): Promise<void> {
     const rssStart = process.memoryUsage().rss;
     const replacedBefore = await replacements();
     let peak = rssStart;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1000);
+    // TVM threads alive, those being terminated included (TVMFLOOD_TRACE=1 prints each second).
+    const pool = tvmPool();
+    let mostAlive = pool.threadsAlive;
+    const aliveSampler = setInterval(() => (mostAlive = Math.max(mostAlive, pool.threadsAlive)), 20);
+    const trace: string[] = [];
+    const sampler = setInterval(() => {
+      const rss = process.memoryUsage().rss;
+      peak = Math.max(peak, rss);
+      if (process.env['TVMFLOOD_TRACE']) trace.push(`${(rss / MB).toFixed(0)}/${pool.threadsAlive}`);
+    }, 1000);
     const until = Date.now() + seconds * 1000;
     const answers: Answer[] = [];
     // Other requests meanwhile: a balance read (lite server and proofs, no TVM) every 250 ms.
@@ -102,17 +112,21 @@ export async function runTvmFloodBench(): Promise<void> {
       }),
     ]);
     clearInterval(sampler);
+    clearInterval(aliveSampler);
+    if (trace.length > 0) console.log(`  RSS MB / threads alive, each second: ${trace.join(' ')}`);
     const rssEnd = process.memoryUsage().rss;
     await new Promise((resolve) => setTimeout(resolve, 15_000));
     const rssAfter = process.memoryUsage().rss;
     const statuses = new Map<string, number>();
     for (const answer of answers) {
-      const key = answer.status === 200 ? `200 exit ${(answer.body.result as { exit_code?: number } | undefined)?.exit_code}` : String(answer.status);
+      const key =
+        answer.status === 200 ? `200 exit ${(answer.body.result as { exit_code?: number } | undefined)?.exit_code}` : String(answer.status);
       statuses.set(key, (statuses.get(key) ?? 0) + 1);
     }
     console.log(
       `tvmflood: ${CLIENTS} clients x ${seconds} s of a ${GAS.toLocaleString('en')}-gas get-method, ${config.tvmWorkers} TVM threads: ` +
-        `${[...statuses].map(([k, n]) => `${n}x ${k}`).join(', ')}; threads replaced ${(await replacements()) - replacedBefore}`,
+        `${[...statuses].map(([k, n]) => `${n}x ${k}`).join(', ')}; threads replaced ${(await replacements()) - replacedBefore}, ` +
+        `most threads alive at once (terminating ones included) ${mostAlive}`,
     );
     probes.sort((a, b) => a - b);
     const at = (f: number) => (probes.length === 0 ? NaN : probes[Math.min(probes.length - 1, Math.floor(probes.length * f))]!);

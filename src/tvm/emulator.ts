@@ -36,6 +36,15 @@ interface WasmApi {
 }
 const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: WasmApi };
 
+/** The emscripten module's part used here. */
+interface EmulatorModule {
+  _free(pointer: number): void;
+}
+/** Executor's private member that turns a result pointer into text (replaced on each instance made here). */
+interface ExecutorResultReader {
+  extractString(pointer: number): string;
+}
+
 type Instantiated = (instance: WasmInstance, module: WasmModule) => void;
 type EmulatorModuleFactory = (options: { instantiateWasm: (imports: object, done: Instantiated) => object }) => Promise<unknown>;
 type ExecutorConstructor = new (module: unknown) => Executor;
@@ -88,6 +97,50 @@ export async function createEmulator(): Promise<Executor> {
     instantiationFailed,
   ]);
   const executor = new (Executor as unknown as ExecutorConstructor)(module);
-  if (memory) memories.set(executor, memory);
+  if (memory) {
+    memories.set(executor, memory);
+    const wasmMemory = memory;
+    (executor as unknown as ExecutorResultReader).extractString = (pointer) =>
+      resultWithoutVmLog(wasmMemory, module as EmulatorModule, pointer);
+  }
   return executor;
+}
+
+const VM_LOG_KEY = Buffer.from('"vm_log":"');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * The emulator's JSON answer at `pointer`, with the value of `vm_log` left empty, and the answer
+ * freed. The emulator of @ton/sandbox 0.41.0 logs every VM step whatever the verbosity (~11 bytes
+ * per gas unit: ~43 MB for a 4 000 000-gas get-method), and Executor would decode that text, parse
+ * it, split it into lines and join them again (measured: ~250 MB of thread heap and ~0.8 s for one
+ * such run) to hand back a log no caller here reads. The rest of the answer is a few hundred
+ * bytes; Executor parses it as before, so results are unchanged but for the empty log.
+ */
+export function resultWithoutVmLog(memory: WasmMemory, module: EmulatorModule, pointer: number): string {
+  try {
+    const heap = Buffer.from(memory.buffer);
+    const end = heap.indexOf(0, pointer);
+    const answer = heap.subarray(pointer, end < 0 ? heap.length : end);
+    const key = answer.indexOf(VM_LOG_KEY);
+    if (key < 0) return answer.toString('utf8');
+    const valueStart = key + VM_LOG_KEY.length;
+    const valueEnd = closingQuote(answer, valueStart);
+    return answer.toString('utf8', 0, valueStart) + answer.toString('utf8', valueEnd);
+  } finally {
+    module._free(pointer);
+  }
+}
+
+/** Index of the quote that ends a JSON string whose text starts at `from` (one not escaped). */
+function closingQuote(json: Buffer, from: number): number {
+  let at = json.indexOf(QUOTE, from);
+  while (at >= 0) {
+    let backslashes = 0;
+    while (json[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+    at = json.indexOf(QUOTE, at + 1);
+  }
+  throw new Error('the emulator answered a vm_log without its closing quote');
 }

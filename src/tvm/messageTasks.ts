@@ -23,6 +23,12 @@ export async function externalMessageInfo(boc: Buffer, deadline: number): Promis
 }
 
 /** The message sendQuery and estimateFee build from their parameters (422 for bad parts). */
-export function buildQueryMessage(address: Address, body: Buffer, initCode: Buffer, initData: Buffer, deadline: number): Promise<BuiltMessage> {
+export function buildQueryMessage(
+  address: Address,
+  body: Buffer,
+  initCode: Buffer,
+  initData: Buffer,
+  deadline: number,
+): Promise<BuiltMessage> {
   return tvmPool().queryMessage({ address: address.toRawString(), body, initCode, initData }, deadline);
 }

@@ -149,13 +149,7 @@ export interface WarmTask {
 export type DeadlinedTask = TvmTask & { readonly deadline: number };
 
 export type TvmTask =
-  | GetMethodTask
-  | TransactionTask
-  | TraceStepTask
-  | ExternalMessageTask
-  | QueryMessageTask
-  | TonConnectMessageTask
-  | WarmTask;
+  GetMethodTask | TransactionTask | TraceStepTask | ExternalMessageTask | QueryMessageTask | TonConnectMessageTask | WarmTask;
 
 export interface GetMethodAnswer {
   readonly kind: 'getMethod';

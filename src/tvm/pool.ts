@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { useNativeCellHashing } from '../cells';
 import { ApiError } from '../errors';
@@ -80,6 +81,13 @@ const WORKER_YOUNG_GENERATION_MB = 4;
 const WORKER_OLD_GENERATION_MB = 256;
 /** Tasks waiting per worker before new ones are refused with a 503. */
 const QUEUED_TASKS_PER_WORKER = 16;
+/**
+ * Longest a terminated thread holds its task slot while it exits. Measured: a thread terminated
+ * in the middle of a 4 000 000-gas get-method exits within ~100 ms (its wasm memory unmapped).
+ * Past this the slot is given back anyway, so a thread that never reports its exit cannot stall
+ * the pool.
+ */
+const TERMINATION_WAIT_MS = 10_000;
 /** Longest a stop waits for the threads to end (they are terminated with the process anyway). */
 const CLOSE_WAIT_MS = 2000;
 /** Longest emulator text quoted in an error. */
@@ -98,6 +106,14 @@ export class TvmPool {
   private readonly piscina: Piscina<DeadlinedTask, TvmAnswer>;
   /** True only while a deadline aborts a task: a thread piscina ends meanwhile ended under it. */
   private aborting = false;
+  /** Every thread of this pool that has not exited yet, those being terminated included. */
+  private readonly alive = new Set<Worker>();
+  /** Threads piscina dropped, waited for until they exit. */
+  private readonly dropped = new WeakSet<Worker>();
+  /** Tasks handed to piscina and not settled. */
+  private running = 0;
+  /** Tasks waiting for a slot, first come first served. */
+  private readonly waiting: (() => void)[] = [];
 
   constructor(options: TvmPoolOptions = {}) {
     this.workers = Math.max(1, options.workers ?? availableParallelism());
@@ -114,18 +130,99 @@ export class TvmPool {
       maxQueue: this.workers * QUEUED_TASKS_PER_WORKER,
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB },
     });
-    this.piscina.on('workerCreate', () => tvmThreads.set(this.piscina.threads.length));
+    this.piscina.on('workerCreate', () => {
+      tvmThreads.set(this.piscina.threads.length);
+      this.trackNew();
+    });
+    this.trackNew();
     // Threads also end when idle (or at close); only the ones a deadline or a crash took count.
     this.piscina.on('workerDestroy', () => {
       if (this.aborting) tvmWorkerReplacements.inc();
       // piscina drops the thread from its list right after this event.
-      queueMicrotask(() => tvmThreads.set(this.piscina.threads.length));
+      queueMicrotask(() => {
+        tvmThreads.set(this.piscina.threads.length);
+        // One that never reports its exit stops holding a slot after a while.
+        for (const worker of this.alive) {
+          if (this.piscina.threads.includes(worker) || this.dropped.has(worker)) continue;
+          this.dropped.add(worker);
+          setTimeout(() => this.forget(worker), TERMINATION_WAIT_MS).unref();
+        }
+      });
     });
   }
 
   /** Threads alive now. */
   get threads(): number {
     return this.piscina.threads.length;
+  }
+
+  /** Threads not exited yet, those being terminated (no longer in `threads`) included. */
+  get threadsAlive(): number {
+    return this.alive.size;
+  }
+
+  /**
+   * Tracks threads from the moment they are made: piscina makes one inside `run` (or at start) but
+   * announces it only once it is ready, by when one terminated meanwhile may still be alive.
+   */
+  private trackNew(): void {
+    for (const worker of this.piscina.threads) {
+      if (this.alive.has(worker)) continue;
+      this.alive.add(worker);
+      worker.once('exit', () => this.forget(worker));
+    }
+  }
+
+  private forget(worker: Worker): void {
+    if (this.alive.delete(worker)) this.admitWaiting();
+  }
+
+  /**
+   * Task slots free now. A thread terminated at a deadline keeps its memory (up to ~300 MB for a
+   * 4 000 000-gas get-method: docs/emulate.md, "TVM threads") until it has exited, so its slot is
+   * taken until then: without this a replacement thread started at once and ran the next heavy
+   * task beside it (bench tvmflood counted up to 6 worker threads alive in the process with 2 TVM workers, RSS peaks 850 MB+).
+   */
+  private freeSlots(): number {
+    const terminating = Math.max(0, this.alive.size - this.piscina.threads.length);
+    return this.workers - terminating - this.running;
+  }
+
+  private admitWaiting(): void {
+    while (this.waiting.length > 0 && this.freeSlots() > 0) {
+      this.running++;
+      this.waiting.shift()!();
+    }
+  }
+
+  /** Resolves once the task holds a slot (the caller gives it back); rejects when the queue is full or `signal` aborts. */
+  private async slot(signal: AbortSignal): Promise<void> {
+    if (this.waiting.length === 0 && this.freeSlots() > 0) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= this.workers * QUEUED_TASKS_PER_WORKER)
+      throw new ApiError('unavailable', 'all TVM workers are busy; try again later');
+    await new Promise<void>((resolve, reject) => {
+      const admitted = () => {
+        signal.removeEventListener('abort', aborted);
+        resolve();
+      };
+      const aborted = () => {
+        const at = this.waiting.indexOf(admitted);
+        if (at >= 0) this.waiting.splice(at, 1);
+        tvmQueueLength.set(this.waiting.length);
+        reject(deadlineError());
+      };
+      this.waiting.push(admitted);
+      tvmQueueLength.set(this.waiting.length);
+      signal.addEventListener('abort', aborted, { once: true });
+    });
+  }
+
+  private release(): void {
+    this.running--;
+    this.admitWaiting();
   }
 
   /**
@@ -214,7 +311,8 @@ export class TvmPool {
    * VM step (~65 MB of wasm memory and ~11 bytes of text per 1 000 gas), so a run left to finish
    * after its caller gave up would hold hundreds of MB for nothing (measured: bench tvmflood, RSS
    * peak 988 MB when runs were left to finish against 469 MB when terminated, 30 s, 4 clients).
-   * A thread that takes a task whose deadline already passed skips it.
+   * A thread that takes a task whose deadline already passed skips it. Tasks wait here for a slot
+   * (`freeSlots`): at most `workers` run, fewer while a terminated thread has not exited.
    */
   private async run(task: TvmTask, deadline: number): Promise<TvmAnswer> {
     const remaining = deadline - Date.now();
@@ -236,9 +334,19 @@ export class TvmPool {
     }, remaining);
     timer.unref();
     try {
+      try {
+        await this.slot(abort.signal);
+      } catch (err) {
+        outcome = err instanceof ApiError && err.kind === 'unavailable' ? 'busy' : 'deadline';
+        throw err;
+      }
       let answer: TvmAnswer;
       const running = this.piscina.run({ ...task, deadline } satisfies DeadlinedTask, { signal: abort.signal });
-      tvmQueueLength.set(this.piscina.queueSize);
+      this.trackNew();
+      running.then(
+        () => this.release(),
+        () => this.release(),
+      );
       try {
         answer = await running;
       } catch (err) {
@@ -272,7 +380,6 @@ export class TvmPool {
       clearTimeout(timer);
       stopTimer();
       tvmRuns.inc({ kind: task.kind, outcome });
-      tvmQueueLength.set(this.piscina.queueSize);
     }
   }
 

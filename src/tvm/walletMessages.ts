@@ -76,7 +76,11 @@ function walletBody(request: TonConnectRequest, messages: Cell[]): Cell {
   switch (request.wallet) {
     case 'v3':
     case 'v4': {
-      const body = beginCell().storeBuffer(ZERO_SIGNATURE).storeUint(request.walletId, 32).storeUint(request.validUntil, 32).storeUint(request.seqno, 32);
+      const body = beginCell()
+        .storeBuffer(ZERO_SIGNATURE)
+        .storeUint(request.walletId, 32)
+        .storeUint(request.validUntil, 32)
+        .storeUint(request.seqno, 32);
       if (request.wallet === 'v4') body.storeUint(0, 8); // op: simple send
       for (const message of messages) body.storeUint(SEND_MODE, 8).storeRef(message);
       return body.endCell();
@@ -105,6 +109,7 @@ export function tonConnectExternalMessage(request: TonConnectRequest): Buffer {
   const from = Address.parseRaw(request.from);
   const messages = request.messages.map((part, index) => internalMessage(from, part, index, request.now));
   const body = walletBody(request, messages);
-  if (body.depth() > MAX_MESSAGE_PART_DEPTH) invalid(`the wallet message is ${body.depth()} cells deep, at most ${MAX_MESSAGE_PART_DEPTH} are accepted`);
+  if (body.depth() > MAX_MESSAGE_PART_DEPTH)
+    invalid(`the wallet message is ${body.depth()} cells deep, at most ${MAX_MESSAGE_PART_DEPTH} are accepted`);
   return buildExternalMessage(from, body, null).toBoc();
 }

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 import { Address, Cell, Dictionary, loadAccount } from '@ton/core';
 // The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
@@ -142,7 +144,12 @@ async function runTraceStep(vm: Executor, task: TraceStepTask): Promise<TvmAnswe
   const emulation = await emulateMessage(vm, task);
   const result = emulation.result;
   if (!result.success) {
-    return { kind: 'traceStep', accepted: false, error: result.error, ...(result.vmResults ? { exitCode: result.vmResults.vmExitCode } : {}) };
+    return {
+      kind: 'traceStep',
+      accepted: false,
+      error: result.error,
+      ...(result.vmResults ? { exitCode: result.vmResults.vmExitCode } : {}),
+    };
   }
   const transaction = bytesOf(result.transaction);
   const txCell = fromBoc(transaction);
@@ -159,7 +166,12 @@ async function runTraceStep(vm: Executor, task: TraceStepTask): Promise<TvmAnswe
     // Outbound external messages (logs) go nowhere: they end the branch.
     if (info.type !== 'internal') continue;
     sent.push(cell);
-    outMessages.push({ boc: new Uint8Array(cell.toBoc()), hash: cell.hash().toString('base64'), destination: info.dest.toRawString(), createdLt: info.createdLt.toString() });
+    outMessages.push({
+      boc: new Uint8Array(cell.toBoc()),
+      hash: cell.hash().toString('base64'),
+      destination: info.dest.toRawString(),
+      createdLt: info.createdLt.toString(),
+    });
   }
   const rendered = toV3Transaction(txCell, task.workchain, task.place, { before: accountOf(shardAccountBefore), after: accountAfter });
   const after = task.includeCodeData ? codeAndData(accountAfter) : { code: null, data: null };
@@ -187,7 +199,12 @@ function checkExternalMessage(task: ExternalMessageTask): TvmAnswer {
   const message = parseExternalMessage(buffer(task.boc));
   const info = toExtMessageInfo(message);
   const dest = parseMessageCell(message).info.dest;
-  return { kind: 'externalMessage', hash: info.hash, hashNorm: info.hash_norm, destination: Address.isAddress(dest) ? dest.toRawString() : '' };
+  return {
+    kind: 'externalMessage',
+    hash: info.hash,
+    hashNorm: info.hash_norm,
+    destination: Address.isAddress(dest) ? dest.toRawString() : '',
+  };
 }
 
 function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
@@ -205,10 +222,14 @@ function buildQueryMessage(task: QueryMessageTask): TvmAnswer {
 /** Message tasks never touch the emulator: whatever fails in them is the client's BoC. */
 function runMessageTask(task: ExternalMessageTask | QueryMessageTask | TonConnectMessageTask): TvmAnswer {
   try {
-    if (task.kind === 'tonConnectMessage') return { kind: 'tonConnectMessage', boc: new Uint8Array(tonConnectExternalMessage(task.request)) };
+    if (task.kind === 'tonConnectMessage')
+      return { kind: 'tonConnectMessage', boc: new Uint8Array(tonConnectExternalMessage(task.request)) };
     return task.kind === 'externalMessage' ? checkExternalMessage(task) : buildQueryMessage(task);
   } catch (err) {
-    const error = err instanceof ApiError ? err : new ValidationError(`failed to validate request: ${err instanceof Error ? err.message : String(err)}`);
+    const error =
+      err instanceof ApiError
+        ? err
+        : new ValidationError(`failed to validate request: ${err instanceof Error ? err.message : String(err)}`);
     return { kind: 'rejected', errorKind: error.kind, error: error.message };
   }
 }
@@ -216,9 +237,34 @@ function runMessageTask(task: ExternalMessageTask | QueryMessageTask | TonConnec
 /**
  * Linear memory above which an emulator instance is dropped after its task (a new one is made
  * for the next): a wasm memory never shrinks, so one task that needed much would otherwise keep
- * it for the thread's life. The instance starts with 18 MB; ordinary tasks stay there.
+ * it for the thread's life. The instance starts with 18 MB; a 1 000 000-gas run leaves it at
+ * ~50 MB, a 4 000 000-gas get-method at ~260 MB (the emulator's VM log, see emulator.ts).
  */
-const MAX_EMULATOR_MEMORY_BYTES = 128 * 1024 * 1024;
+const MAX_EMULATOR_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * V8's full collection. A dropped instance's memory is unmapped only when a full collection finds
+ * it unreachable, and this thread's JavaScript heap stays small, so none may come for minutes
+ * (measured: a dropped 260 MB instance still resident after 10 more tasks; unmapped within a
+ * second of a collection). `--expose-gc` set from here applies to contexts made after it, so the
+ * function is taken from a new one; undefined if this V8 refuses the flag.
+ */
+const collectGarbage: (() => void) | undefined = (() => {
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** Drops the thread's emulator; its memory is given back once the task has returned. */
+function dropEmulator(): void {
+  emulator = undefined;
+  // After the task's frames (which still reference the instance) are gone.
+  if (collectGarbage) setImmediate(collectGarbage);
+}
 
 export default async function runTvmTask(deadlined: DeadlinedTask): Promise<TvmAnswer> {
   // Taken from the queue after its caller stopped waiting: running it would only waste the thread.
@@ -235,10 +281,10 @@ export default async function runTvmTask(deadlined: DeadlinedTask): Promise<TvmA
     // Over a bound while reading the result: the caller's error, the emulator is fine.
     if (err instanceof ApiError) return { kind: 'rejected', errorKind: err.kind, error: err.message };
     // A wasm trap (`memory access out of bounds`...) or an emulator failure: never reuse it.
-    emulator = undefined;
+    dropEmulator();
     return { kind: 'trapped', error: err instanceof Error ? err.message : String(err) };
   } finally {
     // The instance that grew large is dropped; its memory goes with it at the next collection.
-    if (emulatorMemoryBytes(vm) > MAX_EMULATOR_MEMORY_BYTES) emulator = undefined;
+    if (emulatorMemoryBytes(vm) > MAX_EMULATOR_MEMORY_BYTES) dropEmulator();
   }
 }

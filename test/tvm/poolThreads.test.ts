@@ -1,6 +1,6 @@
 import { metricsRegistry } from '../../src/metrics/registry';
 import { TvmPool } from '../../src/tvm';
-import { ECHO_CODE, getMethodTask } from '../hostile/tvmSupport';
+import { ECHO_CODE, GAS_LOOP_CODE, getMethodTask } from '../hostile/tvmSupport';
 import { until } from '../helpers/waiting';
 
 /**
@@ -60,6 +60,30 @@ describe('TVM threads on demand', () => {
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(pool.threads).toBe(2);
     } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
+describe('TVM threads terminated at a deadline', () => {
+  test('a terminated thread holds its slot until it has exited: threads alive never exceed the workers', async () => {
+    const pool = new TvmPool({ workers: 1, idleTimeoutMs: 60_000 });
+    let mostAlive = 0;
+    const sampler = setInterval(() => (mostAlive = Math.max(mostAlive, pool.threadsAlive)), 1);
+    try {
+      await pool.warmAll();
+      // An endless loop with all of the get-method gas: still running when its deadline passes.
+      const runaway = pool.getMethod({ ...getMethodTask(GAS_LOOP_CODE, []), methodId: 1 }, Date.now() + 300);
+      const next = pool.getMethod(echoTask(9n), Date.now() + 30_000);
+      await expect(runaway).rejects.toMatchObject({ kind: 'timeout' });
+      const answer = await next;
+      expect(answer.exitCode).toBe(0);
+      expect(answer.stack).toBeDefined();
+      expect(pool.threads).toBe(1);
+      expect(mostAlive).toBe(1);
+      expect(pool.threadsAlive).toBe(1);
+    } finally {
+      clearInterval(sampler);
       await pool.close();
     }
   }, 60_000);
