@@ -387,13 +387,21 @@ export class StreamingService {
   }
 
   /**
+   * Ends every open stream with its reason frame (the last id it got), the service staying open:
+   * clients reconnect and resume (a browser's EventSource does by itself, with Last-Event-ID).
+   */
+  closeStreams(reason: string): void {
+    for (const connection of [...this.connections]) connection.close('shutdown', reason);
+  }
+
+  /**
    * SIGTERM: no new streams; every open one gets its reason frame (with the last id it got, to
    * resume from) and is closed; the bus stops.
    */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    for (const connection of [...this.connections]) connection.close('shutdown', 'the server is shutting down; reconnect with the last event id');
+    this.closeStreams('the server is shutting down; reconnect with the last event id');
     this.bus.close();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
