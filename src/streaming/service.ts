@@ -49,6 +49,12 @@ export interface StreamingOptions {
   readonly replay?: ReplaySource;
   /** The event source's state (the index pipeline); absent: no source. */
   readonly sourceStatus?: () => SourceStatus;
+  /**
+   * Why this instance has no event source at all (--index off): streams are refused with 503 and
+   * this text after their subscription is checked, rather than answered `subscribed` and left
+   * silent forever.
+   */
+  readonly noSource?: string;
 }
 
 /** toncenter's ErrorResponse / StatusResponse (`id` only when the request had one). */
@@ -126,7 +132,7 @@ export class StreamingService {
   }
 
   private healthz(res: Response): void {
-    const status = this.options.sourceStatus?.() ?? { ok: false, reason: 'no event source: the index is off' };
+    const status = this.options.sourceStatus?.() ?? { ok: false, reason: this.options.noSource ?? 'no event source' };
     const now = Math.floor(Date.now() / 1000);
     const component = {
       ok: status.ok,
@@ -205,6 +211,8 @@ export class StreamingService {
       this.options.logger.error({ err }, 'streaming: unexpected error reading a subscription');
       return refuse(500, 'internal error', 'bad_request');
     }
+    // As v3 without the index: the request is checked (its 400s), then refused for want of a source.
+    if (this.options.noSource !== undefined) return refuse(503, this.options.noSource, 'no_source');
     let resumeFrom: EventId | undefined;
     const lastEventId = req.get('last-event-id') ?? (typeof req.query['last_event_id'] === 'string' ? req.query['last_event_id'] : undefined);
     if (lastEventId !== undefined && lastEventId !== '') {
@@ -263,6 +271,11 @@ export class StreamingService {
     };
     if (this.closing) {
       refuse(503, 'the server is shutting down');
+      return true;
+    }
+    if (this.options.noSource !== undefined) {
+      streamingMetrics.drops.inc({ reason: 'no_source' });
+      refuse(503, this.options.noSource);
       return true;
     }
     let allowance: StreamAllowance;
