@@ -87,6 +87,8 @@ async function openWs(stack: LocalStack): Promise<{ ws: WebSocket; messages: Rec
   return { ws, messages };
 }
 
+const byId = (a: unknown, b: unknown) => String((a as { action_id: string }).action_id).localeCompare(String((b as { action_id: string }).action_id));
+
 async function v2<T>(stack: LocalStack, method: string, params: Record<string, string>): Promise<T> {
   const res = await fetch(`${stack.api}/${method}?${new URLSearchParams(params)}`);
   return ((await res.json()) as { result: T }).result;
@@ -172,6 +174,24 @@ describe('streaming on the embedded chain (index on PostgreSQL): real transfers,
     expect(replay.messages[0]).toEqual({ id: '2', status: 'subscribed' });
     expect(replay.messages[1]).toEqual(trace);
     replay.ws.close();
+  });
+
+  // Actions carry their accounts (ton-streaming-go matches subscriptions on them), as v3 answers with include_accounts.
+  test('actions: the transfer as a ton_transfer action, as /api/v3/actions answers it', async () => {
+    const sse = openSse(stack.url, { types: ['actions'], addresses: [recipient.toString()] });
+    await until(() => sse.connected() !== undefined, 'connected', 30_000);
+    const sent = await transfer(stack, recipient, toNano('0.05'));
+    await until(() => sse.events.length > 0, 'actions event', 120_000);
+    const event = sse.events[0]!.data as { type: string; finality: string; trace_external_hash_norm: string; actions: { type: string; trace_id: string; accounts: string[]; details: Record<string, unknown> }[] };
+    expect(event.type).toBe('actions');
+    expect(event.finality).toBe('finalized');
+    expect(event.trace_external_hash_norm).toBe(sent.hash_norm);
+    const transferAction = event.actions.find((a) => a.type === 'ton_transfer')!;
+    expect(transferAction.accounts).toContain(raw);
+    expect(transferAction.details).toMatchObject({ destination: raw, value: toNano('0.05').toString() });
+    const v3 = (await (await fetch(`${stack.url}/api/v3/actions?trace_id=${encodeURIComponent(transferAction.trace_id)}&include_accounts=true`)).json()) as { actions: unknown[] };
+    expect([...event.actions].sort(byId)).toEqual([...v3.actions].sort(byId));
+    sse.source.close();
   });
 
   test('resume: disconnect, three transfers, reconnect with the last id: exactly those three in order, then live', async () => {
