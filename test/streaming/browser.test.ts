@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Address, toNano } from '@ton/core';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
-import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import type { TestDatabase } from '../helpers/indexDatabases';
+import type { LocalStack } from '../helpers/localStack';
+import { startIndexedStack } from './indexedStack';
 import { sendTransfer } from '../helpers/v2Calls';
 import { until } from './support';
 
@@ -61,15 +62,7 @@ source.onerror = () => { window.errors++; };
   const raw = `0:${'6B'.repeat(32)}`;
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    stack = await startLocalStack(['--block-interval', '300', '--index', 'on', '--database-url', db.url!]);
-    const index = stack.server.services.index!;
-    const streaming = stack.server.services.streaming!;
-    await until(
-      () => index.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (index.health().status.committedMcSeqno ?? 0) - 1,
-      'index and streaming caught up',
-      150_000,
-    );
+    ({ stack, db } = await startIndexedStack());
     const sseUrl = `${stack.url}/api/streaming/v2/sse?types=transactions&addresses=${encodeURIComponent(recipient.toString())}`;
     pages = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });

@@ -2,8 +2,9 @@ import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, st
 import type { WalletContractV4 } from '@ton/ton';
 import WebSocket from 'ws';
 import { withLiteClient } from '../helpers/sessionClient';
-import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import type { TestDatabase } from '../helpers/indexDatabases';
+import type { LocalStack } from '../helpers/localStack';
+import { startIndexedStack } from './indexedStack';
 import { openSse, until } from './support';
 
 jest.setTimeout(400_000);
@@ -101,17 +102,7 @@ describe('streaming on the embedded chain (index on PostgreSQL): real transfers,
   const raw = `0:${'5A'.repeat(32)}`;
 
   beforeAll(async () => {
-    // The machine's PostgreSQL (the embedded PGlite is covered by the index's own suites).
-    db = await createTestDatabase('postgres');
-    stack = await startLocalStack(['--block-interval', '300', '--index', 'on', '--database-url', db.url!]);
-    // The index and the streaming follower catch up with the chain before the first subscription.
-    const index = stack.server.services.index!;
-    const streaming = stack.server.services.streaming!;
-    await until(
-      () => index.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (index.health().status.committedMcSeqno ?? 0) - 1,
-      'index and streaming caught up',
-      150_000,
-    );
+    ({ stack, db } = await startIndexedStack());
   });
   afterAll(async () => {
     await stack?.stop();
