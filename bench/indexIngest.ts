@@ -10,6 +10,9 @@
  * 3. Start: `npm start`'s command (node bin/ton-http-bridge.js, the embedded chain) with the index
  *    on (the default) and with --index off, BENCH_START_RUNS times each (default 5): time from the
  *    spawn to the first healthcheck 200, and the RSS of each after BENCH_REST_SECONDS (default 60).
+ * BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
+ * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
+ * mean latency).
  * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
  * `npm start` healthy in < 3 s with the index on, its RSS at rest at most 100 MB above --index off.
  */
@@ -76,10 +79,43 @@ async function savedChain(): Promise<Localnet> {
   return net;
 }
 
+/** Lite queries by kind (count, total ms) when BENCH_INDEX_QUERIES=1: where the pipeline's round trips go. */
+const queryStats = new Map<string, { count: number; ms: number }>();
+const COUNT_QUERIES = process.env['BENCH_INDEX_QUERIES'] === '1';
+
+function countQueries(pool: LitePool): void {
+  const open = pool.openSession.bind(pool);
+  pool.openSession = (options, deadline) => {
+    const session = open(options, deadline);
+    const query = session.liteQuery.bind(session);
+    session.liteQuery = async (q, check) => {
+      const started = performance.now();
+      try {
+        return await query(q, check);
+      } finally {
+        const stat = queryStats.get(q.kind) ?? { count: 0, ms: 0 };
+        stat.count++;
+        stat.ms += performance.now() - started;
+        queryStats.set(q.kind, stat);
+      }
+    };
+    return session;
+  };
+}
+
+function printQueries(mcBlocks: number): void {
+  if (!COUNT_QUERIES) return;
+  for (const [kind, { count, ms }] of [...queryStats].sort((a, b) => b[1].count - a[1].count)) {
+    console.log(`    ${kind}: ${count} (${(count / mcBlocks).toFixed(1)} per mc block), mean ${(ms / count).toFixed(1)} ms`);
+  }
+  queryStats.clear();
+}
+
 function poolOf(net: Localnet): LitePool {
   const { config } = loadConfig(['--health-interval', '500'], {});
   const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
   const pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
+  if (COUNT_QUERIES) countQueries(pool);
   return pool;
 }
 
@@ -105,6 +141,8 @@ async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ 
   const head = net.chain.lastMasterchainBlock().id.seqno;
   const rss: number[] = [rssMb()];
   const started = performance.now();
+  // The timed window on the clock of a --cpu-prof profile (µs), to cut the chain's load out of it.
+  if (COUNT_QUERIES) console.log(`  ${label}: ingest from ${process.hrtime.bigint() / 1000n} µs`);
   const index = await startIndex(config, pool, logger, true);
   let middle = false;
   while ((index.health().status.committedMcSeqno ?? 0) < head) {
@@ -115,13 +153,15 @@ async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seconds = (performance.now() - started) / 1000;
+  if (COUNT_QUERIES) console.log(`  ${label}: ingest to ${process.hrtime.bigint() / 1000n} µs`);
   rss.push(rssMb());
   const { rows } = await index.store.pool.query<{ n: string }>('select count(*) as n from transactions');
   const transactions = Number(rows[0]!.n);
   console.log(
     `  ${label}: ${head} mc blocks, ${transactions} transactions in ${seconds.toFixed(1)} s = ${(transactions / seconds).toFixed(0)} tx/s, ` +
-      `${(head / seconds).toFixed(1)} mc blocks/s; RSS start/middle/end ${rss.join(' / ')} MB`,
+      `${(head / seconds).toFixed(1)} mc blocks/s; RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
   );
+  printQueries(head);
   return { index, pool };
 }
 
@@ -227,19 +267,26 @@ async function startFigures(): Promise<void> {
 
 export async function runIndexBench(): Promise<void> {
   console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  if (process.env['BENCH_INDEX_ONLY'] !== 'ingest') await startFigures();
+  if (!process.env['BENCH_INDEX_ONLY']?.startsWith('ingest')) await startFigures();
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
   const net = await savedChain();
   try {
     await withDatabase(async (url) => {
       const { index, pool } = await ingest(net, 'PostgreSQL', ['--database-url', url]);
+      if (process.env['BENCH_INDEX_ONLY'] === 'ingest-pg') {
+        await index.stop();
+        pool.close();
+        return;
+      }
       await live(net, index);
       await index.stop();
       pool.close();
     });
-    const { index, pool } = await ingest(net, 'PGlite (in memory)', []);
-    await index.stop();
-    pool.close();
+    if (process.env['BENCH_INDEX_ONLY'] !== 'ingest-pg') {
+      const { index, pool } = await ingest(net, 'PGlite (in memory)', []);
+      await index.stop();
+      pool.close();
+    }
   } finally {
     await net.stop();
   }
