@@ -67,7 +67,8 @@ async function transfer(net: Localnet, walletIndex: number, seqno: number): Prom
 async function savedChain(): Promise<Localnet> {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `bench-index-${TRANSFERS}.state`);
+  // v2: blocks carry real state updates (the index reads account states from them).
+  const file = path.join(dir, `bench-index-v2-${TRANSFERS}.state`);
   const fresh = !existsSync(file);
   const net = await startLocalnet({ accounts: 1, blockIntervalMs: 0, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
   if (fresh) {
