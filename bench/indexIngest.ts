@@ -26,6 +26,7 @@ import type { WalletContractV4 } from '@ton/ton';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
+import { indexMetrics } from '../src/metrics';
 import { startIndex, type IndexService } from '../src/indexer';
 import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
 import { startLocalnet, type Localnet } from '../src/localnet';
@@ -104,8 +105,12 @@ function countQueries(pool: LitePool): void {
   };
 }
 
-function printQueries(mcBlocks: number): void {
+async function printQueries(mcBlocks: number): Promise<void> {
   if (!COUNT_QUERIES) return;
+  const write = (await indexMetrics.writeSeconds.get()).values;
+  const sum = write.find((v) => v.metricName?.endsWith('_sum'))?.value ?? NaN;
+  const count = write.find((v) => v.metricName?.endsWith('_count'))?.value ?? NaN;
+  console.log(`    commit (one database transaction per mc block): mean ${((sum / count) * 1000).toFixed(1)} ms over ${count}`);
   for (const [kind, { count, ms }] of [...queryStats].sort((a, b) => b[1].count - a[1].count)) {
     console.log(`    ${kind}: ${count} (${(count / mcBlocks).toFixed(1)} per mc block), mean ${(ms / count).toFixed(1)} ms`);
   }
@@ -162,7 +167,7 @@ async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ 
     `  ${label}: ${head} mc blocks, ${transactions} transactions in ${seconds.toFixed(1)} s = ${(transactions / seconds).toFixed(0)} tx/s, ` +
       `${(head / seconds).toFixed(1)} mc blocks/s; RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
   );
-  printQueries(head);
+  await printQueries(head);
   return { index, pool };
 }
 
