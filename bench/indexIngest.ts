@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- index`: the block index.
  * 1. Ingest: a saved local chain (made once, kept in .cache/: BENCH_INDEX_TRANSFERS transfers of
- *    four messages each, default 2 000, so ~10 000 transactions) indexed from genesis into
+ *    four messages each, default 2 000, so ~12 000 transactions, BENCH_INDEX_PER_BLOCK a block) indexed from genesis into
  *    PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; a fresh
  *    database is created and dropped) and into the embedded PGlite: transactions per second, RSS
  *    at start, middle and end.
@@ -33,6 +33,9 @@ import { startLocalnet, type Localnet } from '../src/localnet';
 import { cpus, loadavg } from 'node:os';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
+const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
+/** Masterchain blocks of transfers in the saved chain (each wallet's seqno after it). */
+const ROUNDS = Math.ceil(TRANSFERS / PER_BLOCK);
 const RATE = Number(process.env['BENCH_INDEX_RATE'] ?? 20);
 const LIVE_SECONDS = 20;
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
@@ -50,7 +53,8 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function transfer(net: Localnet, walletIndex: number, seqno: number): Promise<void> {
+/** A transfer of wallet v4r2 #walletIndex; `seal`: in a block of its own (else in the next one sealed). */
+async function transfer(net: Localnet, walletIndex: number, seqno: number, seal = true): Promise<void> {
   const wallets = net.wallets.wallets.filter((w) => w.version === 'v4r2');
   const wallet = wallets[walletIndex % wallets.length]!;
   const contract = wallet.contract as WalletContractV4;
@@ -61,22 +65,32 @@ async function transfer(net: Localnet, walletIndex: number, seqno: number): Prom
     messages: Array.from({ length: 4 }, () => internal({ to: new Address(0, randomBytes(32)), value: toNano('0.001'), bounce: false })),
   });
   const boc = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
-  await net.chain.sendExternalMessage(boc);
+  if (seal) await net.chain.sendExternalMessage(boc);
+  else await net.chain.submitExternalMessage(boc);
 }
 
-/** The saved chain: made once (TRANSFERS transfers from wallet v4r2 #0) and reused. */
+/**
+ * The saved chain: made once and reused. BENCH_INDEX_PER_BLOCK wallets (v4r2) each send one
+ * transfer per masterchain block (default 20, ~120 transactions a block: mainnet's masterchain
+ * blocks carry ~100-300 with their shard blocks), until BENCH_INDEX_TRANSFERS transfers are sent;
+ * 1 makes the older shape, one transfer (7 transactions) per block.
+ */
 async function savedChain(): Promise<Localnet> {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
   // v2: blocks carry real state updates (the index reads account states from them).
-  const file = path.join(dir, `bench-index-v2-${TRANSFERS}.state`);
+  const file = path.join(dir, `bench-index-v2-${TRANSFERS}x${PER_BLOCK}.state`);
   const fresh = !existsSync(file);
-  const net = await startLocalnet({ accounts: 1, blockIntervalMs: 0, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
+  // No timed blocks: a block is sealed after each round of transfers (or per message, live).
+  const net = await startLocalnet({ accounts: PER_BLOCK, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
   if (fresh) {
     const started = Date.now();
-    for (let i = 0; i < TRANSFERS; i++) await transfer(net, 0, i);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let w = 0; w < PER_BLOCK && round * PER_BLOCK + w < TRANSFERS; w++) await transfer(net, w, round, false);
+      await net.chain.seal();
+    }
     await net.save(file);
-    console.log(`  made the saved chain: ${TRANSFERS} transfers in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+    console.log(`  made the saved chain: ${TRANSFERS} transfers, ${PER_BLOCK} a block, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
   }
   return net;
 }
@@ -183,8 +197,8 @@ async function live(net: Localnet, index: IndexService): Promise<void> {
   });
   const wallets = net.wallets.wallets.filter((w) => w.version === 'v4r2');
   const seqnos = wallets.map(() => 0);
-  // Wallet #0 made the saved chain: its seqno is TRANSFERS.
-  seqnos[0] = TRANSFERS;
+  // Wallet #0 sent one transfer per round of the saved chain.
+  seqnos[0] = ROUNDS;
   const end = Date.now() + LIVE_SECONDS * 1000;
   let sent = 0;
   while (Date.now() < end) {

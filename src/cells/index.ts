@@ -27,3 +27,4 @@ export {
 export { hashmapLookup } from './hashmapLookup';
 export { nativeSha256, useNativeCellHashing } from './nativeHashing';
 export { cellStats, type CellStats } from './cellStats';
+export { decodeBocFast } from './fastBoc';
