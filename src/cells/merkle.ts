@@ -50,17 +50,22 @@ export function merkleProof(root: Cell, keep: KeepSet): Cell {
 /**
  * `!merkle_update#04` from `oldRoot` to `newRoot` whose two children are pruned branches. It
  * carries no diff; it binds a block to the hashes of the states before and after it, which is
- * all lite-server proofs use.
+ * all lite-server proofs use (the local chain's blocks carry `merkleUpdate`'s, with the diff).
  */
 export function merkleUpdateStub(oldRoot: Cell, newRoot: Cell): Cell {
+  return merkleUpdateCell(oldRoot, newRoot, prunedBranch(oldRoot), prunedBranch(newRoot));
+}
+
+/** `!merkle_update#04 old_hash new_hash old_depth new_depth old:^X new:^X` over the two states' (pruned) copies. */
+function merkleUpdateCell(oldRoot: Cell, newRoot: Cell, oldPart: Cell, newPart: Cell): Cell {
   return beginCell()
     .storeUint(4, 8)
     .storeBuffer(oldRoot.hash(0))
     .storeBuffer(newRoot.hash(0))
     .storeUint(oldRoot.depth(0), 16)
     .storeUint(newRoot.depth(0), 16)
-    .storeRef(prunedBranch(oldRoot))
-    .storeRef(prunedBranch(newRoot))
+    .storeRef(oldPart)
+    .storeRef(newPart)
     .endCell({ exotic: true });
 }
 
@@ -106,17 +111,7 @@ export function merkleUpdate(oldRoot: Cell, newRoot: Cell): Cell {
       for (const child of cell.refs) push(child, 'new');
     }
   }
-  const oldPart = pruneTree(oldRoot, { open: oldOpen });
-  const newPart = pruneTree(newRoot, { open: newOpen });
-  return beginCell()
-    .storeUint(4, 8)
-    .storeBuffer(oldRoot.hash(0))
-    .storeBuffer(newRoot.hash(0))
-    .storeUint(oldRoot.depth(0), 16)
-    .storeUint(newRoot.depth(0), 16)
-    .storeRef(oldPart)
-    .storeRef(newPart)
-    .endCell({ exotic: true });
+  return merkleUpdateCell(oldRoot, newRoot, pruneTree(oldRoot, { open: oldOpen }), pruneTree(newRoot, { open: newOpen }));
 }
 
 /** The content of a Merkle proof cell (its single reference) after checking the exotic type. */
