@@ -3,7 +3,7 @@ import { WalletContractV4 } from '@ton/ton';
 import { keyPairFromSeed } from '@ton/crypto';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { pendingGoneOn, pendingTraceOn, sendReturnHash, signedTransfer, v3, type PendingTraceJson, type Sent } from '../helpers/pendingSends';
+import { indexAndStreamCaughtUp, pendingGoneOn, pendingTraceOn, sendReturnHash, signedTransfer, v3, type PendingTraceJson, type Sent } from '../helpers/pendingSends';
 import { openSse, until } from '../streaming/support';
 
 jest.setTimeout(400_000);
@@ -31,13 +31,7 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
     stack = await startLocalStack(['--block-interval', '3000', '--index', 'on', '--database-url', db.url!, '--pending-ttl', String(PENDING_TTL_MS)]);
-    const index = stack.server.services.index!;
-    const streaming = stack.server.services.streaming!;
-    await until(
-      () => index.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (index.health().status.committedMcSeqno ?? 0) - 1,
-      'index and streaming caught up',
-      150_000,
-    );
+    await indexAndStreamCaughtUp(stack.server.services.index!, stack.server);
   });
   afterAll(async () => {
     await stack?.stop();

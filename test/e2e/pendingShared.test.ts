@@ -6,7 +6,7 @@ import { startServer, type RunningServer } from '../../src/server';
 import { deleteKeysWithPrefix, describeWithRedis, REDIS_URL, redisReachableSync, uniquePrefix } from '../auth/helpers';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { pendingGoneOn, pendingTraceOn, sendReturnHash, signedTransfer, v3 } from '../helpers/pendingSends';
+import { indexAndStreamCaughtUp, pendingGoneOn, pendingTraceOn, sendReturnHash, signedTransfer, v3 } from '../helpers/pendingSends';
 import { openSse, until } from '../streaming/support';
 
 jest.setTimeout(400_000);
@@ -41,12 +41,8 @@ describeWithRedis('pending traces shared by two instances through Redis', redisR
       saveKeyBlock: false,
       stop: () => Promise.resolve(),
     });
-    const indexA = a.server.services.index!;
-    await until(
-      () => indexA.health().status.state === 'live' && (b.services.streaming!.bus.lastSeqno ?? -1) >= (indexA.health().status.committedMcSeqno ?? 0) - 1,
-      'the index (A writes) and B streaming caught up',
-      150_000,
-    );
+    // The index as A sees it (A writes it: it started first) and B's stream.
+    await indexAndStreamCaughtUp(a.server.services.index!, b);
   });
   afterAll(async () => {
     await b?.stop();

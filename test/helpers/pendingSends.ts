@@ -3,6 +3,7 @@ import type { WalletContractV4 } from '@ton/ton';
 import { normalizeExternalMessage } from '../../src/converters';
 import type { LocalStack } from './localStack';
 import { withLiteClient } from './sessionClient';
+import { until } from '../streaming/support';
 
 /** Sent messages and v3 reads for the pending-trace suites (test/e2e/pending*.test.ts). */
 
@@ -71,4 +72,17 @@ export async function pendingGoneOn(url: string, hashHex: string, tries = 300): 
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return left;
+}
+
+/** Waits until the index is live and the streaming follower of `server` has its newest block. */
+export async function indexAndStreamCaughtUp(
+  indexOf: { health(): { status: { state: string; committedMcSeqno: number | null } } },
+  server: { services: { streaming?: { bus: { lastSeqno: number | null } } } },
+): Promise<void> {
+  const streaming = server.services.streaming!;
+  await until(
+    () => indexOf.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (indexOf.health().status.committedMcSeqno ?? 0) - 1,
+    'index and streaming caught up',
+    150_000,
+  );
 }
