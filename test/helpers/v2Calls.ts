@@ -1,4 +1,4 @@
-import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address } from '@ton/core';
+import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address, type MessageRelaxed } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import { nextBlock, type LocalStack } from './localStack';
 import { withLiteClient } from './sessionClient';
@@ -61,21 +61,21 @@ export interface SignedTransfer {
   readonly contract: WalletContractV4;
 }
 
-/** Signs a transfer of `value` from v4r2 wallet #0 to `to` with a comment; does not send it. */
-export async function signedTransfer(stack: LocalStack, to: Address, value: bigint, comment: string): Promise<SignedTransfer> {
+/** Signs an external message of v4r2 wallet `index` (default #0) carrying `messages`; does not send it. */
+export async function signedWalletMessage(stack: LocalStack, messages: MessageRelaxed[], index = 0): Promise<SignedTransfer> {
   const { keyPair, wallets } = stack.localnet.wallets;
-  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0);
-  if (!sender) throw new Error('no v4r2 wallet #0');
+  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === index);
+  if (!sender) throw new Error(`no v4r2 wallet #${index}`);
   const contract = sender.contract as WalletContractV4;
   const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
-  const body = contract.createTransfer({
-    seqno,
-    secretKey: keyPair.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to, value, bounce: false, body: comment })],
-  });
+  const body = contract.createTransfer({ seqno, secretKey: keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
   const message = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell();
   return { message, seqno, contract };
+}
+
+/** Signs a transfer of `value` from v4r2 wallet #0 to `to` with a comment; does not send it. */
+export function signedTransfer(stack: LocalStack, to: Address, value: bigint, comment: string): Promise<SignedTransfer> {
+  return signedWalletMessage(stack, [internal({ to, value, bounce: false, body: comment })]);
 }
 
 /**
