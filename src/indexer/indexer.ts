@@ -5,6 +5,9 @@ import {
   advanceCheckpoint,
   CheckpointMovedError,
   insertMcBlockRows,
+  insertTokenEvents,
+  insertTokenStates,
+  readCodeInterfaces,
   pruneBefore,
   readCheckpoint,
   rollbackTo,
@@ -25,6 +28,8 @@ import { indexMetrics } from '../metrics';
 import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces } from './traces';
 import { writeCompletedTraceActions } from '../actions';
+import { TokenDetector } from './tokenDetection';
+import { tokenEvents } from './tokenEvents';
 
 export interface IndexerOptions {
   /** First masterchain block to index when the index is empty; default: 1 on the embedded chain, else the head. */
@@ -35,6 +40,8 @@ export interface IndexerOptions {
   readonly retentionDays?: number;
   /** Masterchain blocks fetched ahead of the commit. */
   readonly fetchAhead?: number;
+  /** Detect jetton and NFT contracts and their transfers (default on). */
+  readonly detectTokens?: boolean;
 }
 
 /** What one committed masterchain block added, as the streaming layer consumes it. */
@@ -109,6 +116,7 @@ export class Indexer extends EventEmitter {
   private running: Promise<void> | undefined;
   private lease: WriterLease | null = null;
   private readonly source: McBlockSource;
+  private readonly detector: TokenDetector | undefined;
   private statusValue: IndexStatus = STARTING_STATUS;
   private lastProgressLog = 0;
   /** Where to start instead of the configured block, when that one turned out unavailable. */
@@ -125,7 +133,8 @@ export class Indexer extends EventEmitter {
     super();
     this.setMaxListeners(0);
     const fetcher = new BlockFetcher(pool, logger, () => this.stopped);
-    this.source = new McBlockSource(pool, fetcher, logger);
+    this.detector = options.detectTokens === false ? undefined : new TokenDetector();
+    this.source = new McBlockSource(pool, fetcher, logger, this.detector);
   }
 
   start(): void {
@@ -248,6 +257,7 @@ export class Indexer extends EventEmitter {
 
   private async writeLoop(lease: WriterLease): Promise<void> {
     let checkpoint = await lease.run((client) => readCheckpoint(client));
+    if (this.detector) this.detector.load(await lease.run((client) => readCodeInterfaces(client)));
     let next = checkpoint ? checkpoint.mcSeqno + 1 : await this.startSeqno();
     this.reportProgress(checkpoint);
     // The shard tops below the next block: from the committed block (checked against the chain), or the block before the start.
@@ -360,6 +370,9 @@ export class Indexer extends EventEmitter {
           traceEdges: edges,
         };
         const written = await insertMcBlockRows(client, rows);
+        // Token contracts' states and the block's transfers and burns: with the block, never apart.
+        await insertTokenStates(client, block.tokens.states);
+        await insertTokenEvents(client, tokenEvents(transactions, block.tokens, block.seqno));
         // Actions of the traces this block completed, in the same transaction (src/actions).
         await writeCompletedTraceActions(client, traces);
         await advanceCheckpoint(client, previous, next);
@@ -467,6 +480,7 @@ export class Indexer extends EventEmitter {
       }
     });
     indexMetrics.rollbacks.inc();
+    this.detector?.reset();
     this.emit('rollback', common);
   }
 }
