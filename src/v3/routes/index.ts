@@ -3,6 +3,7 @@ import { actions } from './actions';
 import { addressBook } from './addressBook';
 import { adjacentTransactions } from './adjacentTransactions';
 import { blocks } from './blocks';
+import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons';
 import { masterchainBlockShards } from './masterchainBlockShards';
 import { masterchainBlockShardState } from './masterchainBlockShardState';
 import { masterchainInfo } from './masterchainInfo';
@@ -36,4 +37,8 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   pendingTraces,
   pendingActions,
   actions,
+  jettonMasters,
+  jettonWallets,
+  jettonTransfers,
+  jettonBurns,
 ];
