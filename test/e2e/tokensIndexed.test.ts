@@ -1,12 +1,12 @@
 import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
-import { createTestDatabase, type IndexBackend, type TestDatabase } from '../helpers/indexDatabases';
+import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { deployTokens, onchainContent, type DeployedTokens } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
 import { until } from '../helpers/waiting';
 import { transferFromWallet } from '../helpers/walletActions';
-import { storeJettonBurn, storeJettonTransfer, storeTextComment } from '../../src/tlb';
+import { storeJettonBurn, storeJettonTransfer, storeNftTransfer, storeTextComment } from '../../src/tlb';
 
 jest.setTimeout(300_000);
 
@@ -16,17 +16,17 @@ const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase
 /** The first bit of the account id: its shard of the local chain's two. */
 const shardBit = (a: Address) => a.hash[0]! >> 7;
 
-/** Backends: PostgreSQL always; PGlite too with TOKENS_PGLITE=1 (the same pipeline, a slower store). */
-const BACKENDS: IndexBackend[] = process.env['TOKENS_PGLITE'] === '1' ? ['postgres', 'pglite'] : ['postgres'];
 
 /**
- * Jettons (and NFTs) detected by the index on the embedded chain, with the standard contracts'
+ * Jettons and NFTs detected by the index on the embedded chain, with the standard contracts'
  * real code (tonweb's minter and wallet, as deployed on mainnet): a jetton deployed and minted to
  * two owners whose wallets sit in different shards, a transfer with a forward amount and a comment
  * in the forward payload, a burn. Each appears in its v3 route, and every balance and the supply
- * equal the contracts' own get-methods run through v2 runGetMethod.
+ * equal the contracts' own get-methods run through v2 runGetMethod; an NFT of the standard
+ * collection minted and transferred with a comment: the collection, the item (its new owner) and
+ * the transfer in theirs. On PostgreSQL and on the embedded PGlite store.
  */
-describe.each(BACKENDS)('tokens indexed from the local chain (%s)', (backend) => {
+describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backend) => {
   let db: TestDatabase;
   let stack: LocalStack;
   let client: TonClient;
@@ -95,6 +95,11 @@ describe.each(BACKENDS)('tokens indexed from the local chain (%s)', (backend) =>
     await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: transfer })]);
     const burn = beginCell().store(storeJettonBurn({ queryId: 8n, amount: 100n, responseDestination: tokens.owner, customPayload: null })).endCell();
     await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: burn })]);
+    const nftPayload = beginCell().store(storeTextComment({ text: Buffer.from('hello nft') })).endCell();
+    const nftTransfer = beginCell()
+      .store(storeNftTransfer({ queryId: 9n, newOwner: recipient, responseDestination: tokens.owner, customPayload: null, forwardAmount: toNano('0.01'), forwardPayload: { inRef: true, cell: nftPayload } }))
+      .endCell();
+    await transferFromWallet(client, keyPair, [internal({ to: tokens.item, value: toNano('0.2'), body: nftTransfer })]);
     const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
     const index = stack.server.services.index!;
     await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);
@@ -200,5 +205,65 @@ describe.each(BACKENDS)('tokens indexed from the local chain (%s)', (backend) =>
     ]);
     expect((await v3(`/jetton/burns?jetton_master=${raw(tokens.minter)}&start_utime=0`)).body['jetton_burns']).toHaveLength(1);
     expect((await v3(`/jetton/burns?jetton_wallet=${raw(secondWallet)}`)).body['jetton_burns']).toEqual([]);
+  });
+
+  it('lists the NFT collection with the next index its get_collection_data gives', async () => {
+    const { status, body } = await v3(`/nft/collections?collection_address=${encodeURIComponent(tokens.collection.toString())}`);
+    expect(status).toBe(200);
+    const data = await getMethod(tokens.collection, 'get_collection_data');
+    expect(body['nft_collections']).toEqual([
+      expect.objectContaining({
+        address: raw(tokens.collection),
+        owner_address: raw(tokens.owner),
+        next_item_index: BigInt(data[0]![1] as string).toString(),
+        collection_content: { uri: tokens.collectionUri },
+      }),
+    ]);
+    expect((await v3(`/nft/collections?owner_address=${raw(tokens.owner)}`)).body['nft_collections']).toHaveLength(1);
+  });
+
+  it('lists the item, owned by the recipient after the transfer as its get_nft_data says, with its full content', async () => {
+    const { status, body } = await v3(`/nft/items?collection_address=${raw(tokens.collection)}&index=0`);
+    expect(status).toBe(200);
+    const items = body['nft_items'] as Json[];
+    expect(items).toHaveLength(1);
+    const data = await getMethod(tokens.item, 'get_nft_data');
+    const owner = Cell.fromBoc(Buffer.from((data[3]![1] as { bytes: string }).bytes, 'base64'))[0]!.beginParse().loadAddress();
+    expect(owner.equals(recipient)).toBe(true);
+    expect(items[0]).toMatchObject({
+      address: raw(tokens.item),
+      init: true,
+      index: '0',
+      collection_address: raw(tokens.collection),
+      owner_address: raw(recipient),
+      content: { uri: tokens.itemUri },
+      on_sale: false,
+    });
+    expect((items[0]!['collection'] as Json)['address']).toBe(raw(tokens.collection));
+    expect((await v3(`/nft/items?owner_address=${raw(recipient)}`)).body['nft_items']).toHaveLength(1);
+    expect((await v3(`/nft/items?owner_address=${raw(tokens.owner)}`)).body['nft_items']).toEqual([]);
+    expect(await v3('/nft/items?index=0')).toEqual({ status: 422, body: { error: 'index parameter is not allowed without the collection_address' } });
+    expect(await v3(`/nft/items?collection_address=${raw(tokens.collection)}&index=x1`)).toEqual({ status: 422, body: { error: 'index should contain digits only' } });
+  });
+
+  it('lists the NFT transfer with its old and new owner, forward amount and payload', async () => {
+    const { status, body } = await v3(`/nft/transfers?owner_address=${raw(tokens.owner)}&direction=out`);
+    expect(status).toBe(200);
+    const transfers = body['nft_transfers'] as Json[];
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]).toMatchObject({
+      query_id: '9',
+      nft_address: raw(tokens.item),
+      nft_collection: raw(tokens.collection),
+      old_owner: raw(tokens.owner),
+      new_owner: raw(recipient),
+      response_destination: raw(tokens.owner),
+      forward_amount: toNano('0.01').toString(),
+      transaction_aborted: false,
+    });
+    expect(JSON.stringify(transfers[0]!['decoded_forward_payload'])).toContain('hello nft');
+    for (const query of [`owner_address=${raw(recipient)}&direction=in`, `item_address=${raw(tokens.item)}`, `collection_address=${raw(tokens.collection)}`]) {
+      expect(((await v3(`/nft/transfers?${query}`)).body['nft_transfers'] as Json[]).map((t) => t['transaction_hash'])).toEqual([transfers[0]!['transaction_hash']]);
+    }
   });
 });

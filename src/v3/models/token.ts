@@ -1,4 +1,4 @@
-import type { JettonBurnDbRow, JettonMasterDbRow, JettonTransferDbRow, JettonWalletDbRow } from '../sql/tokens';
+import type { JettonBurnDbRow, JettonMasterDbRow, JettonTransferDbRow, JettonWalletDbRow, NftCollectionDbRow, NftItemDbRow, NftTransferDbRow } from '../sql/tokens';
 import { decodeBodyText, type DecodedBody } from './decodedBody';
 import { b64, str64 } from './format';
 
@@ -77,6 +77,68 @@ export function toJettonBurnJson(row: JettonBurnDbRow) {
     response_destination: row.response_destination,
     custom_payload: row.custom_payload,
     decoded_custom_payload: decodedPayload(row.custom_payload),
+    trace_id: b64(row.trace_id),
+  };
+}
+
+/** models/nft.go's NFTCollection. */
+export function toNftCollectionJson(row: NftCollectionDbRow) {
+  return {
+    address: row.address,
+    owner_address: row.owner_address,
+    last_transaction_lt: str64(row.last_transaction_lt),
+    next_item_index: row.next_item_index,
+    collection_content: row.collection_content,
+    data_hash: b64(row.data_hash),
+    code_hash: b64(row.code_hash),
+  };
+}
+
+/** NFTItem with its collection; sales are not indexed, so `on_sale` is false. */
+export function toNftItemJson(row: NftItemDbRow) {
+  return {
+    address: row.address,
+    init: row.init,
+    index: row.index,
+    collection_address: row.collection_address,
+    owner_address: row.owner_address,
+    content: row.content,
+    last_transaction_lt: str64(row.last_transaction_lt),
+    code_hash: b64(row.code_hash),
+    data_hash: b64(row.data_hash),
+    collection:
+      row.c_address === null
+        ? null
+        : toNftCollectionJson({
+            address: row.c_address,
+            next_item_index: row.c_next_item_index ?? '0',
+            owner_address: row.c_owner_address,
+            collection_content: row.c_collection_content,
+            data_hash: row.c_data_hash,
+            code_hash: row.c_code_hash,
+            last_transaction_lt: row.c_last_transaction_lt ?? '0',
+          }),
+    on_sale: false,
+  };
+}
+
+export function toNftTransferJson(row: NftTransferDbRow) {
+  return {
+    query_id: row.query_id,
+    nft_address: row.nft_item_address,
+    nft_collection: row.nft_collection_address,
+    transaction_hash: b64(row.tx_hash),
+    transaction_lt: str64(row.tx_lt),
+    transaction_now: Number(row.tx_now),
+    transaction_aborted: row.tx_aborted,
+    old_owner: row.old_owner,
+    new_owner: row.new_owner,
+    response_destination: row.response_destination,
+    custom_payload: row.custom_payload,
+    decoded_custom_payload: decodedPayload(row.custom_payload),
+    forward_amount: row.forward_amount,
+    forward_payload: row.forward_payload,
+    decoded_forward_payload: decodedPayload(row.forward_payload),
     trace_id: b64(row.trace_id),
   };
 }

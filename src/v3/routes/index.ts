@@ -8,6 +8,7 @@ import { masterchainBlockShards } from './masterchainBlockShards';
 import { masterchainBlockShardState } from './masterchainBlockShardState';
 import { masterchainInfo } from './masterchainInfo';
 import { messages } from './messages';
+import { nftCollections, nftItems, nftTransfers } from './nft';
 import { pendingActions, pendingTraces, pendingTransactions } from './pending';
 import type { AnyRoute } from './route';
 import { topAccountsByBalance } from './topAccountsByBalance';
@@ -41,4 +42,7 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   jettonWallets,
   jettonTransfers,
   jettonBurns,
+  nftCollections,
+  nftItems,
+  nftTransfers,
 ];

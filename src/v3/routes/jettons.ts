@@ -1,30 +1,10 @@
 import { ValidationError } from '../../errors';
 import { toJettonBurnJson, toJettonMasterJson, toJettonTransferJson, toJettonWalletJson } from '../models/token';
-import { parseGroup, type V3Query } from '../params/query';
+import { parseGroup } from '../params/query';
 import { readSingle, toAccount, toBool } from '../params/rules';
 import { queryJettonBurns, queryJettonMasters, queryJettonTransfers, queryJettonWallets } from '../sql/tokens';
-import { accountList, addressBookFor, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup } from './common';
-import { defineRoute, type RouteContext } from './route';
-
-const raws = (query: V3Query, name: string) => accountList(query, name).map((a) => a.raw);
-
-/** `address_book` of the accounts an answer names, `{}` when it names none. */
-async function bookOf(context: RouteContext, addresses: (string | null)[]) {
-  const named = addresses.filter((a): a is string => a !== null);
-  return named.length === 0 ? {} : addressBookFor(context, named);
-}
-
-/**
- * The owner of the event routes: `owner_address` (a list), else `address` (one, taken only when
- * it reads as an address: ton-index-go ignores an unreadable one).
- */
-function ownerList(query: V3Query): string[] {
-  const owners = raws(query, 'owner_address');
-  if (owners.length > 0 || query.list('owner_address').length > 0) return owners;
-  const alias = query.single('address');
-  const parsed = alias ? toAccount(alias) : undefined;
-  return parsed ? [parsed.raw] : [];
-}
+import { bookOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
+import { defineRoute } from './route';
 
 /** GetJettonMasters. */
 export const jettonMasters = defineRoute({

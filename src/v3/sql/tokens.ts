@@ -188,3 +188,133 @@ export async function queryJettonBurns(
     p.values,
   );
 }
+
+export interface NftCollectionDbRow {
+  address: string;
+  next_item_index: string;
+  owner_address: string | null;
+  collection_content: Record<string, string> | null;
+  data_hash: Buffer | null;
+  code_hash: Buffer | null;
+  last_transaction_lt: string;
+}
+
+/** buildNFTCollectionsQuery: by id, unordered with a filter. */
+export async function queryNftCollections(db: V3Database, filter: { addresses: string[]; owners: string[] }, paging: Paging): Promise<NftCollectionDbRow[]> {
+  const p = new SqlParams();
+  const where: string[] = [];
+  let order = ' order by id asc';
+  if (filter.addresses.length > 0) {
+    where.push(matchAny(p, 'N.address', filter.addresses));
+    order = '';
+  }
+  if (filter.owners.length > 0) {
+    where.push(matchAny(p, 'N.owner_address', filter.owners));
+    order = '';
+  }
+  return db.query(
+    `select N.address, N.next_item_index::text as next_item_index, N.owner_address, N.collection_content, N.data_hash, N.code_hash, N.last_transaction_lt
+     from nft_collections as N${whereClause(where)}${order}${page(p, paging)}`,
+    p.values,
+  );
+}
+
+export interface NftItemDbRow {
+  address: string;
+  init: boolean;
+  index: string;
+  collection_address: string | null;
+  owner_address: string | null;
+  content: Record<string, string> | null;
+  last_transaction_lt: string;
+  code_hash: Buffer | null;
+  data_hash: Buffer | null;
+  /** The collection's row (null columns when the index has no such collection). */
+  c_address: string | null;
+  c_next_item_index: string | null;
+  c_owner_address: string | null;
+  c_collection_content: Record<string, string> | null;
+  c_data_hash: Buffer | null;
+  c_code_hash: Buffer | null;
+  c_last_transaction_lt: string | null;
+}
+
+/**
+ * buildNFTItemsQuery: with its collection joined; order by id, by owner/collection/index with
+ * owners, by index within one collection, by last transaction with sort_by_last_transaction_lt.
+ * Sales and auctions are not indexed, so `include_on_sale` filters on the owner as it is.
+ */
+export async function queryNftItems(
+  db: V3Database,
+  filter: { addresses: string[]; owners: string[]; collections: string[]; indexes: string[]; sortByLastTransactionLt: boolean },
+  paging: Paging,
+): Promise<NftItemDbRow[]> {
+  const p = new SqlParams();
+  const where: string[] = [];
+  let order = ' order by N.id asc';
+  if (filter.addresses.length > 0) {
+    where.push(matchAny(p, 'N.address', filter.addresses));
+    order = '';
+  }
+  if (filter.owners.length > 0) {
+    where.push(matchAny(p, 'N.owner_address', filter.owners));
+    order = ' order by N.owner_address, N.collection_address, N.index';
+  }
+  if (filter.collections.length === 1) {
+    where.push(`N.collection_address = ${p.bind(filter.collections[0])}`);
+    order = ' order by N.collection_address, N.index';
+  } else if (filter.collections.length > 1) {
+    where.push(matchAny(p, 'N.collection_address', filter.collections));
+  }
+  if (filter.indexes.length > 0) where.push(`N.index = any(${p.bind(filter.indexes)}::numeric[])`);
+  if (filter.sortByLastTransactionLt) order = ' order by N.last_transaction_lt desc';
+  return db.query(
+    `select N.address, N.init, N.index::text as index, N.collection_address, N.owner_address, N.content, N.last_transaction_lt, N.code_hash, N.data_hash,
+       C.address as c_address, C.next_item_index::text as c_next_item_index, C.owner_address as c_owner_address, C.collection_content as c_collection_content,
+       C.data_hash as c_data_hash, C.code_hash as c_code_hash, C.last_transaction_lt as c_last_transaction_lt
+     from nft_items as N left join nft_collections as C on N.collection_address = C.address${whereClause(where)}${order}${page(p, paging)}`,
+    p.values,
+  );
+}
+
+export interface NftTransferDbRow {
+  tx_hash: Buffer;
+  tx_lt: string;
+  tx_now: number;
+  tx_aborted: boolean;
+  query_id: string;
+  nft_item_address: string;
+  nft_item_index: string;
+  nft_collection_address: string | null;
+  old_owner: string | null;
+  new_owner: string | null;
+  response_destination: string | null;
+  custom_payload: string | null;
+  forward_amount: string | null;
+  forward_payload: string | null;
+  trace_id: Buffer | null;
+}
+
+/** buildNFTTransfersQuery: owner by direction (`in` new owner, else old owner, none either). */
+export async function queryNftTransfers(
+  db: V3Database,
+  filter: { owners: string[]; direction?: string; items: string[]; collection?: string } & EventRange,
+  paging: Paging,
+): Promise<NftTransferDbRow[]> {
+  const p = new SqlParams();
+  const where: string[] = [];
+  if (filter.owners.length > 0) {
+    if (filter.direction !== undefined) where.push(matchAny(p, filter.direction === 'in' ? 'T.new_owner' : 'T.old_owner', filter.owners));
+    else where.push(`(${matchAny(p, 'T.old_owner', filter.owners)} or ${matchAny(p, 'T.new_owner', filter.owners)})`);
+  }
+  if (filter.items.length > 0) where.push(matchAny(p, 'T.nft_item_address', filter.items));
+  if (filter.collection !== undefined) where.push(`T.nft_collection_address = ${p.bind(filter.collection)}`);
+  const column = range(p, where, filter);
+  return db.query(
+    `select T.tx_hash, T.tx_lt, T.tx_now, T.tx_aborted, T.query_id::text as query_id, T.nft_item_address, T.nft_item_index::text as nft_item_index,
+       T.nft_collection_address, T.old_owner, T.new_owner, T.response_destination, T.custom_payload, T.forward_amount::text as forward_amount,
+       T.forward_payload, T.trace_id
+     from nft_transfers as T${whereClause(where)} order by ${column} ${paging.sort ?? 'desc'}${page(p, paging)}`,
+    p.values,
+  );
+}
