@@ -266,4 +266,14 @@ describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backe
       expect(((await v3(`/nft/transfers?${query}`)).body['nft_transfers'] as Json[]).map((t) => t['transaction_hash'])).toEqual([transfers[0]!['transaction_hash']]);
     }
   });
+
+  it('feeds the detected wallets and items to the action classifier: the transfer names its asset, the NFT move is an nft_transfer', async () => {
+    const transfer = ((await v3(`/jetton/transfers?jetton_wallet=${raw(tokens.jettonWallet)}`)).body['jetton_transfers'] as Json[])[0]!;
+    const jettonActions = (await v3(`/actions?trace_id=${encodeURIComponent(transfer['trace_id'] as string)}`)).body['actions'] as Json[];
+    const jettonAction = jettonActions.find((a) => a['type'] === 'jetton_transfer');
+    expect(jettonAction?.['details']).toMatchObject({ asset: raw(tokens.minter), sender: raw(tokens.owner), receiver: raw(recipient), amount: '1000' });
+    const nft = ((await v3(`/nft/transfers?item_address=${raw(tokens.item)}`)).body['nft_transfers'] as Json[])[0]!;
+    const nftActions = (await v3(`/actions?trace_id=${encodeURIComponent(nft['trace_id'] as string)}`)).body['actions'] as Json[];
+    expect(nftActions.map((a) => a['type'])).toContain('nft_transfer');
+  });
 });
