@@ -17,6 +17,8 @@ import {
   type LatestAccountStateRow,
   type McBlockRows,
   type MessageRow,
+  type TokenEventRows,
+  type TokenStateRows,
   type TraceRow,
   type TransactionRow,
   type WriterLease,
@@ -53,6 +55,9 @@ export interface CommittedMcBlock {
   readonly messages: readonly MessageRow[];
   readonly accountStates: readonly LatestAccountStateRow[];
   readonly traces: readonly TraceRow[];
+  /** The token contracts' new states (a jetton balance change is one) and the block's transfers and burns. */
+  readonly tokenStates: TokenStateRows;
+  readonly tokenEvents: TokenEventRows;
 }
 
 export type IndexState = 'starting' | 'catching_up' | 'live' | 'reader' | 'database_unavailable' | 'stopped';
@@ -372,12 +377,13 @@ export class Indexer extends EventEmitter {
         const written = await insertMcBlockRows(client, rows);
         // Token contracts' states and the block's transfers and burns: with the block, never apart.
         await insertTokenStates(client, block.tokens.states);
-        await insertTokenEvents(client, tokenEvents(transactions, block.tokens, block.seqno));
+        const events = tokenEvents(transactions, block.tokens, block.seqno);
+        await insertTokenEvents(client, events);
         // Actions of the traces this block completed, in the same transaction (src/actions).
         await writeCompletedTraceActions(client, traces);
         await advanceCheckpoint(client, previous, next);
         await client.query('commit');
-        return { rows, written, traces };
+        return { rows, written, traces, events };
       } catch (err) {
         await client.query('rollback').catch(() => {});
         throw err;
@@ -398,6 +404,8 @@ export class Indexer extends EventEmitter {
       messages: committed.rows.messages,
       accountStates: block.accounts,
       traces: committed.traces,
+      tokenStates: block.tokens.states,
+      tokenEvents: committed.events,
     };
     this.emit('block', event);
     return { firstMcSeqno: previous?.firstMcSeqno ?? block.seqno, ...next };
