@@ -1,12 +1,10 @@
-import { Address, beginCell, toNano } from '@ton/core';
-import { internal, TonClient, WalletContractV4 } from '@ton/ton';
+import { Address, toNano } from '@ton/core';
+import { TonClient, WalletContractV4 } from '@ton/ton';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { deployTokens, onchainContent, type DeployedTokens } from '../helpers/tokens';
+import { deployTokens, onchainContent, transferAndBurnJetton, type DeployedTokens } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
 import { until } from '../helpers/waiting';
-import { transferFromWallet } from '../helpers/walletActions';
-import { storeJettonBurn, storeJettonTransfer, storeTextComment } from '../../src/tlb';
 
 jest.setTimeout(240_000);
 
@@ -46,13 +44,7 @@ describe('actions indexed from the local chain', () => {
       'runGetMethod answers',
     );
     tokens = await deployTokens(client, keyPair, onchainContent({ name: 'Test jetton', symbol: 'TJ' }));
-    const forwardPayload = beginCell().store(storeTextComment({ text: Buffer.from('hello jetton') })).endCell();
-    const transfer = beginCell()
-      .store(storeJettonTransfer({ queryId: 7n, amount: 1000n, destination: recipient, responseDestination: tokens.owner, customPayload: null, forwardTonAmount: toNano('0.01'), forwardPayload: { inRef: true, cell: forwardPayload } }))
-      .endCell();
-    await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: transfer })]);
-    const burn = beginCell().store(storeJettonBurn({ queryId: 8n, amount: 100n, responseDestination: tokens.owner, customPayload: null })).endCell();
-    await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: burn })]);
+    await transferAndBurnJetton(client, keyPair, tokens, recipient);
     const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
     const index = stack.server.services.index!;
     await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);

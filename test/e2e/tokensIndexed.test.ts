@@ -2,11 +2,11 @@ import { Address, beginCell, Cell, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { deployTokens, onchainContent, type DeployedTokens } from '../helpers/tokens';
+import { deployTokens, onchainContent, transferAndBurnJetton, type DeployedTokens } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
 import { until } from '../helpers/waiting';
 import { transferFromWallet } from '../helpers/walletActions';
-import { storeJettonBurn, storeJettonTransfer, storeNftTransfer, storeTextComment } from '../../src/tlb';
+import { storeNftTransfer, storeTextComment } from '../../src/tlb';
 
 jest.setTimeout(300_000);
 
@@ -78,23 +78,7 @@ describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backe
       .storeRef(beginCell().storeUint(0x178d4519, 32).storeUint(0, 64).storeCoins(secondAmount).storeAddress(null).storeAddress(null).storeCoins(0).storeBit(0).endCell())
       .endCell();
     await transferFromWallet(client, keyPair, [internal({ to: tokens.minter, value: toNano('0.5'), body: mint })]);
-    const forwardPayload = beginCell().store(storeTextComment({ text: Buffer.from('hello jetton') })).endCell();
-    const transfer = beginCell()
-      .store(
-        storeJettonTransfer({
-          queryId: 7n,
-          amount: 1000n,
-          destination: recipient,
-          responseDestination: tokens.owner,
-          customPayload: null,
-          forwardTonAmount: toNano('0.01'),
-          forwardPayload: { inRef: true, cell: forwardPayload },
-        }),
-      )
-      .endCell();
-    await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: transfer })]);
-    const burn = beginCell().store(storeJettonBurn({ queryId: 8n, amount: 100n, responseDestination: tokens.owner, customPayload: null })).endCell();
-    await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: burn })]);
+    await transferAndBurnJetton(client, keyPair, tokens, recipient);
     const nftPayload = beginCell().store(storeTextComment({ text: Buffer.from('hello nft') })).endCell();
     const nftTransfer = beginCell()
       .store(storeNftTransfer({ queryId: 9n, newOwner: recipient, responseDestination: tokens.owner, customPayload: null, forwardAmount: toNano('0.01'), forwardPayload: { inRef: true, cell: nftPayload } }))

@@ -4,6 +4,7 @@ import { transferFromWallet } from './walletActions';
 import type { KeyPair } from '@ton/crypto';
 import { createHash } from 'node:crypto';
 import TonWeb from 'tonweb';
+import { storeJettonBurn, storeJettonTransfer, storeTextComment } from '../../src/tlb';
 
 /**
  * Jettons and NFTs on the local chain for getTokenData: the standard minter, jetton wallet, NFT
@@ -149,4 +150,28 @@ export async function deployTokens(client: TonClient, keyPair: KeyPair, content:
   ).stack.readAddress();
   const item = (await client.runMethod(collection, 'get_nft_address_by_index', [{ type: 'int', value: 0n }])).stack.readAddress();
   return { owner, minter, jettonWallet, collection, item, jettonAmount, collectionUri, itemUri: itemBase + itemSuffix };
+}
+
+/**
+ * From the owner's jetton wallet: a transfer of 1000 to `recipient` (query id 7, 0.01 TON
+ * forwarded with the comment "hello jetton" in a referenced payload), then a burn of 100 (query id 8).
+ */
+export async function transferAndBurnJetton(client: TonClient, keyPair: KeyPair, tokens: DeployedTokens, recipient: Address): Promise<void> {
+  const forwardPayload = beginCell().store(storeTextComment({ text: Buffer.from('hello jetton') })).endCell();
+  const transfer = beginCell()
+    .store(
+      storeJettonTransfer({
+        queryId: 7n,
+        amount: 1000n,
+        destination: recipient,
+        responseDestination: tokens.owner,
+        customPayload: null,
+        forwardTonAmount: toNano('0.01'),
+        forwardPayload: { inRef: true, cell: forwardPayload },
+      }),
+    )
+    .endCell();
+  await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: transfer })]);
+  const burn = beginCell().store(storeJettonBurn({ queryId: 8n, amount: 100n, responseDestination: tokens.owner, customPayload: null })).endCell();
+  await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: burn })]);
 }

@@ -81,8 +81,11 @@ export function toJettonBurnJson(row: JettonBurnDbRow) {
   };
 }
 
+/** A collection's columns, each possibly null (an item's left-joined collection). */
+type CollectionColumns = { [K in keyof NftCollectionDbRow]: NftCollectionDbRow[K] | null } & { address: string };
+
 /** models/nft.go's NFTCollection. */
-export function toNftCollectionJson(row: NftCollectionDbRow) {
+export function toNftCollectionJson(row: CollectionColumns) {
   return {
     address: row.address,
     owner_address: row.owner_address,
@@ -111,12 +114,12 @@ export function toNftItemJson(row: NftItemDbRow) {
         ? null
         : toNftCollectionJson({
             address: row.c_address,
-            next_item_index: row.c_next_item_index ?? '0',
+            next_item_index: row.c_next_item_index,
             owner_address: row.c_owner_address,
             collection_content: row.c_collection_content,
             data_hash: row.c_data_hash,
             code_hash: row.c_code_hash,
-            last_transaction_lt: row.c_last_transaction_lt ?? '0',
+            last_transaction_lt: row.c_last_transaction_lt,
           }),
     on_sale: false,
   };

@@ -1,3 +1,4 @@
+import type { JettonBurnRow, JettonMasterRow, JettonTransferRow, JettonWalletRow, NftCollectionRow, NftItemRow, NftTransferRow } from '../../indexdb';
 import type { V3Database } from '../db';
 import type { Paging, SortOrder } from '../params/rules';
 import { matchAny, SqlParams, whereClause } from './builder';
@@ -8,21 +9,14 @@ import { matchAny, SqlParams, whereClause } from './builder';
  * parameters; the column and direction words come from fixed lists).
  */
 
+/** A row of the token tables as pg reads it back: 64-bit integers arrive as text. */
+type AsRead<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] };
+
 function page(p: SqlParams, paging: Paging): string {
   return ` limit ${p.bind(paging.limit)} offset ${p.bind(paging.offset)}`;
 }
 
-export interface JettonMasterDbRow {
-  address: string;
-  total_supply: string;
-  mintable: boolean;
-  admin_address: string | null;
-  jetton_content: Record<string, string> | null;
-  jetton_wallet_code_hash: Buffer | null;
-  code_hash: Buffer | null;
-  data_hash: Buffer | null;
-  last_transaction_lt: string;
-}
+export type JettonMasterDbRow = AsRead<JettonMasterRow>;
 
 /** buildJettonMastersQuery: by id, unordered when addresses are given. */
 export async function queryJettonMasters(db: V3Database, filter: { addresses: string[]; admins: string[] }, paging: Paging): Promise<JettonMasterDbRow[]> {
@@ -41,19 +35,8 @@ export async function queryJettonMasters(db: V3Database, filter: { addresses: st
   );
 }
 
-export interface JettonWalletDbRow {
-  address: string;
-  balance: string;
-  owner: string;
-  jetton: string;
-  last_transaction_lt: string;
-  code_hash: Buffer | null;
-  data_hash: Buffer | null;
-  mintless_is_claimed: boolean | null;
-  mintless_amount: string | null;
-  mintless_start_from: string | null;
-  mintless_expire_at: string | null;
-}
+/** With the mintless columns the detection does not fill (always null here). */
+export type JettonWalletDbRow = AsRead<JettonWalletRow> & { mintless_amount: string | null; mintless_start_from: string | null; mintless_expire_at: string | null };
 
 /** buildJettonWalletsQuery: its order rules in its order (address, then owner, then one jetton wins). */
 export async function queryJettonWallets(
@@ -112,23 +95,7 @@ function range(p: SqlParams, where: string[], r: EventRange): string {
   return column;
 }
 
-export interface JettonTransferDbRow {
-  tx_hash: Buffer;
-  tx_lt: string;
-  tx_now: number;
-  tx_aborted: boolean;
-  query_id: string;
-  amount: string;
-  source: string | null;
-  destination: string | null;
-  jetton_wallet_address: string;
-  jetton_master_address: string;
-  response_destination: string | null;
-  custom_payload: string | null;
-  forward_ton_amount: string | null;
-  forward_payload: string | null;
-  trace_id: Buffer | null;
-}
+export type JettonTransferDbRow = Omit<AsRead<JettonTransferRow>, 'mc_seqno'>;
 
 /** buildJettonTransfersQuery: not aborted; owner by direction (`in` destination, else source, none either). */
 export async function queryJettonTransfers(
@@ -154,20 +121,7 @@ export async function queryJettonTransfers(
   );
 }
 
-export interface JettonBurnDbRow {
-  tx_hash: Buffer;
-  tx_lt: string;
-  tx_now: number;
-  tx_aborted: boolean;
-  query_id: string;
-  owner: string | null;
-  jetton_wallet_address: string;
-  jetton_master_address: string;
-  amount: string;
-  response_destination: string | null;
-  custom_payload: string | null;
-  trace_id: Buffer | null;
-}
+export type JettonBurnDbRow = Omit<AsRead<JettonBurnRow>, 'mc_seqno'>;
 
 /** buildJettonBurnsQuery (aborted burns included, as there). */
 export async function queryJettonBurns(
@@ -189,15 +143,7 @@ export async function queryJettonBurns(
   );
 }
 
-export interface NftCollectionDbRow {
-  address: string;
-  next_item_index: string;
-  owner_address: string | null;
-  collection_content: Record<string, string> | null;
-  data_hash: Buffer | null;
-  code_hash: Buffer | null;
-  last_transaction_lt: string;
-}
+export type NftCollectionDbRow = AsRead<NftCollectionRow>;
 
 /** buildNFTCollectionsQuery: by id, unordered with a filter. */
 export async function queryNftCollections(db: V3Database, filter: { addresses: string[]; owners: string[] }, paging: Paging): Promise<NftCollectionDbRow[]> {
@@ -219,17 +165,8 @@ export async function queryNftCollections(db: V3Database, filter: { addresses: s
   );
 }
 
-export interface NftItemDbRow {
-  address: string;
-  init: boolean;
-  index: string;
-  collection_address: string | null;
-  owner_address: string | null;
-  content: Record<string, string> | null;
-  last_transaction_lt: string;
-  code_hash: Buffer | null;
-  data_hash: Buffer | null;
-  /** The collection's row (null columns when the index has no such collection). */
+/** An item with its collection's columns (`c_…`, null when the index has no such collection). */
+export type NftItemDbRow = AsRead<NftItemRow> & {
   c_address: string | null;
   c_next_item_index: string | null;
   c_owner_address: string | null;
@@ -237,7 +174,7 @@ export interface NftItemDbRow {
   c_data_hash: Buffer | null;
   c_code_hash: Buffer | null;
   c_last_transaction_lt: string | null;
-}
+};
 
 /**
  * buildNFTItemsQuery: with its collection joined; order by id, by owner/collection/index with
@@ -277,23 +214,7 @@ export async function queryNftItems(
   );
 }
 
-export interface NftTransferDbRow {
-  tx_hash: Buffer;
-  tx_lt: string;
-  tx_now: number;
-  tx_aborted: boolean;
-  query_id: string;
-  nft_item_address: string;
-  nft_item_index: string;
-  nft_collection_address: string | null;
-  old_owner: string | null;
-  new_owner: string | null;
-  response_destination: string | null;
-  custom_payload: string | null;
-  forward_amount: string | null;
-  forward_payload: string | null;
-  trace_id: Buffer | null;
-}
+export type NftTransferDbRow = Omit<AsRead<NftTransferRow>, 'mc_seqno'>;
 
 /** buildNFTTransfersQuery: owner by direction (`in` new owner, else old owner, none either). */
 export async function queryNftTransfers(
