@@ -1,10 +1,9 @@
 import { Address, beginCell, Cell, toNano } from '@ton/core';
-import { internal, TonClient, WalletContractV4 } from '@ton/ton';
+import { internal, TonClient } from '@ton/ton';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { deployTokens, onchainContent, transferAndBurnJetton, type DeployedTokens } from '../helpers/tokens';
+import { deployTokensOn, indexCaughtUp, transferAndBurnJetton, type DeployedTokens } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
-import { until } from '../helpers/waiting';
 import { transferFromWallet } from '../helpers/walletActions';
 import { storeNftTransfer, storeTextComment } from '../../src/tlb';
 
@@ -57,13 +56,7 @@ describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backe
     stack = await startLocalStack(['--shards', '2', '--block-interval', '300', '--index', 'on', ...(db.url ? ['--database-url', db.url] : [])]);
     client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     const { keyPair } = stack.localnet.wallets;
-    const wallet = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey });
-    await until(
-      async () => (await callV2(stack, 'POST', 'runGetMethod', { address: wallet.address.toString(), method: 'seqno', stack: [] })).status === 200,
-      120_000,
-      'runGetMethod answers',
-    );
-    tokens = await deployTokens(client, keyPair, onchainContent({ name: 'Test jetton', symbol: 'TJ' }));
+    tokens = await deployTokensOn(stack, client);
     // A second owner whose jetton wallet is in the other shard than the first owner's.
     for (let k = 1; ; k++) {
       secondOwner = new Address(0, Buffer.alloc(32, k));
@@ -84,9 +77,7 @@ describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backe
       .store(storeNftTransfer({ queryId: 9n, newOwner: recipient, responseDestination: tokens.owner, customPayload: null, forwardAmount: toNano('0.01'), forwardPayload: { inRef: true, cell: nftPayload } }))
       .endCell();
     await transferFromWallet(client, keyPair, [internal({ to: tokens.item, value: toNano('0.2'), body: nftTransfer })]);
-    const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
-    const index = stack.server.services.index!;
-    await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);
+    await indexCaughtUp(stack);
   });
 
   afterAll(async () => {

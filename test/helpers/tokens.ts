@@ -1,6 +1,9 @@
 import { Address, beginCell, Cell, contractAddress, Dictionary, StateInit, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
 import { transferFromWallet } from './walletActions';
+import type { LocalStack } from './localStack';
+import { callV2 } from './v2Calls';
+import { until } from './waiting';
 import type { KeyPair } from '@ton/crypto';
 import { createHash } from 'node:crypto';
 import TonWeb from 'tonweb';
@@ -174,4 +177,26 @@ export async function transferAndBurnJetton(client: TonClient, keyPair: KeyPair,
   await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: transfer })]);
   const burn = beginCell().store(storeJettonBurn({ queryId: 8n, amount: 100n, responseDestination: tokens.owner, customPayload: null })).endCell();
   await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: burn })]);
+}
+
+/**
+ * deployTokens on a local stack once its get-methods answer (on a loaded machine the first ones
+ * can time out while TVM threads start), with an on-chain "Test jetton" (TJ) content.
+ */
+export async function deployTokensOn(stack: LocalStack, client: TonClient): Promise<DeployedTokens> {
+  const { keyPair } = stack.localnet.wallets;
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey });
+  await until(
+    async () => (await callV2(stack, 'POST', 'runGetMethod', { address: wallet.address.toString(), method: 'seqno', stack: [] })).status === 200,
+    120_000,
+    'runGetMethod answers',
+  );
+  return deployTokens(client, keyPair, onchainContent({ name: 'Test jetton', symbol: 'TJ' }));
+}
+
+/** Waits until the index committed two masterchain blocks past the chain's head now (all sent so far is in). */
+export async function indexCaughtUp(stack: LocalStack): Promise<void> {
+  const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
+  const index = stack.server.services.index!;
+  await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);
 }
