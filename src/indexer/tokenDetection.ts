@@ -175,13 +175,13 @@ export class TokenDetector {
             return given instanceof Address && rawAddressUpper(given) === row.account;
           });
           if (confirmed) {
-            const claimed = await runQuiet(contract, 'is_claimed', []);
             const wallet: JettonWalletRow = {
               ...base,
               balance: fields.balance.toString(),
               owner,
               jetton,
-              mintless_is_claimed: claimed.exitCode === 0 && claimed.stack.length === 1 ? stackInt(claimed.stack[0]) !== 0n : null,
+              // Mintless airdrops are not indexed (no `is_claimed` run on every state of every wallet).
+              mintless_is_claimed: null,
             };
             states.jettonWallets.push(wallet);
             jettonWallets.set(row.account, { jetton });
