@@ -9,6 +9,7 @@ import { runIndexBench } from './indexIngest';
 import { runLimiterBench } from './limiter';
 import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
+import { runStreamingBench } from './streaming';
 import { runTvmFloodBench } from './tvmFlood';
 
 const BENCHES: Record<string, () => Promise<void>> = {
@@ -20,6 +21,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   tvmflood: runTvmFloodBench,
   emulate: runEmulateBench,
   index: runIndexBench,
+  streaming: runStreamingBench,
 };
 
 async function main(selected: string[]): Promise<void> {

@@ -29,6 +29,10 @@ const LISTEN_BACKLOG = 4096;
 /** Longest the start waits for the TVM workers to be ready, ms. */
 const TVM_WARM_WAIT_MS = 5000;
 
+/** The streaming API's answer with --index off (its events are built from the index's blocks). */
+const STREAMING_WITHOUT_INDEX =
+  'streaming is not available: its events come from the block index, and this instance runs with --index off (start it with --index on or --database-url)';
+
 /** A running API server and everything it owns, stopped in the right order by `stop()`. */
 export interface RunningServer {
   readonly url: string;
@@ -113,7 +117,8 @@ export async function startServer(
         })
       : undefined;
   await cache?.connect();
-  // The streaming API's events are the index's committed blocks; without the index it has no source.
+  // The streaming API's events are the index's committed blocks; without the index it has no
+  // source, and says so (503) instead of subscribing clients to a stream that never moves.
   const streamingLogger = logger.child({ component: 'streaming' });
   const builder = index ? new IndexEventBuilder(index.pool, config.network === 'testnet') : undefined;
   const indexService = index;
@@ -129,7 +134,7 @@ export async function startServer(
             return { ok: health.available, reason: health.reason };
           },
         }
-      : {}),
+      : { noSource: STREAMING_WITHOUT_INDEX }),
   });
   let follower: IndexFollower | undefined;
   let serverStopping = false;

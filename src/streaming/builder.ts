@@ -1,9 +1,11 @@
 import type { Pool } from 'pg';
+import { expandActionTypes } from '../actions';
 import { readCheckpoint } from '../indexdb';
 import {
   assembleTrace,
   MAX_TRACE_TRANSACTIONS,
   messagesOf,
+  queryActionsOfTraces,
   queryAddressBook,
   queryTraceTransactions,
   queryTransactions,
@@ -24,6 +26,8 @@ import type { AddressBookJson, StreamEvent, TransactionItem } from './events';
  * what it would have got live. Per block, in this order:
  * - `transactions`: one per trace with transactions in the block (those transactions, descending lt);
  * - `account_state_change`: one per account the block changed (its state after its last transaction there);
+ * - `actions`: one per trace that became complete in the block and has actions (the index classifies
+ *   a trace when it completes, in the block's own database transaction);
  * - `trace`: one per trace that became complete in the block (the whole tree and its transactions).
  * Every event is `finalized`: the block is committed under a verified masterchain block.
  */
@@ -40,6 +44,9 @@ interface TraceRowLite {
 }
 
 const hex = (b: Buffer) => b.toString('hex');
+
+/** Every action type (clients' supported_action_types pick among them per event). */
+const ALL_ACTION_TYPES = [...expandActionTypes(['latest'])];
 
 function transactionAddresses(loaded: LoadedTransactions, rows = loaded.rows): string[] {
   const out: string[] = [];
@@ -142,6 +149,20 @@ export class IndexEventBuilder implements ReplaySource {
       (t) => t.state === 'complete' && Number(t.mc_seqno_end) === seqno && Number(t.nodes_ ?? 0) <= MAX_TRACE_TRANSACTIONS,
     );
     if (completed.length > 0) {
+      const actions = await queryActionsOfTraces(this.db, completed.map((t) => t.trace_id), ALL_ACTION_TYPES);
+      for (const trace of completed) {
+        const list = actions.get(trace.trace_id.toString('base64')) ?? [];
+        if (list.length === 0) continue;
+        const items = list.map((action) => ({ type: action.type, accounts: action.accounts, json: JSON.stringify(action) }));
+        const actionBook = withAddressBook ? await this.addressBook(items.flatMap((item) => item.accounts)) : undefined;
+        events.push({
+          type: 'actions',
+          finality: 'finalized',
+          traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
+          actions: items,
+          ...(actionBook ? { addressBook: actionBook } : {}),
+        });
+      }
       const whole = await queryTraceTransactions(this.db, completed.map((t) => t.trace_id));
       const byTrace = new Map<string, TraceTransaction[]>();
       const rowsByTrace = new Map<string, (typeof whole.rows)[number][]>();

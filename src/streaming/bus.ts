@@ -144,7 +144,7 @@ export class EventBus {
     const traces = new Set<string>();
     for (const block of dropped) {
       for (const event of block.events) {
-        if (event.type === 'transactions' || event.type === 'trace') traces.add(event.traceExternalHashNorm);
+        if (event.type === 'transactions' || event.type === 'actions' || event.type === 'trace') traces.add(event.traceExternalHashNorm);
       }
     }
     const now = Date.now();

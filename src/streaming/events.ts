@@ -1,3 +1,4 @@
+import { expandActionTypes } from '../actions';
 import { finalityRank, type Finality, type Subscription } from './subscription';
 
 /**
@@ -47,12 +48,42 @@ export interface TraceEvent {
   readonly addressBook?: AddressBookJson;
 }
 
+/** One action of an `actions` event, serialized as ton-index-go's models.Action. */
+export interface ActionItem {
+  readonly type: string;
+  /** Raw upper-case addresses the action involves (a client subscribed to one of them gets it). */
+  readonly accounts: readonly string[];
+  readonly json: string;
+}
+
+export interface ActionsEvent {
+  readonly type: 'actions';
+  readonly finality: Finality;
+  readonly traceExternalHashNorm: string;
+  readonly actions: readonly ActionItem[];
+  readonly addressBook?: AddressBookJson;
+}
+
 export interface TraceInvalidatedEvent {
   readonly type: 'trace_invalidated';
   readonly traceExternalHashNorm: string;
 }
 
-export type StreamEvent = TransactionsEvent | AccountStateChangeEvent | TraceEvent | TraceInvalidatedEvent;
+export type StreamEvent = TransactionsEvent | AccountStateChangeEvent | ActionsEvent | TraceEvent | TraceInvalidatedEvent;
+
+/** supported_action_types lists expanded to the types they accept (clients share a few lists). */
+const acceptedTypes = new Map<string, ReadonlySet<string>>();
+
+function acceptedActionTypes(supported: readonly string[]): ReadonlySet<string> {
+  const key = supported.join(',');
+  let accepted = acceptedTypes.get(key);
+  if (!accepted) {
+    accepted = expandActionTypes(supported);
+    // Bounded: a client may name any strings; past the bound lists are expanded per event.
+    if (acceptedTypes.size < 1024) acceptedTypes.set(key, accepted);
+  }
+  return accepted;
+}
 
 /** What a connection remembers between events: the traces it got events of (for trace_invalidated). */
 export interface DeliveryMemory {
@@ -112,6 +143,26 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
       if (!interested(subscription, 'account_state_change', event.account)) return undefined;
       return `{"type":"account_state_change","finality":"${event.finality}","account":${JSON.stringify(event.account)},"state":${event.stateJson}}`;
     }
+    case 'actions': {
+      // ActionsNotification.AdjustForClient: actions of a subscribed account, of a requested type
+      // (action_types, when given) and of a type the client's supported_action_types accept.
+      if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
+      if (!subscription.types.has('actions')) return undefined;
+      const accepted = acceptedActionTypes(subscription.supportedActionTypes);
+      const chosen = event.actions.filter(
+        (action) =>
+          action.accounts.some((account) => subscription.addresses.has(account)) &&
+          (subscription.actionTypes.length === 0 || subscription.actionTypes.includes(action.type)) &&
+          accepted.has(action.type),
+      );
+      if (chosen.length === 0) return undefined;
+      remember(memory, event.traceExternalHashNorm);
+      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, chosen.flatMap((action) => action.accounts));
+      return (
+        `{"type":"actions","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.traceExternalHashNorm)},` +
+        `"actions":[${chosen.map((action) => action.json).join(',')}]${book}}`
+      );
+    }
     case 'trace': {
       if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
       if (!subscription.types.has('trace') || !subscription.traces.has(event.traceExternalHashNorm)) return undefined;
@@ -137,6 +188,8 @@ export function eventAddresses(event: StreamEvent): string[] {
       return event.transactions.flatMap((tx) => tx.addresses);
     case 'account_state_change':
       return [event.account];
+    case 'actions':
+      return event.actions.flatMap((action) => action.accounts);
     default:
       return [];
   }

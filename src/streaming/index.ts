@@ -5,7 +5,7 @@
  */
 export { StreamingService, SUBSCRIPTION_BODY_LIMIT, WS_MESSAGE_LIMIT, type StreamingOptions, type SourceStatus } from './service';
 export { EventBus, formatEventId, parseEventId, ResumeError, type EventId, type ReplaySource, type SourceBlock } from './bus';
-export type { StreamEvent, TransactionsEvent, AccountStateChangeEvent, TraceEvent, TraceInvalidatedEvent, TransactionItem } from './events';
+export type { StreamEvent, TransactionsEvent, AccountStateChangeEvent, ActionsEvent, ActionItem, TraceEvent, TraceInvalidatedEvent, TransactionItem } from './events';
 export { SUBSCRIPTION_BOUNDS } from './subscription';
 export { IndexEventBuilder } from './builder';
 export { IndexFollower, STREAMING_CHANNEL, type IndexFollowerOptions } from './follower';

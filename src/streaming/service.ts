@@ -50,6 +50,12 @@ export interface StreamingOptions {
   readonly replay?: ReplaySource;
   /** The event source's state (the index pipeline); absent: no source. */
   readonly sourceStatus?: () => SourceStatus;
+  /**
+   * Why this instance has no event source at all (--index off): streams are refused with 503 and
+   * this text after their subscription is checked, rather than answered `subscribed` and left
+   * silent forever.
+   */
+  readonly noSource?: string;
 }
 
 /** toncenter's ErrorResponse / StatusResponse (`id` only when the request had one). */
@@ -132,7 +138,7 @@ export class StreamingService {
   }
 
   private healthz(res: Response): void {
-    const status = this.options.sourceStatus?.() ?? { ok: false, reason: 'no event source: the index is off' };
+    const status = this.options.sourceStatus?.() ?? { ok: false, reason: this.options.noSource ?? 'no event source' };
     const now = Math.floor(Date.now() / 1000);
     const component = {
       ok: status.ok,
@@ -211,6 +217,8 @@ export class StreamingService {
       this.options.logger.error({ err }, 'streaming: unexpected error reading a subscription');
       return refuse(500, 'internal error', 'bad_request');
     }
+    // As v3 without the index: the request is checked (its 400s), then refused for want of a source.
+    if (this.options.noSource !== undefined) return refuse(503, this.options.noSource, 'no_source');
     let resumeFrom: EventId | undefined;
     const lastEventId = req.get('last-event-id') ?? (typeof req.query['last_event_id'] === 'string' ? req.query['last_event_id'] : undefined);
     if (lastEventId !== undefined && lastEventId !== '') {
@@ -269,6 +277,11 @@ export class StreamingService {
     };
     if (this.closing) {
       refuse(503, 'the server is shutting down');
+      return true;
+    }
+    if (this.options.noSource !== undefined) {
+      streamingMetrics.drops.inc({ reason: 'no_source' });
+      refuse(503, this.options.noSource);
       return true;
     }
     let allowance: StreamAllowance;
@@ -393,13 +406,21 @@ export class StreamingService {
   }
 
   /**
+   * Ends every open stream with its reason frame (the last id it got), the service staying open:
+   * clients reconnect and resume (a browser's EventSource does by itself, with Last-Event-ID).
+   */
+  closeStreams(reason: string): void {
+    for (const connection of [...this.connections]) connection.close('shutdown', reason);
+  }
+
+  /**
    * SIGTERM: no new streams; every open one gets its reason frame (with the last id it got, to
    * resume from) and is closed; the bus stops.
    */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    for (const connection of [...this.connections]) connection.close('shutdown', 'the server is shutting down; reconnect with the last event id');
+    this.closeStreams('the server is shutting down; reconnect with the last event id');
     this.bus.close();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }

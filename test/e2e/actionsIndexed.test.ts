@@ -53,11 +53,12 @@ describe('actions indexed from the local chain', () => {
     const owner = raw(tokens.owner);
     const wallet = raw(tokens.jettonWallet);
 
-    // The mint's trace (deployTokens mints the jetton and an NFT in one wallet transfer) stays
-    // `pending` in the index today (an index issue, reported), so it has no actions yet; the mint
-    // classification itself is covered by test/actions/classify.test.ts.
-    const mint = byType('jetton_mint')[0];
-    if (mint) expect(mint.details).toMatchObject({ asset: raw(tokens.minter), receiver: owner, amount: tokens.jettonAmount.toString() });
+    // The mint (deployTokens mints the jetton and an NFT in one wallet transfer): its trace is
+    // complete since the local chain delivers messages as sent (the minter deploys the wallet with
+    // its StateInit and body in references).
+    const [mint] = byType('jetton_mint');
+    expect(mint).toBeDefined();
+    expect(mint!.details).toMatchObject({ asset: raw(tokens.minter), receiver: owner, amount: tokens.jettonAmount.toString() });
 
     const [transfer] = byType('jetton_transfer');
     expect(transfer).toBeDefined();

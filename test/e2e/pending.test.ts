@@ -1,9 +1,9 @@
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
-import type { WalletContractV4 } from '@ton/ton';
+import { Address, toNano } from '@ton/core';
 import { normalizeExternalMessage } from '../../src/converters';
-import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { withLiteClient } from '../helpers/sessionClient';
+import type { TestDatabase } from '../helpers/indexDatabases';
+import type { LocalStack } from '../helpers/localStack';
+import { signedTransfer } from '../helpers/v2Calls';
+import { startIndexedStack } from '../streaming/indexedStack';
 import { openSse, until } from '../streaming/support';
 
 jest.setTimeout(400_000);
@@ -26,24 +26,14 @@ interface Sent {
   hashHex: string;
 }
 
-/** A signed transfer of wallet 0 (v4r2) at its current seqno; not sent. */
-async function signedTransfer(stack: LocalStack, value: bigint, comment: string): Promise<Sent> {
-  const { keyPair, wallets } = stack.localnet.wallets;
-  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
-  const contract = sender.contract as WalletContractV4;
-  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
-  const body = contract.createTransfer({
-    seqno,
-    secretKey: keyPair.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to: RECIPIENT, value, bounce: false, body: comment })],
-  });
-  const cell = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell();
+/** A signed transfer of wallet 0 (v4r2) to the recipient at its current seqno, with its hashes; not sent. */
+async function signedToRecipient(stack: LocalStack, value: bigint, comment: string): Promise<Sent> {
+  const { message } = await signedTransfer(stack, RECIPIENT, value, comment);
   return {
-    boc: cell.toBoc(),
-    hash: cell.hash().toString('base64'),
-    hashNorm: normalizeExternalMessage(cell).hash().toString('base64'),
-    hashHex: cell.hash().toString('hex'),
+    boc: message.toBoc(),
+    hash: message.hash().toString('base64'),
+    hashNorm: normalizeExternalMessage(message).hash().toString('base64'),
+    hashHex: message.hash().toString('hex'),
   };
 }
 
@@ -66,15 +56,7 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
   let db: TestDatabase;
 
   beforeAll(async () => {
-    db = await createTestDatabase('postgres');
-    stack = await startLocalStack(['--block-interval', '3000', '--index', 'on', '--database-url', db.url!, '--pending-ttl', String(PENDING_TTL_MS)]);
-    const index = stack.server.services.index!;
-    const streaming = stack.server.services.streaming!;
-    await until(
-      () => index.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (index.health().status.committedMcSeqno ?? 0) - 1,
-      'index and streaming caught up',
-      150_000,
-    );
+    ({ stack, db } = await startIndexedStack(3000, ['--pending-ttl', String(PENDING_TTL_MS)]));
   });
   afterAll(async () => {
     await stack?.stop();
@@ -83,7 +65,7 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
 
   test('sendBocReturnHash: pending in pendingTraces/pendingActions/pendingTransactions and in the stream, then finalized, then gone', async () => {
     const value = toNano('0.25');
-    const sent = await signedTransfer(stack, value, 'pending e2e');
+    const sent = await signedToRecipient(stack, value, 'pending e2e');
     const sse = openSse(stack.url, {
       types: ['transactions', 'trace'],
       addresses: [RECIPIENT_RAW],
@@ -173,7 +155,7 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
   test('a message that never lands: pending, then trace_invalidated when it expires', async () => {
     // Tracked as a sent message whose lite server accepted it but the network dropped it: the
     // store is told of it (as the send path tells it) without the chain ever getting it.
-    const dropped = await signedTransfer(stack, toNano('0.5'), 'never lands');
+    const dropped = await signedToRecipient(stack, toNano('0.5'), 'never lands');
     const sse = openSse(stack.url, { types: ['trace'], trace_external_hash_norms: [dropped.hashNorm], min_finality: 'pending' });
     await until(() => sse.connected() !== undefined, 'connected', 30_000);
     const pending = stack.server.services.pending!;

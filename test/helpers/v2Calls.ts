@@ -54,6 +54,30 @@ export async function resultOf<T>(stack: LocalStack, mode: CallMode, method: str
   return res.body.result;
 }
 
+/** An external message of the stack's funded v4r2 wallet #0 at its current seqno, signed and not sent. */
+export interface SignedTransfer {
+  readonly message: Cell;
+  readonly seqno: number;
+  readonly contract: WalletContractV4;
+}
+
+/** Signs a transfer of `value` from v4r2 wallet #0 to `to` with a comment; does not send it. */
+export async function signedTransfer(stack: LocalStack, to: Address, value: bigint, comment: string): Promise<SignedTransfer> {
+  const { keyPair, wallets } = stack.localnet.wallets;
+  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0);
+  if (!sender) throw new Error('no v4r2 wallet #0');
+  const contract = sender.contract as WalletContractV4;
+  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
+  const body = contract.createTransfer({
+    seqno,
+    secretKey: keyPair.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+    messages: [internal({ to, value, bounce: false, body: comment })],
+  });
+  const message = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell();
+  return { message, seqno, contract };
+}
+
 /**
  * Sends value from the stack's funded v4r2 wallet #0 to each recipient in one external message:
  * through /sendBoc when it is built, otherwise straight to the local lite server. Returns the

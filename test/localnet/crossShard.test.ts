@@ -3,7 +3,8 @@
  * delivered N blocks later, as on a busy network, so a trace spans several masterchain blocks;
  * within one shard the cascade stays in one block; 0 (the default) keeps the whole cascade in one.
  */
-import { Address, beginCell, Cell, Dictionary, external, internal, SendMode, storeMessage, toNano, WalletContractV4 } from '@ton/ton';
+import { Address, beginCell, Cell, Dictionary, external, internal, SendMode, storeMessage, storeMessageRelaxed, toNano, WalletContractV4 } from '@ton/ton';
+import { sign } from '@ton/crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
@@ -38,6 +39,41 @@ function transferTo(ctx: ConnectedLocalnet, seqno: number, to: Address[]): Cell 
   return beginCell()
     .store(storeMessage(external({ to: v4.address, body })))
     .endCell();
+}
+
+/**
+ * A v4 transfer whose internal message keeps its body in a reference although it would fit inline
+ * (as FunC contracts send: a jetton minter's deploy of a wallet), signed by hand since @ton/ton's
+ * transfer inlines what fits.
+ */
+function transferWithBodyInRef(ctx: ConnectedLocalnet, seqno: number, to: Address[]): Cell {
+  const { wallets, keyPair } = ctx.net.wallets;
+  const v4 = wallets[0].contract as WalletContractV4;
+  const signing = beginCell().storeUint(v4.walletId, 32).storeUint(0xffffffff, 32).storeUint(seqno, 32).storeUint(0, 8);
+  for (const dest of to) {
+    const body = beginCell().storeUint(0, 32).storeStringTail('in a reference').endCell();
+    const message = beginCell().store(storeMessageRelaxed(internal({ to: dest, value: toNano('1'), bounce: false, body }), { forceRef: true }));
+    signing.storeUint(SendMode.PAY_GAS_SEPARATELY, 8).storeRef(message);
+  }
+  const body = beginCell().storeBuffer(sign(signing.endCell().hash(), keyPair.secretKey)).storeBuilder(signing).endCell();
+  return beginCell()
+    .store(storeMessage(external({ to: v4.address, body })))
+    .endCell();
+}
+
+/** The in message of `tx`, and the out messages of the chain's transactions by hash. */
+function inMessageOf(tx: StoredTransaction): Cell {
+  return tx.cell.refs[0]!.beginParse().loadMaybeRef()!;
+}
+
+function sentMessageHashes(ctx: { net: Localnet }): Set<string> {
+  const out = new Set<string>();
+  for (const { tx } of transactions(ctx)) {
+    const messages = tx.cell.refs[0]!.beginParse();
+    messages.loadMaybeRef();
+    for (const cell of messages.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell()).values()) out.add(cell.hash().toString('hex'));
+  }
+  return out;
 }
 
 /** Every transaction of the chain with the masterchain seqno of the round it landed in. */
@@ -150,6 +186,46 @@ describe('--cross-shard-delay', () => {
         } finally {
           await resumed.stop();
         }
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // Sandbox hands the receiver its own re-serialization of a queued message, which inlines a body
+  // or StateInit the sender put in a reference: the receiver got another cell (another hash) than
+  // the sender sent, and no indexer could link the two transactions.
+  it('delivers a message as the very cell its sender sent (body in a reference): in the cascade, a block later, and after a restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'localnet-exact-'));
+    const stateFile = path.join(dir, 'chain.lnet');
+    const ctx = await startConnectedLocalnet({ accounts: 1, blockIntervalMs: 0, crossShardDelay: 1, stateFile, seed: 'exact' });
+    const sender = ctx.net.wallets.wallets[0].address;
+    const beside = addressIn(ctx, sender, true, 7);
+    const across = addressIn(ctx, sender, false, 8);
+    const later = addressIn(ctx, sender, false, 9);
+    const received = (net: { net: Localnet }, address: Address) => transactions(net).find(({ tx }) => tx.address.equals(address.hash))!.tx;
+    try {
+      await ctx.client.sendMessage(transferWithBodyInRef(ctx, 0, [beside, across]).toBoc());
+      await new LocalnetControls(ctx.net).mine();
+      for (const address of [beside, across]) {
+        const inMessage = inMessageOf(received(ctx, address));
+        expect(inMessage.refs).toHaveLength(1);
+        expect(sentMessageHashes(ctx).has(inMessage.hash().toString('hex'))).toBe(true);
+      }
+      // Held over a stop: the state file keeps the exact cell.
+      await ctx.client.sendMessage(transferWithBodyInRef(ctx, 1, [later]).toBoc());
+    } finally {
+      await ctx.close();
+    }
+    try {
+      const resumed = await startLocalnet({ stateFile, blockIntervalMs: 0, crossShardDelay: 1 });
+      try {
+        await resumed.chain.seal();
+        const inMessage = inMessageOf(received({ net: resumed }, later));
+        expect(inMessage.refs).toHaveLength(1);
+        expect(sentMessageHashes({ net: resumed }).has(inMessage.hash().toString('hex'))).toBe(true);
+      } finally {
+        await resumed.stop();
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

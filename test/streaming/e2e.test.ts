@@ -1,38 +1,72 @@
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
-import type { WalletContractV4 } from '@ton/ton';
+import { Address, beginCell, Cell, loadMessage, toNano } from '@ton/core';
 import WebSocket from 'ws';
 import { withLiteClient } from '../helpers/sessionClient';
-import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import { signedTransfer, type SignedTransfer } from '../helpers/v2Calls';
+import type { TestDatabase } from '../helpers/indexDatabases';
+import type { LocalStack } from '../helpers/localStack';
+import { startIndexedStack } from './indexedStack';
 import { openSse, until } from './support';
 
 jest.setTimeout(400_000);
 
-/** Sends `value` from v4r2 wallet #0 to `to` with sendBocReturnHash; returns v2's hash and hash_norm. */
-async function transfer(stack: LocalStack, to: Address, value: bigint): Promise<{ hash: string; hash_norm: string }> {
-  const { keyPair, wallets } = stack.localnet.wallets;
-  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
-  const contract = sender.contract as WalletContractV4;
-  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
-  const body = contract.createTransfer({
-    seqno,
-    secretKey: keyPair.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to, value, bounce: false, body: 'streaming e2e' })],
-  });
-  const boc = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell().toBoc();
-  const res = await fetch(`${stack.api}/sendBocReturnHash`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ boc: boc.toString('base64') }) });
+interface TraceMessage {
+  event_id: string;
+  finality: string;
+  trace_external_hash_norm: string;
+  trace: { tx_hash: string; in_msg_hash: string; children: { tx_hash: string }[] };
+  transactions: Record<string, { account: string }>;
+}
+
+/** Sends a signed transfer with sendBocReturnHash and waits for its block; returns v2's hash and hash_norm. */
+async function sendSigned(stack: LocalStack, signed: SignedTransfer): Promise<{ hash: string; hash_norm: string }> {
+  const boc = signed.message.toBoc().toString('base64');
+  const res = await fetch(`${stack.api}/sendBocReturnHash`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ boc }) });
   const json = (await res.json()) as { ok: boolean; result: { hash: string; hash_norm: string } };
   if (!json.ok) throw new Error(`sendBocReturnHash: ${JSON.stringify(json)}`);
   // The next transfer needs the new seqno: wait for this one to be in a block.
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const now = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
-    if (now > seqno) break;
+    const now = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(signed.contract).getSeqno());
+    if (now > signed.seqno) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return json.result;
 }
+
+/** Sends `value` from v4r2 wallet #0 to `to` with sendBocReturnHash; returns v2's hash and hash_norm. */
+async function transfer(stack: LocalStack, to: Address, value: bigint): Promise<{ hash: string; hash_norm: string }> {
+  return sendSigned(stack, await signedTransfer(stack, to, value, 'streaming e2e'));
+}
+
+/**
+ * TEP-467's normalized hash of an inbound external message, computed here from the standard's
+ * text (src addr_none, import_fee 0, no StateInit, body in a reference): what a client subscribes
+ * to before it sends.
+ */
+function normalizedHash(message: Cell): string {
+  const parsed = loadMessage(message.beginParse());
+  const normal = beginCell()
+    .storeUint(0b10, 2)
+    .storeUint(0, 2)
+    .storeAddress(parsed.info.dest as Address)
+    .storeCoins(0)
+    .storeBit(0)
+    .storeBit(1)
+    .storeRef(parsed.body)
+    .endCell();
+  return normal.hash().toString('base64');
+}
+
+/** A WebSocket client that keeps every message it got. */
+async function openWs(stack: LocalStack): Promise<{ ws: WebSocket; messages: Record<string, unknown>[] }> {
+  const ws = new WebSocket(`${stack.url.replace('http', 'ws')}/api/streaming/v2/ws`);
+  const messages: Record<string, unknown>[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
+  await new Promise((resolve) => ws.once('open', resolve));
+  return { ws, messages };
+}
+
+const byId = (a: unknown, b: unknown) => String((a as { action_id: string }).action_id).localeCompare(String((b as { action_id: string }).action_id));
 
 async function v2<T>(stack: LocalStack, method: string, params: Record<string, string>): Promise<T> {
   const res = await fetch(`${stack.api}/${method}?${new URLSearchParams(params)}`);
@@ -46,28 +80,16 @@ describe('streaming on the embedded chain (index on PostgreSQL): real transfers,
   const raw = `0:${'5A'.repeat(32)}`;
 
   beforeAll(async () => {
-    // The machine's PostgreSQL (the embedded PGlite is covered by the index's own suites).
-    db = await createTestDatabase('postgres');
-    stack = await startLocalStack(['--block-interval', '300', '--index', 'on', '--database-url', db.url!]);
-    // The index and the streaming follower catch up with the chain before the first subscription.
-    const index = stack.server.services.index!;
-    const streaming = stack.server.services.streaming!;
-    await until(
-      () => index.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (index.health().status.committedMcSeqno ?? 0) - 1,
-      'index and streaming caught up',
-      150_000,
-    );
+    ({ stack, db } = await startIndexedStack());
   });
   afterAll(async () => {
     await stack?.stop();
     await db?.drop();
   });
 
-  let traceCase: { hashNorm: string; before: string; txHash: string } | undefined;
   test('transactions event with the hashes v2 lists; account_state_change with the new balance', async () => {
     const sse = openSse(stack.url, { types: ['transactions', 'account_state_change'], addresses: [recipient.toString()] });
     await until(() => sse.connected() !== undefined, 'connected', 30_000);
-    const before = stack.server.services.streaming!.bus.newestEventId()!;
     const sent = await transfer(stack, recipient, toNano('0.5'));
     await until(() => sse.events.some((e) => e.data['type'] === 'transactions') && sse.events.some((e) => e.data['type'] === 'account_state_change'), 'events', 120_000);
     const txEvent = sse.events.find((e) => e.data['type'] === 'transactions')!.data as { finality: string; transactions: { hash: string; account: string }[] };
@@ -79,29 +101,66 @@ describe('streaming on the embedded chain (index on PostgreSQL): real transfers,
     expect(stateEvent.account).toBe(raw);
     expect(stateEvent.state.balance).toBe(await v2<string>(stack, 'getAddressBalance', { address: recipient.toString() }));
     sse.source.close();
-
-    traceCase = { hashNorm: sent.hash_norm, before, txHash: txEvent.transactions[0]!.hash };
+    expect(sent.hash).toBeTruthy();
   });
 
-  // Known bug (issue 25 stays open): the trace event of a wallet transfer arrived in one run and
-  // not in the next (the index's trace completion or the replay of `trace` events; not found yet).
-  // Skipped rather than deleted so the case is there to turn on with the fix.
-  test.skip('trace by sendBocReturnHash hash_norm, replayed with `from`', async () => {
-    const { hashNorm, before, txHash } = traceCase!;
-    const sent = { hash_norm: hashNorm };
-    const txEvent = { transactions: [{ hash: txHash }] };
-    const ws = new WebSocket(`${stack.url.replace('http', 'ws')}/api/streaming/v2/ws`);
-    const messages: Record<string, unknown>[] = [];
-    ws.on('message', (data) => messages.push(JSON.parse(String(data)) as Record<string, unknown>));
-    await new Promise((resolve) => ws.once('open', resolve));
-    ws.send(JSON.stringify({ operation: 'subscribe', id: '1', types: ['trace'], trace_external_hash_norms: [sent.hash_norm], from: before }));
-    await until(() => messages.some((m) => m['type'] === 'trace'), 'trace event', 120_000);
-    const trace = messages.find((m) => m['type'] === 'trace') as { trace_external_hash_norm: string; trace: { tx_hash: string; children: unknown[] }; transactions: Record<string, unknown> };
-    expect(messages[0]).toEqual({ id: '1', status: 'subscribed' });
-    expect(trace.trace_external_hash_norm).toBe(sent.hash_norm);
-    expect(Object.keys(trace.transactions)).toContain(txEvent.transactions[0]!.hash);
+  // A client subscribes to its message's normalized hash before sending it (it can compute it),
+  // then gets the whole trace once complete. (This case once subscribed after the send with `from`
+  // set to the bus's newest id before it, which is null while the chain has had no transaction
+  // yet: the subscription was then live only, began after the trace, and waited forever.)
+  test('trace by sendBocReturnHash hash_norm, live, then replayed with `from`', async () => {
+    const signed = await signedTransfer(stack, recipient, toNano('0.1'), 'streaming e2e');
+    const hashNorm = normalizedHash(signed.message);
+    const live = await openWs(stack);
+    live.ws.send(JSON.stringify({ operation: 'subscribe', id: '1', types: ['trace'], trace_external_hash_norms: [hashNorm] }));
+    await until(() => live.messages.length > 0, 'subscribed', 30_000);
+    expect(live.messages[0]).toEqual({ id: '1', status: 'subscribed' });
+    const sent = await sendSigned(stack, signed);
+    expect(sent.hash_norm).toBe(hashNorm);
+    await until(() => live.messages.some((m) => m['type'] === 'trace'), 'trace event', 120_000);
+    const traces = live.messages.filter((m) => m['type'] === 'trace') as unknown as TraceMessage[];
+    expect(traces).toHaveLength(1);
+    const trace = traces[0]!;
+    expect(trace.finality).toBe('finalized');
+    expect(trace.trace_external_hash_norm).toBe(hashNorm);
+    // The root is the wallet's transaction of the external message, its one child the recipient's.
+    expect(trace.trace.in_msg_hash).toBe(sent.hash);
     expect(trace.trace.children).toHaveLength(1);
-    ws.close();
+    const child = trace.trace.children[0]!.tx_hash;
+    expect(trace.transactions[child]!.account).toBe(raw);
+    expect(Object.keys(trace.transactions).sort()).toEqual([trace.trace.tx_hash, child].sort());
+    const v2Transactions = await v2<{ transaction_id: { hash: string } }[]>(stack, 'getTransactions', { address: recipient.toString(), limit: '1' });
+    expect(child).toBe(v2Transactions[0]!.transaction_id.hash);
+    live.ws.close();
+
+    // The same event again: resume from the id just before it (the trace event follows its block's
+    // transactions event, so its index is at least 1).
+    const [seqno, index] = trace.event_id.split(':').map(Number) as [number, number];
+    expect(index).toBeGreaterThan(0);
+    const replay = await openWs(stack);
+    replay.ws.send(JSON.stringify({ operation: 'subscribe', id: '2', types: ['trace'], trace_external_hash_norms: [hashNorm], from: `${seqno}:${index - 1}` }));
+    await until(() => replay.messages.some((m) => m['type'] === 'trace'), 'replayed trace event', 60_000);
+    expect(replay.messages[0]).toEqual({ id: '2', status: 'subscribed' });
+    expect(replay.messages[1]).toEqual(trace);
+    replay.ws.close();
+  });
+
+  // Actions carry their accounts (ton-streaming-go matches subscriptions on them), as v3 answers with include_accounts.
+  test('actions: the transfer as a ton_transfer action, as /api/v3/actions answers it', async () => {
+    const sse = openSse(stack.url, { types: ['actions'], addresses: [recipient.toString()] });
+    await until(() => sse.connected() !== undefined, 'connected', 30_000);
+    const sent = await transfer(stack, recipient, toNano('0.05'));
+    await until(() => sse.events.length > 0, 'actions event', 120_000);
+    const event = sse.events[0]!.data as { type: string; finality: string; trace_external_hash_norm: string; actions: { type: string; trace_id: string; accounts: string[]; details: Record<string, unknown> }[] };
+    expect(event.type).toBe('actions');
+    expect(event.finality).toBe('finalized');
+    expect(event.trace_external_hash_norm).toBe(sent.hash_norm);
+    const transferAction = event.actions.find((a) => a.type === 'ton_transfer')!;
+    expect(transferAction.accounts).toContain(raw);
+    expect(transferAction.details).toMatchObject({ destination: raw, value: toNano('0.05').toString() });
+    const v3 = (await (await fetch(`${stack.url}/api/v3/actions?trace_id=${encodeURIComponent(transferAction.trace_id)}&include_accounts=true`)).json()) as { actions: unknown[] };
+    expect([...event.actions].sort(byId)).toEqual([...v3.actions].sort(byId));
+    sse.source.close();
   });
 
   test('resume: disconnect, three transfers, reconnect with the last id: exactly those three in order, then live', async () => {

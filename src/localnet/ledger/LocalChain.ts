@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, loadMessage, storeMessage } from '@ton/core';
+import { Address, Cell } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnlServer/logger';
@@ -393,7 +393,7 @@ export class LocalChain {
   /** The in-flight messages as cells (what snapshots and the journal keep). */
   private inFlightCells(): InFlightMessage[] {
     return this.inFlight.map(({ message, dueRound }) => ({
-      message: beginCell().store(storeMessage(message.message)).endCell(),
+      message: this.engine.heldMessageCell(message),
       dueRound,
     }));
   }
@@ -517,7 +517,7 @@ export class LocalChain {
     );
     addRestoredRounds(chain.live, snap, validator);
     chain.inFlight = (snap.inFlight ?? []).map(({ message, dueRound }) => ({
-      message: { message: loadMessage(message.beginParse()) },
+      message: chain.engine.restoreHeldMessage(message),
       dueRound,
     }));
     dropOutsideWindow(chain.store, chain.live.history, chain.keepBlocks);

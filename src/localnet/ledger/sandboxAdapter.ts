@@ -15,6 +15,13 @@
  * - `SmartContract._account` (private): the emulator's exact ShardAccount BoC. Re-serializing
  *   the parsed account with @ton/core could change the Account hash, which must equal the
  *   last transaction's `state_update.new_hash`.
+ * - `Executor.runTransaction`'s `message`: sandbox queues an out message as a parsed @ton/core
+ *   Message and hands the receiver `storeMessage(message)`, which inlines a StateInit or body the
+ *   sender put in a reference (FunC contracts do: a jetton minter's deploy of a wallet, an NFT
+ *   collection's of an item). The receiver would then get a different cell than the sender sent,
+ *   with another hash: the chain's InMsgDescr would not match the OutMsgDescr and an indexer could
+ *   not link the two transactions (their trace would stay pending forever). The exact cells are
+ *   kept (ExactMessages) and put back in the executor's arguments, as a validator delivers them.
  */
 import {
   Address,
@@ -25,6 +32,7 @@ import {
   loadMessage,
   loadShardAccount,
   ShardAccount,
+  storeMessage,
   storeShardAccount,
   loadTransaction,
   Message,
@@ -79,7 +87,7 @@ interface BlockchainInternals {
   storage: { knownContracts(): SmartContractInternals[] };
 }
 
-type RunArgs = { prevBlocksInfo?: PrevBlocksInfo };
+type RunArgs = { prevBlocksInfo?: PrevBlocksInfo; message?: Cell };
 
 interface ExecutorInternals {
   runTransaction(args: RunArgs): Promise<unknown>;
@@ -128,6 +136,59 @@ function cachePrevBlocksInfo(executor: ExecutorInternals): void {
   }
 }
 
+/** Most re-serialized messages remembered (a dropped cascade's never-delivered ones fall out). */
+const EXACT_MESSAGES_LIMIT = 65_536;
+
+/**
+ * Out message cells whose sandbox re-serialization differs from them, keyed by the hash of the
+ * re-serialization (what the executor would be given), until delivered.
+ */
+class ExactMessages {
+  private readonly cells = new Map<string, Cell>();
+
+  /** Remembers `cells` (out messages as the sender's transaction holds them). */
+  remember(cells: readonly Cell[]): void {
+    for (const cell of cells) {
+      const message = loadMessage(cell.beginParse());
+      if (message.info.type !== 'internal') continue;
+      const key = sandboxCellOf(message).hash().toString('hex');
+      if (key === cell.hash().toString('hex')) continue;
+      this.cells.set(key, cell);
+      if (this.cells.size > EXACT_MESSAGES_LIMIT) this.cells.delete(this.cells.keys().next().value as string);
+    }
+  }
+
+  /** The exact cell of the message sandbox serialized as `cell` (and forgets it), else `cell`. */
+  take(cell: Cell): Cell {
+    const key = cell.hash().toString('hex');
+    const exact = this.cells.get(key);
+    if (!exact) return cell;
+    this.cells.delete(key);
+    return exact;
+  }
+
+  /** The exact cell of a queued message, else its serialization (left remembered). */
+  cellOf(message: Message): Cell {
+    const cell = sandboxCellOf(message);
+    return this.cells.get(cell.hash().toString('hex')) ?? cell;
+  }
+
+  clear(): void {
+    this.cells.clear();
+  }
+}
+
+/** What sandbox gives the executor for a queued message (SmartContract.receiveMessage). */
+function sandboxCellOf(message: Message): Cell {
+  return beginCell().store(storeMessage(message)).endCell();
+}
+
+/** Makes the executor run each message as its exact cell (see ExactMessages). */
+function deliverExactMessages(executor: ExecutorInternals, exact: ExactMessages): void {
+  const run = executor.runTransaction.bind(executor);
+  executor.runTransaction = (args: RunArgs) => (args.message ? run({ ...args, message: exact.take(args.message) }) : run(args));
+}
+
 interface SmartContractInternals {
   address: Address;
   _account: string;
@@ -139,6 +200,7 @@ export class SandboxEngine {
   private readonly interner = new CellInterner();
   /** Contract objects whose account getter reads through the interner (sandbox replaces them on rollback). */
   private readonly internedContracts = new WeakSet<object>();
+  private readonly exactMessages = new ExactMessages();
 
   private constructor(
     private bc: Blockchain,
@@ -146,6 +208,7 @@ export class SandboxEngine {
   ) {
     // Patched once: reset() keeps this executor for the new Blockchain.
     cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
+    deliverExactMessages(bc.executor as unknown as ExecutorInternals, this.exactMessages);
   }
 
   /** A sandbox on `config`, running on `emulator` (a new one when absent). */
@@ -160,6 +223,18 @@ export class SandboxEngine {
    */
   async reset(): Promise<void> {
     this.bc = await createBlockchain(this.config, this.bc.executor);
+    this.exactMessages.clear();
+  }
+
+  /** A held message as the cell its sender sent (what snapshots and the journal keep). */
+  heldMessageCell(held: HeldMessage): Cell {
+    return this.exactMessages.cellOf(held.message);
+  }
+
+  /** A held message restored from its exact cell (a snapshot or the journal): delivered as that cell. */
+  restoreHeldMessage(cell: Cell): HeldMessage {
+    this.exactMessages.remember([cell]);
+    return { message: loadMessage(cell.beginParse()) };
   }
 
   get executor(): IExecutor {
@@ -275,7 +350,10 @@ export class SandboxEngine {
           break;
         }
         if (step.done) break;
-        collected.push(toExecuted(step.value));
+        const executed = toExecuted(step.value);
+        collected.push(executed);
+        // Before the next step runs one of them: its out messages as sent (see ExactMessages).
+        this.exactMessages.remember(executed.outMessages);
         // The transaction's out messages are at the queue's end now: before the next step runs one.
         if (hold) this.holdQueued(hold);
       }

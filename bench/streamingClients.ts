@@ -1,0 +1,73 @@
+/**
+ * The subscriber side of `npm run bench -- streaming`, in its own process so that reading 1 000
+ * streams does not slow the server's event loop it measures. Opens one SSE stream (POST, the JSON
+ * subscription) per address group given on stdin's first message, tells the parent when all are
+ * subscribed, and on `stop` answers every `transactions` event it got: its block (from the id),
+ * when it arrived (Date.now(), the parent's clock too), and how many transactions it held.
+ */
+import http from 'node:http';
+
+interface Start {
+  readonly url: string;
+  readonly groups: readonly (readonly string[])[];
+}
+
+export interface Arrival {
+  readonly seqno: number;
+  readonly at: number;
+  readonly transactions: number;
+}
+
+const arrivals: Arrival[] = [];
+const requests: http.ClientRequest[] = [];
+let connected = 0;
+let failed = 0;
+
+function open(url: URL, addresses: readonly string[], total: number): void {
+  const body = JSON.stringify({ types: ['transactions'], addresses });
+  const req = http.request(
+    { host: url.hostname, port: url.port, path: '/api/streaming/v2/sse', method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+    (res) => {
+      if (res.statusCode !== 200) {
+        failed++;
+        res.resume();
+        return;
+      }
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        const at = Date.now();
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (frame.startsWith('event: connected')) {
+            if (++connected === total) process.send!({ kind: 'connected', connected, failed });
+            continue;
+          }
+          const id = /^id: (\d+):\d+$/m.exec(frame);
+          const data = /^data: (.*)$/m.exec(frame);
+          if (!id || !data) continue;
+          const event = JSON.parse(data[1]!) as { type: string; transactions?: unknown[] };
+          if (event.type === 'transactions') arrivals.push({ seqno: Number(id[1]), at, transactions: event.transactions?.length ?? 0 });
+        }
+      });
+    },
+  );
+  req.on('error', () => {
+    failed++;
+  });
+  req.end(body);
+  requests.push(req);
+}
+
+process.on('message', (message: { kind: 'start'; start: Start } | { kind: 'stop' }) => {
+  if (message.kind === 'start') {
+    const url = new URL(message.start.url);
+    for (const group of message.start.groups) open(url, group, message.start.groups.length);
+    return;
+  }
+  for (const req of requests) req.destroy();
+  process.send!({ kind: 'arrivals', arrivals, failed }, () => process.exit(0));
+});
