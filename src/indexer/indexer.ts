@@ -5,6 +5,9 @@ import {
   advanceCheckpoint,
   CheckpointMovedError,
   insertMcBlockRows,
+  insertTokenEvents,
+  insertTokenStates,
+  readCodeInterfaces,
   pruneBefore,
   readCheckpoint,
   rollbackTo,
@@ -14,6 +17,8 @@ import {
   type LatestAccountStateRow,
   type McBlockRows,
   type MessageRow,
+  type TokenEventRows,
+  type TokenStateRows,
   type TraceRow,
   type TransactionRow,
   type WriterLease,
@@ -25,6 +30,8 @@ import { indexMetrics } from '../metrics';
 import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces } from './traces';
 import { writeCompletedTraceActions } from '../actions';
+import { TokenDetector } from './tokenDetection';
+import { tokenEvents } from './tokenEvents';
 
 export interface IndexerOptions {
   /** First masterchain block to index when the index is empty; default: 1 on the embedded chain, else the head. */
@@ -35,6 +42,8 @@ export interface IndexerOptions {
   readonly retentionDays?: number;
   /** Masterchain blocks fetched ahead of the commit. */
   readonly fetchAhead?: number;
+  /** Detect jetton and NFT contracts and their transfers (default on). */
+  readonly detectTokens?: boolean;
 }
 
 /** What one committed masterchain block added, as the streaming layer consumes it. */
@@ -46,6 +55,9 @@ export interface CommittedMcBlock {
   readonly messages: readonly MessageRow[];
   readonly accountStates: readonly LatestAccountStateRow[];
   readonly traces: readonly TraceRow[];
+  /** The token contracts' new states (a jetton balance change is one) and the block's transfers and burns. */
+  readonly tokenStates: TokenStateRows;
+  readonly tokenEvents: TokenEventRows;
 }
 
 export type IndexState = 'starting' | 'catching_up' | 'live' | 'reader' | 'database_unavailable' | 'stopped';
@@ -109,6 +121,7 @@ export class Indexer extends EventEmitter {
   private running: Promise<void> | undefined;
   private lease: WriterLease | null = null;
   private readonly source: McBlockSource;
+  private readonly detector: TokenDetector | undefined;
   private statusValue: IndexStatus = STARTING_STATUS;
   private lastProgressLog = 0;
   /** Where to start instead of the configured block, when that one turned out unavailable. */
@@ -125,7 +138,8 @@ export class Indexer extends EventEmitter {
     super();
     this.setMaxListeners(0);
     const fetcher = new BlockFetcher(pool, logger, () => this.stopped);
-    this.source = new McBlockSource(pool, fetcher, logger);
+    this.detector = options.detectTokens === false ? undefined : new TokenDetector();
+    this.source = new McBlockSource(pool, fetcher, logger, this.detector);
   }
 
   start(): void {
@@ -248,6 +262,7 @@ export class Indexer extends EventEmitter {
 
   private async writeLoop(lease: WriterLease): Promise<void> {
     let checkpoint = await lease.run((client) => readCheckpoint(client));
+    if (this.detector) this.detector.load(await lease.run((client) => readCodeInterfaces(client)));
     let next = checkpoint ? checkpoint.mcSeqno + 1 : await this.startSeqno();
     this.reportProgress(checkpoint);
     // The shard tops below the next block: from the committed block (checked against the chain), or the block before the start.
@@ -360,11 +375,15 @@ export class Indexer extends EventEmitter {
           traceEdges: edges,
         };
         const written = await insertMcBlockRows(client, rows);
+        // Token contracts' states and the block's transfers and burns: with the block, never apart.
+        await insertTokenStates(client, block.tokens.states);
+        const events = tokenEvents(transactions, block.tokens, block.seqno);
+        await insertTokenEvents(client, events);
         // Actions of the traces this block completed, in the same transaction (src/actions).
         await writeCompletedTraceActions(client, traces);
         await advanceCheckpoint(client, previous, next);
         await client.query('commit');
-        return { rows, written, traces };
+        return { rows, written, traces, events };
       } catch (err) {
         await client.query('rollback').catch(() => {});
         throw err;
@@ -385,6 +404,8 @@ export class Indexer extends EventEmitter {
       messages: committed.rows.messages,
       accountStates: block.accounts,
       traces: committed.traces,
+      tokenStates: block.tokens.states,
+      tokenEvents: committed.events,
     };
     this.emit('block', event);
     return { firstMcSeqno: previous?.firstMcSeqno ?? block.seqno, ...next };
@@ -467,6 +488,7 @@ export class Indexer extends EventEmitter {
       }
     });
     indexMetrics.rollbacks.inc();
+    this.detector?.reset();
     this.emit('rollback', common);
   }
 }

@@ -7,6 +7,7 @@ import type { AccountStateRow, LatestAccountStateRow } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import type { BlockFetcher } from './blockFetcher';
 import { extraCurrenciesJson, parseBlock, type ParsedBlock } from './parseBlock';
+import { NO_TOKENS, type BlockTokens, type TokenDetector, type TouchedAccount } from './tokenDetection';
 
 /** Account reads of one block in flight at once. */
 const ACCOUNT_READS_AT_ONCE = 16;
@@ -31,6 +32,8 @@ export interface PreparedMcBlock {
   readonly shardBlocks: ParsedBlock[];
   /** The state after this masterchain block of every account its blocks touched. */
   readonly accounts: LatestAccountStateRow[];
+  /** The token contracts among those accounts (detected before the commit, in the TVM pool). */
+  readonly tokens: BlockTokens;
 }
 
 function unsignedShard(shard: string): bigint {
@@ -98,6 +101,7 @@ export class McBlockSource {
     private readonly pool: LitePool,
     private readonly fetcher: BlockFetcher,
     private readonly logger: Logger,
+    private readonly detector?: TokenDetector,
   ) {}
 
   /** The proven id of masterchain block `seqno`. */
@@ -141,11 +145,12 @@ export class McBlockSource {
       frontier = parsed.flatMap((block) => block.previous).filter((prev) => !coveredBy(previousTops, prev));
     }
     shardBlocks.sort((a, b) => a.id.workchain - b.id.workchain || (a.id.shard < b.id.shard ? -1 : a.id.shard > b.id.shard ? 1 : 0) || a.id.seqno - b.id.seqno);
-    const accounts = await this.accountStates(head.id, [head.parsed, ...shardBlocks]);
-    return { seqno, id: head.id, mc: head.parsed, shardBlocks, accounts };
+    const touched = await this.accountStates(head.id, [head.parsed, ...shardBlocks]);
+    const tokens = this.detector ? await this.detector.detect(this.pool, head.id, touched) : NO_TOKENS;
+    return { seqno, id: head.id, mc: head.parsed, shardBlocks, accounts: touched.map((t) => t.row), tokens };
   }
 
-  private async accountStates(mcId: BlockRef, blocks: readonly ParsedBlock[]): Promise<LatestAccountStateRow[]> {
+  private async accountStates(mcId: BlockRef, blocks: readonly ParsedBlock[]): Promise<TouchedAccount[]> {
     const touched = new Map<string, { address: Address; lastNow: number; lastLt: bigint }>();
     for (const block of blocks) {
       for (const tx of block.transactions) {
@@ -161,7 +166,7 @@ export class McBlockSource {
       if (read.lastTransaction && read.lastTransaction.lt !== lastLt) {
         this.logger.warn({ account: address.toRawString(), lt: String(lastLt), stateLt: String(read.lastTransaction.lt) }, 'account state names another last transaction');
       }
-      return summaryRow(address, read.accountCell, read, lastNow);
+      return { read, row: summaryRow(address, read.accountCell, read, lastNow) };
     });
   }
 }

@@ -13,7 +13,10 @@ let db: IndexDatabase;
 let reads: ReturnType<typeof createV3Database>;
 let app: TestApp;
 
-const TABLES = ['blocks', 'shard_state', 'transactions', 'messages', 'message_contents', 'account_states', 'latest_account_states', 'traces'];
+const TABLES = [
+  'blocks', 'shard_state', 'transactions', 'messages', 'message_contents', 'account_states', 'latest_account_states', 'traces',
+  'jetton_masters', 'jetton_wallets', 'jetton_transfers', 'jetton_burns', 'nft_collections', 'nft_items', 'nft_transfers',
+];
 
 async function snapshot(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
