@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * Validates v3 answers against toncenter's generated Swagger 2.0 file (1.2.6, in ../shared beside
@@ -16,6 +17,9 @@ import Ajv, { type ValidateFunction } from 'ajv';
 
 export const V3_SPEC_PATH = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec', 'v3', 'ton-api-v3.openapi.json');
 export const V3_SPEC_PRESENT = existsSync(V3_SPEC_PATH);
+/** The docs' OpenAPI 3.0 copy (1.2.4-rc): for the routes the 1.2.6 file lacks (`actions`, `decode`). */
+export const V3_DOCS_SPEC_PATH = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec', 'v3', 'toncenter-v3.yaml');
+export const V3_DOCS_SPEC_PRESENT = existsSync(V3_DOCS_SPEC_PATH);
 
 type Schema = Record<string, unknown>;
 
@@ -76,6 +80,42 @@ export function loadV3Spec(): V3SpecValidator {
         const operation = spec.paths[`/api/v3${route}`]?.get;
         if (!operation) throw new Error(`the spec has no GET ${route}`);
         validate = ajv.compile(rewrite(operation.responses['200']!.schema) as Schema);
+        validators.set(route, validate);
+      }
+      return validate(body) ? null : (validate.errors ?? []);
+    },
+  };
+}
+
+/**
+ * The routes the 1.2.6 file lacks, against the docs' OpenAPI 3.0 copy, with NULLABLE applied as
+ * above (the docs mark only some fields `nullable`; Go writes every unset pointer as null).
+ */
+export function loadV3DocsSpec(): V3SpecValidator {
+  const doc = parseYaml(readFileSync(V3_DOCS_SPEC_PATH, 'utf8')) as {
+    components: { schemas: Record<string, Schema> };
+    paths: Record<string, { get?: { responses: Record<string, { content?: { 'application/json'?: { schema: Schema } } }> } }>;
+  };
+  const definitions = Object.fromEntries(Object.entries(doc.components.schemas).map(([k, v]) => [k, relax(v)]));
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', 'docs#/definitions/') : rewrite(v)]),
+      );
+    }
+    return value;
+  };
+  ajv.addSchema({ $id: 'docs', definitions: rewrite(definitions) as Schema });
+  const validators = new Map<string, ValidateFunction>();
+  return {
+    check(route, body) {
+      let validate = validators.get(route);
+      if (!validate) {
+        const schema = doc.paths[`/api/v3${route}`]?.get?.responses['200']?.content?.['application/json']?.schema;
+        if (!schema) throw new Error(`the docs spec has no GET ${route}`);
+        validate = ajv.compile(rewrite(schema) as Schema);
         validators.set(route, validate);
       }
       return validate(body) ? null : (validate.errors ?? []);
