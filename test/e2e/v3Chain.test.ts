@@ -84,7 +84,7 @@ describe('v3 on the embedded chain: every route; a trace assembled across mc blo
     const newWallet = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey, walletId: 777_000 });
     deployed = newWallet.address;
     const contract = wallet.contract as WalletContractV4;
-    const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
+    const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 30_000), (client) => client.open(contract).getSeqno());
     const transfer = contract.createTransfer({
       seqno,
       secretKey: keyPair.secretKey,
@@ -235,9 +235,14 @@ describe('v3 on the embedded chain: every route; a trace assembled across mc blo
     const wallets = (await ok(`/walletStates?address=${deployed.toString()}`))['wallets'] as Json[];
     expect(wallets[0]).toMatchObject({ is_wallet: true, wallet_type: 'wallet v4 r2', seqno: 0, wallet_id: 777_000 });
     const book = await ok(`/addressBook?address=${deployed.toString()}&address=${raw(receiver)}`);
-    expect(book[deployed.toString()]).toMatchObject({ user_friendly: deployed.toString({ urlSafe: true, bounceable: false }) });
-    // An account without code: non-bounceable (ton-index-go's rule).
-    expect((book[raw(receiver)] as Json)['user_friendly']).toBe(receiver.toString({ urlSafe: true, bounceable: false }));
+    // A wallet: non-bounceable, its interface by the code hash; no DNS indexed, so no domain.
+    expect(book[deployed.toString()]).toEqual({ user_friendly: deployed.toString({ urlSafe: true, bounceable: false }), domain: null, interfaces: ['wallet_v4r2'] });
+    // An account without code (uninit after a non-bounceable transfer): non-bounceable, interfaces null (ton-index-go's nil slice).
+    expect(book[raw(receiver)]).toEqual({ user_friendly: receiver.toString({ urlSafe: true, bounceable: false }), domain: null, interfaces: null });
+    // The address book of a transaction page names every account of its messages.
+    const txBook = (await ok(`/transactions?hash=${hex(senderTx['hash'] as string)}`))['address_book'] as Record<string, Json>;
+    expect(Object.keys(txBook).sort()).toEqual([raw(sender), raw(receiver), raw(bouncer), raw(deployed)].sort());
+    expect(txBook[raw(sender)]!['interfaces']).toEqual(['wallet_v4r2']);
     const top = (await ok('/topAccountsByBalance?limit=3&offset=1')) as unknown as Json[];
     expect(top).toHaveLength(3);
 
