@@ -10,6 +10,7 @@ import { runLimiterBench } from './limiter';
 import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
 import { runTvmFloodBench } from './tvmFlood';
+import { runV3Bench } from './v3';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   limiter: runLimiterBench,
@@ -20,6 +21,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   tvmflood: runTvmFloodBench,
   emulate: runEmulateBench,
   index: runIndexBench,
+  v3: runV3Bench,
 };
 
 async function main(selected: string[]): Promise<void> {
