@@ -1,8 +1,8 @@
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, WalletContractV4 } from '@ton/ton';
-import { withLiteClient } from '../helpers/sessionClient';
-import { callV2 } from '../helpers/v2Calls';
+import { Address, internal, toNano, WalletContractV4 } from '@ton/ton';
+import { callV2, signedWalletTransfer } from '../helpers/v2Calls';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import { v3Caller } from '../helpers/v3Calls';
 import { until } from '../helpers/waiting';
 import { loadV3DocsSpec, loadV3Spec, V3_DOCS_SPEC_PATH, V3_DOCS_SPEC_PRESENT, V3_SPEC_PATH, V3_SPEC_PRESENT, type V3SpecValidator } from '../v3/v3Spec';
 
@@ -17,9 +17,8 @@ type Json = Record<string, unknown>;
  * shard and a wallet deploy, so its trace spans several masterchain blocks. Each route is asked
  * with several parameter combinations and each answer validated against toncenter's 1.2.6 file
  * (../shared/spec/v3; `actions` against the docs' copy, which the 1.2.6 file lacks), with the
- * differences of test/v3/v3Spec.ts (NULLABLE, FINALITY_AS_STRING, OPCODE_AS_HEX) and one more named
- * here: EVENTS_ALIAS (`/events` is in neither file; it is the `traces` answer under the key
- * `events`, validated as `/traces`). Without ../shared the spec checks are skipped with a message.
+ * differences of test/v3/v3Spec.ts (NULLABLE, FINALITY_AS_STRING, OPCODE_AS_HEX) and EVENTS_ALIAS
+ * (test/helpers/v3Calls.ts). Without ../shared the spec checks are skipped with a message.
  */
 describe('v3 on the embedded chain: every route; a trace assembled across mc blocks (--cross-shard-delay)', () => {
   let db: TestDatabase;
@@ -41,26 +40,8 @@ describe('v3 on the embedded chain: every route; a trace assembled across mc blo
     await db?.drop();
   });
 
-  async function v3(path: string): Promise<{ status: number; body: Json }> {
-    const res = await fetch(`${stack.url}/api/v3${path}`);
-    return { status: res.status, body: (await res.json()) as Json };
-  }
-
-  /** A 200, validated against the spec of its route. */
-  async function ok(path: string): Promise<Json> {
-    const res = await v3(path);
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    const route = path.split('?')[0]!;
-    let errors: unknown[] | null | undefined;
-    if (route === '/actions') errors = docsSpec?.check(route, res.body);
-    else if (route === '/events') {
-      // EVENTS_ALIAS
-      const { events, ...rest } = res.body;
-      errors = spec?.check('/traces', { ...rest, traces: events });
-    } else errors = spec?.check(route, res.body);
-    if (errors) throw new Error(`${path} does not match the spec: ${JSON.stringify(errors.slice(0, 3))}`);
-    return res.body;
-  }
+  const v3 = (path: string) => v3Caller(stack.url, spec, docsSpec).get(path);
+  const ok = (path: string) => v3Caller(stack.url, spec, docsSpec).ok(path);
 
   const raw = (address: Address) => `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
   const hex = (base64: string) => Buffer.from(base64, 'base64').toString('hex');
@@ -83,19 +64,11 @@ describe('v3 on the embedded chain: every route; a trace assembled across mc blo
     bouncer = new Address(0, Buffer.alloc(32, senderBit | 0x32));
     const newWallet = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey, walletId: 777_000 });
     deployed = newWallet.address;
-    const contract = wallet.contract as WalletContractV4;
-    const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 30_000), (client) => client.open(contract).getSeqno());
-    const transfer = contract.createTransfer({
-      seqno,
-      secretKey: keyPair.secretKey,
-      sendMode: SendMode.PAY_GAS_SEPARATELY,
-      messages: [
-        internal({ to: receiver, value: toNano('0.3'), bounce: false, body: 'to the other shard' }),
-        internal({ to: bouncer, value: toNano('0.1'), bounce: true, body: 'bounce me' }),
-        internal({ to: deployed, value: toNano('1'), bounce: false, init: newWallet.init }),
-      ],
-    });
-    const boc = beginCell().store(storeMessage(external({ to: sender, body: transfer }))).endCell().toBoc();
+    const { boc } = await signedWalletTransfer(stack, [
+      internal({ to: receiver, value: toNano('0.3'), bounce: false, body: 'to the other shard' }),
+      internal({ to: bouncer, value: toNano('0.1'), bounce: true, body: 'bounce me' }),
+      internal({ to: deployed, value: toNano('1'), bounce: false, init: newWallet.init }),
+    ]);
     const sent = await callV2<{ hash: string }>(stack, 'POST', 'sendBocReturnHash', { boc: boc.toString('base64') });
     expect(sent.status).toBe(200);
     externalHash = sent.body.result!.hash;

@@ -1,4 +1,4 @@
-import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address } from '@ton/core';
+import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address, type MessageRelaxed } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import { nextBlock, type LocalStack } from './localStack';
 import { withLiteClient } from './sessionClient';
@@ -52,6 +52,21 @@ export async function resultOf<T>(stack: LocalStack, mode: CallMode, method: str
   if (res.status !== 200 || !res.body.ok)
     throw new Error(`${mode} ${method} ${JSON.stringify(params)}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.result;
+}
+
+/**
+ * An external message from the stack's funded v4r2 wallet #0 carrying `messages`, signed with its
+ * current seqno (read through the pool); not sent.
+ */
+export async function signedWalletTransfer(stack: LocalStack, messages: MessageRelaxed[]): Promise<{ boc: Buffer; seqno: number; sender: Address }> {
+  const { keyPair, wallets } = stack.localnet.wallets;
+  const wallet = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
+  const contract = wallet.contract as WalletContractV4;
+  // A loaded machine answers slowly: a deadline well above the usual.
+  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 30_000), (client) => client.open(contract).getSeqno());
+  const transfer = contract.createTransfer({ seqno, secretKey: keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
+  const boc = beginCell().store(storeMessage(external({ to: wallet.address, body: transfer }))).endCell().toBoc();
+  return { boc, seqno, sender: wallet.address };
 }
 
 /**

@@ -61,25 +61,33 @@ export function loadV3Spec(): V3SpecValidator {
   // OPCODE_AS_HEX
   const message = definitions['Message'] as { properties: Record<string, Schema> };
   message.properties['opcode'] = { type: ['string', 'null'], pattern: '^0x[0-9a-f]{8}$' };
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  ajv.addSchema({ $id: 'v3', definitions });
-  const validators = new Map<string, ValidateFunction>();
+  return validatorOf('v3', '#/definitions/', definitions, (route) => spec.paths[`/api/v3${route}`]?.get?.responses['200']?.schema);
+}
+
+/**
+ * Validators of 200 answers by route: `definitions` registered under `id`, each route's answer
+ * schema (from `schemaOf`) compiled once, its `$ref`s (`refPrefix` + name) pointed at them.
+ */
+function validatorOf(id: string, refPrefix: string, definitions: Record<string, Schema>, schemaOf: (route: string) => Schema | undefined): V3SpecValidator {
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (value && typeof value === 'object') {
       return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', 'v3#/definitions/') : rewrite(v)]),
+        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(refPrefix, `${id}#/definitions/`) : rewrite(v)]),
       );
     }
     return value;
   };
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addSchema({ $id: id, definitions: rewrite(definitions) as Schema });
+  const validators = new Map<string, ValidateFunction>();
   return {
     check(route, body) {
       let validate = validators.get(route);
       if (!validate) {
-        const operation = spec.paths[`/api/v3${route}`]?.get;
-        if (!operation) throw new Error(`the spec has no GET ${route}`);
-        validate = ajv.compile(rewrite(operation.responses['200']!.schema) as Schema);
+        const schema = schemaOf(route);
+        if (!schema) throw new Error(`the ${id} spec has no GET ${route}`);
+        validate = ajv.compile(rewrite(schema) as Schema);
         validators.set(route, validate);
       }
       return validate(body) ? null : (validate.errors ?? []);
@@ -97,28 +105,5 @@ export function loadV3DocsSpec(): V3SpecValidator {
     paths: Record<string, { get?: { responses: Record<string, { content?: { 'application/json'?: { schema: Schema } } }> } }>;
   };
   const definitions = Object.fromEntries(Object.entries(doc.components.schemas).map(([k, v]) => [k, relax(v)]));
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  const rewrite = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(rewrite);
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', 'docs#/definitions/') : rewrite(v)]),
-      );
-    }
-    return value;
-  };
-  ajv.addSchema({ $id: 'docs', definitions: rewrite(definitions) as Schema });
-  const validators = new Map<string, ValidateFunction>();
-  return {
-    check(route, body) {
-      let validate = validators.get(route);
-      if (!validate) {
-        const schema = doc.paths[`/api/v3${route}`]?.get?.responses['200']?.content?.['application/json']?.schema;
-        if (!schema) throw new Error(`the docs spec has no GET ${route}`);
-        validate = ajv.compile(rewrite(schema) as Schema);
-        validators.set(route, validate);
-      }
-      return validate(body) ? null : (validate.errors ?? []);
-    },
-  };
+  return validatorOf('docs', '#/components/schemas/', definitions, (route) => doc.paths[`/api/v3${route}`]?.get?.responses['200']?.content?.['application/json']?.schema);
 }
