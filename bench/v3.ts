@@ -2,10 +2,11 @@
  * `npm run bench -- v3`: toncenter's indexed v3 routes over a PostgreSQL index of >= 100 000
  * transactions made on the embedded chain.
  *
- * The fill is made once and kept: the chain in `.cache/bench-v3-<rounds>.state` (wallet v4r2 #0
- * sends four messages per transfer, TRANSFERS_PER_ROUND transfers per block, so one account with a
- * deep history; wallet v4r2 #1 sends three per block: a 4-transaction trace, receivers in either
- * shard), and the index in the database `bench_v3` (BENCH_PG_URL names the server). A rerun whose
+ * The fill is made once and kept: the chain in `.cache/bench-v3-fixed-<rounds>.state` (wallet
+ * v4r2 #0 sends four messages per transfer, TRANSFERS_PER_ROUND transfers per block, so one account
+ * with a deep history; wallet v4r2 #1 sends three per block: a 4-transaction trace; the receivers
+ * are 1 024 fixed accounts in either shard, ~100 transactions each), saved every 200 blocks so a
+ * stopped fill resumes, and the index in the database `bench_v3` (BENCH_PG_URL names the server). A rerun whose
  * database holds the chain's head skips the fill; a different chain refills it. The index is
  * filled by the server's own pipeline (src/indexer, as bench/indexIngest.ts ingests).
  *
@@ -26,7 +27,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import autocannon from 'autocannon';
@@ -54,13 +55,22 @@ function v4(net: Localnet, index: number): { address: Address; contract: WalletC
 }
 
 /** A signed transfer of `count` messages to new addresses (random, so in either shard). */
-function transferBoc(net: Localnet, walletIndex: number, seqno: number, count: number): Buffer {
+/**
+ * The receivers: RECEIVERS fixed accounts (either shard), not new ones per message: a first fill
+ * that sent every message to a new address ran out of its 4 GB heap near 95 000 transactions (the
+ * chain holds every block's state, and the state grew with every account).
+ */
+const RECEIVERS = 1024;
+const receiver = (i: number) => new Address(0, createHash('sha256').update(`bench v3 receiver ${i % RECEIVERS}`).digest());
+
+/** A signed transfer of `count` messages, to receivers `first`, `first + 1`, ... */
+function transferBoc(net: Localnet, walletIndex: number, seqno: number, count: number, first: number): Buffer {
   const { address, contract } = v4(net, walletIndex);
   const body = contract.createTransfer({
     seqno,
     secretKey: net.wallets.keyPair.secretKey,
     sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: Array.from({ length: count }, () => internal({ to: new Address(0, randomBytes(32)), value: toNano('0.001'), bounce: false })),
+    messages: Array.from({ length: count }, (_, i) => internal({ to: receiver(first + i), value: toNano('0.001'), bounce: false })),
   });
   return beginCell().store(storeMessage(external({ to: address, body }))).endCell().toBoc();
 }
@@ -71,32 +81,52 @@ interface ChainHead {
   rootHash: string;
 }
 
+/** Where an unfinished fill stands (saved with the chain every SAVE_EVERY rounds). */
+interface FillProgress {
+  round: number;
+  seqno0: number;
+  seqno1: number;
+}
+const SAVE_EVERY = 200;
+
 /**
  * The saved chain: made once (ROUNDS blocks), then reused; its head is kept beside it
- * (`.head.json`) so a rerun knows it without loading the chain. No timer: the fill seals blocks.
+ * (`.head.json`) so a rerun knows it without loading the chain. The fill saves the chain and its
+ * progress every SAVE_EVERY rounds: a fill that was stopped resumes there. No timer: the fill
+ * seals blocks.
  */
 async function savedChain(): Promise<ChainHead> {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `bench-v3-${ROUNDS}.state`);
+  const file = path.join(dir, `bench-v3-fixed-${ROUNDS}.state`);
   const headFile = `${file}.head.json`;
+  const progressFile = `${file}.progress.json`;
   if (existsSync(file) && existsSync(headFile)) return JSON.parse(readFileSync(headFile, 'utf8')) as ChainHead;
-  const fresh = !existsSync(file);
-  const net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
+  const resumed = existsSync(file) && existsSync(progressFile);
+  const progress: FillProgress = resumed ? (JSON.parse(readFileSync(progressFile, 'utf8')) as FillProgress) : { round: 0, seqno0: 0, seqno1: 0 };
+  const net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, ...(resumed ? { stateFile: file } : {}) });
   try {
-    if (fresh) {
-      const started = Date.now();
-      let seqno0 = 0;
-      let seqno1 = 0;
-      for (let round = 0; round < ROUNDS; round++) {
-        // Submitted messages are executed at once and wait for the next seal: one block per round.
-        for (let i = 0; i < TRANSFERS_PER_ROUND; i++) await net.chain.submitExternalMessage(transferBoc(net, 0, seqno0++, 4));
-        await net.chain.submitExternalMessage(transferBoc(net, 1, seqno1++, 3));
-        await net.chain.seal();
-        if (round % 100 === 99) console.log(`  fill: ${round + 1}/${ROUNDS} blocks, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    const started = Date.now();
+    if (resumed) console.log(`  fill: resuming at ${progress.round}/${ROUNDS} blocks`);
+    while (progress.round < ROUNDS) {
+      // Submitted messages are executed at once and wait for the next seal: one block per round.
+      for (let i = 0; i < TRANSFERS_PER_ROUND; i++) {
+        await net.chain.submitExternalMessage(transferBoc(net, 0, progress.seqno0, 4, progress.seqno0 * 4));
+        progress.seqno0++;
       }
+      await net.chain.submitExternalMessage(transferBoc(net, 1, progress.seqno1, 3, progress.seqno1 * 3 + 7));
+      progress.seqno1++;
+      await net.chain.seal();
+      progress.round++;
+      if (progress.round % SAVE_EVERY === 0 && progress.round < ROUNDS) {
+        await net.save(file);
+        writeFileSync(progressFile, JSON.stringify(progress));
+      }
+      if (progress.round % 100 === 0) console.log(`  fill: ${progress.round}/${ROUNDS} blocks, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    }
+    if (!existsSync(headFile)) {
       await net.save(file);
-      console.log(`  made the saved chain: ${ROUNDS} blocks in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+      console.log(`  the saved chain: ${ROUNDS} blocks (${((Date.now() - started) / 1000).toFixed(0)} s this run) -> ${file}`);
     }
     const id = net.chain.lastMasterchainBlock().id;
     const head: ChainHead = { file, seqno: id.seqno, rootHash: id.rootHash.toString('hex') };
