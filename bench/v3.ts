@@ -57,7 +57,7 @@ function v4(net: Localnet, index: number): { address: Address; contract: WalletC
 /** A signed transfer of `count` messages to new addresses (random, so in either shard). */
 /**
  * The receivers: RECEIVERS fixed accounts (either shard), not new ones per message: a first fill
- * * that sent every message to a new address ran out of its 4 GB heap after 93 000 transactions (the
+ * that sent every message to a new address ran out of its 4 GB heap after 93 000 transactions (the
  * chain holds every block's state, and the state grew with every account).
  */
 const RECEIVERS = 1024;
