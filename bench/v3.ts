@@ -57,8 +57,8 @@ function v4(net: Localnet, index: number): { address: Address; contract: WalletC
 /** A signed transfer of `count` messages to new addresses (random, so in either shard). */
 /**
  * The receivers: RECEIVERS fixed accounts (either shard), not new ones per message: a first fill
- * that sent every message to a new address ran out of its 4 GB heap after 93 000 transactions (the
- * chain holds every block's state, and the state grew with every account).
+ * that sent every message to a new address ran out of its 4 GB heap after 93 000 transactions (not
+ * analysed; the likely cause: the chain keeps every block, and its state grew by ~80 accounts a block).
  */
 const RECEIVERS = 1024;
 const receiver = (i: number) => new Address(0, createHash('sha256').update(`bench v3 receiver ${i % RECEIVERS}`).digest());
