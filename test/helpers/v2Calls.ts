@@ -79,6 +79,21 @@ export function signedTransfer(stack: LocalStack, to: Address, value: bigint, co
 }
 
 /**
+ * An external message from the stack's funded v4r2 wallet #0 carrying `messages`, signed with its
+ * current seqno (read through the pool); not sent.
+ */
+export async function signedWalletTransfer(stack: LocalStack, messages: MessageRelaxed[]): Promise<{ boc: Buffer; seqno: number; sender: Address }> {
+  const { keyPair, wallets } = stack.localnet.wallets;
+  const wallet = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
+  const contract = wallet.contract as WalletContractV4;
+  // A loaded machine answers slowly: a deadline well above the usual.
+  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 30_000), (client) => client.open(contract).getSeqno());
+  const transfer = contract.createTransfer({ seqno, secretKey: keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
+  const boc = beginCell().store(storeMessage(external({ to: wallet.address, body: transfer }))).endCell().toBoc();
+  return { boc, seqno, sender: wallet.address };
+}
+
+/**
  * Sends value from the stack's funded v4r2 wallet #0 to each recipient in one external message:
  * through /sendBoc when it is built, otherwise straight to the local lite server. Returns the
  * masterchain seqno before sending, once the transfer is in a (later) block the API serves.
