@@ -11,6 +11,7 @@ import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
 import { runStreamingBench } from './streaming';
 import { runTvmFloodBench } from './tvmFlood';
+import { runV3Bench } from './v3';
 
 const BENCHES: Record<string, () => Promise<void>> = {
   limiter: runLimiterBench,
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   emulate: runEmulateBench,
   index: runIndexBench,
   streaming: runStreamingBench,
+  v3: runV3Bench,
 };
 
 async function main(selected: string[]): Promise<void> {

@@ -16,7 +16,7 @@ import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './cells';
 import { IndexEventBuilder, IndexFollower, pendingEvents, StreamingService } from './streaming';
-import { PENDING_DEFAULTS, PendingTraces } from './emulate';
+import { PENDING_DEFAULTS, PendingTraces, RedisPendingTraces, type PendingOptions, type PendingTraceStore } from './emulate';
 
 /**
  * Connections the kernel holds for us until we accept them. Node's default (511) overflows when a
@@ -152,10 +152,11 @@ export async function startServer(
     else void index.ready.then(() => (serverStopping ? undefined : startFollower()), () => {});
   }
   // Messages sent through us, emulated at once and kept until the index commits them (pending
-  // traces): only with the index, which both serves them (v3) and says when they landed.
-  let pending: PendingTraces | undefined;
+  // traces): only with the index, which both serves them (v3) and says when they landed. With
+  // --redis-url every instance shares them (and their streaming events); else this one's memory.
+  let pending: PendingTraceStore | undefined;
   if (index && config.pendingTraces > 0) {
-    const started = new PendingTraces({
+    const pendingOptions: PendingOptions = {
       ...PENDING_DEFAULTS,
       ttlMs: config.pendingTtl,
       maxTraces: config.pendingTraces,
@@ -172,12 +173,20 @@ export async function startServer(
         return new Set(rows.map((row) => row.msg_hash.toString('hex')));
       },
       logger: logger.child({ component: 'pending' }),
-    });
+    };
+    let started: PendingTraceStore;
+    if (config.redisUrl) {
+      const shared = new RedisPendingTraces({ ...pendingOptions, url: config.redisUrl, keyPrefix: config.pendingPrefix, timeoutMs: config.redisTimeout });
+      await shared.connect();
+      started = shared;
+    } else {
+      started = new PendingTraces(pendingOptions);
+    }
     started.listen({
       added: (entry) => streaming.publishPending(pendingEvents(entry.trace)),
       invalidated: (hashNorm) => streaming.publishPending([{ type: 'trace_invalidated', traceExternalHashNorm: hashNorm }]),
     });
-    index.onBlock((block) => started.committed(block));
+    index.onBlock((block) => void started.committed(block));
     pending = started;
   }
   const services: AppServices = {
@@ -212,7 +221,7 @@ export async function startServer(
     });
   } catch (err) {
     unobserve();
-    pending?.close();
+    await pending?.close();
     await streaming.close();
     await follower?.stop();
     await index?.stop();
@@ -232,7 +241,7 @@ export async function startServer(
   const stop = () =>
     (stopping ??= (async () => {
       serverStopping = true;
-      pending?.close();
+      await pending?.close();
       // Streams never end on their own: each gets its reason frame and is closed first.
       await streaming.close();
       await follower?.stop();

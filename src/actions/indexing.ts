@@ -164,7 +164,8 @@ export async function insertActions(client: ClientBase, traceIds: readonly Buffe
 export async function writeCompletedTraceActions(
   client: ClientBase,
   traces: readonly CompletedTrace[],
-  directory: TokenDirectory = EMPTY_DIRECTORY,
+  /** Omitted: the index's detected jetton wallets and NFT items (written before, in this transaction). */
+  given?: TokenDirectory,
 ): Promise<ActionJson[]> {
   const completed = traces.filter((t) => t.state === 'complete' && t.nodes_ <= BigInt(MAX_CLASSIFIED_TRACE_TRANSACTIONS));
   if (completed.length === 0) return [];
@@ -174,6 +175,7 @@ export async function writeCompletedTraceActions(
     completed.map((t) => t.trace_id),
     externals,
   );
+  const directory = given ?? (await indexedTokenDirectory(client, inputs));
   const actions: ActionJson[] = [];
   for (const input of inputs) {
     try {
@@ -188,4 +190,32 @@ export async function writeCompletedTraceActions(
     actions,
   );
   return actions;
+}
+
+/**
+ * The detected jetton wallets and NFT items (tables of migration 3) among the accounts the traces
+ * name, as the classifier's directory: toncenter's classifier reads the same detected contracts.
+ */
+export async function indexedTokenDirectory(client: ClientBase, inputs: readonly TraceInput[]): Promise<TokenDirectory> {
+  const accounts = new Set<string>();
+  for (const input of inputs) {
+    for (const tx of input.transactions) {
+      accounts.add(tx.account);
+      for (const message of [tx.inMsg, ...tx.outMsgs]) {
+        if (message?.source) accounts.add(message.source);
+        if (message?.destination) accounts.add(message.destination);
+      }
+    }
+  }
+  if (accounts.size === 0) return EMPTY_DIRECTORY;
+  const list = [...accounts];
+  const wallets = await client.query<{ address: string; owner: string; jetton: string }>('select address, owner, jetton from jetton_wallets where address = any($1)', [list]);
+  const items = await client.query<{ address: string; index: string; collection_address: string | null }>(
+    'select address, index::text as index, collection_address from nft_items where address = any($1)',
+    [list],
+  );
+  if (wallets.rows.length === 0 && items.rows.length === 0) return EMPTY_DIRECTORY;
+  const walletMap = new Map(wallets.rows.map((r) => [r.address, { owner: r.owner, jetton: r.jetton }]));
+  const itemMap = new Map(items.rows.map((r) => [r.address, { index: r.index, collection: r.collection_address }]));
+  return { jettonWallet: (address) => walletMap.get(address), nftItem: (address) => itemMap.get(address) };
 }

@@ -229,7 +229,7 @@ export const OPTIONS = {
     flag: 'redis-url',
     kind: 'string',
     defaultValue: undefined,
-    description: 'Redis shared by all instances for rate limits (redis://host:port/db); memory if absent',
+    description: 'Redis shared by all instances for rate limits and pending traces (redis://host:port/db); memory (this instance only) if absent',
   },
   redisFailurePolicy: {
     flag: 'redis-failure-policy',
@@ -382,9 +382,15 @@ export const OPTIONS = {
     flag: 'pending-traces',
     kind: 'int',
     defaultValue: 2000,
-    description: 'most pending traces kept in memory (also at most 64 MiB); 0: sent messages are not emulated',
+    description: 'most pending traces kept (in memory also at most 64 MiB together; in Redis with --redis-url at most 1 MiB each); 0: sent messages are not emulated',
     min: 0,
     max: 100_000,
+  },
+  pendingPrefix: {
+    flag: 'pending-prefix',
+    kind: 'string',
+    defaultValue: 'ton-http-bridge:pending:',
+    description: 'prefix of the pending-trace keys and channel in Redis (with --redis-url)',
   },
   databaseUrl: {
     flag: 'database-url',

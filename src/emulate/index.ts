@@ -16,12 +16,15 @@ export const EMULATE_RECORDS: readonly EmulateRecord<unknown>[] = [
   emulateTraceRecord as EmulateRecord<unknown>,
   emulateTonConnectRecord as EmulateRecord<unknown>,
 ];
+export { PendingTraces } from './pending';
+export { RedisPendingTraces, type RedisPendingOptions } from './pendingRedis';
 export {
-  PendingTraces,
   PENDING_DEFAULTS,
+  PENDING_REDIS_ENTRY_BYTES,
   type CommittedRows,
   type PendingListener,
   type PendingOptions,
   type PendingStats,
   type PendingTrace,
-} from './pending';
+  type PendingTraceStore,
+} from './pendingEntry';

@@ -9,4 +9,6 @@ export { SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations';
 export { insertMcBlockRows, beginAtCheckpoint, readCheckpoint, CheckpointMovedError, blockIdArrayLiteral, type WrittenRows, type CheckpointMove } from './writer';
 export { rollbackTo, pruneBefore } from './rollback';
 export { tryAcquireWriter, WRITER_LOCK_KEY, type WriterLease } from './election';
+export { insertTokenStates, insertTokenEvents, readCodeInterfaces } from './tokens';
+export type * from './tokens';
 export type * from './rows';

@@ -17,6 +17,8 @@ export { Indexer, isConnectionError, type CommittedMcBlock, type IndexStatus, ty
 export { verifiedBlockRoot, BlockFetcher } from './blockFetcher';
 export { parseBlock, type ParsedBlock, type ParsedTransaction, type ParsedMessage } from './parseBlock';
 export { indexMetrics } from '../metrics';
+export { tokenEvents } from './tokenEvents';
+export { TokenDetector, NO_TOKENS, type BlockTokens, type TouchedAccount } from './tokenDetection';
 
 /**
  * Whether the index runs: `--index`, else on with a database URL or with the embedded chain (its

@@ -5,6 +5,9 @@ import {
   beginAtCheckpoint,
   CheckpointMovedError,
   insertMcBlockRows,
+  insertTokenEvents,
+  insertTokenStates,
+  readCodeInterfaces,
   pruneBefore,
   readCheckpoint,
   rollbackTo,
@@ -14,6 +17,8 @@ import {
   type LatestAccountStateRow,
   type McBlockRows,
   type MessageRow,
+  type TokenEventRows,
+  type TokenStateRows,
   type TraceRow,
   type TransactionRow,
   type WrittenRows,
@@ -26,6 +31,8 @@ import { indexMetrics } from '../metrics';
 import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces } from './traces';
 import { writeCompletedTraceActions } from '../actions';
+import { TokenDetector } from './tokenDetection';
+import { tokenEvents } from './tokenEvents';
 
 export interface IndexerOptions {
   /** First masterchain block to index when the index is empty; default: 1 on the embedded chain, else the head. */
@@ -36,6 +43,8 @@ export interface IndexerOptions {
   readonly retentionDays?: number;
   /** Masterchain blocks fetched ahead of the commit. */
   readonly fetchAhead?: number;
+  /** Detect jetton and NFT contracts and their transfers (default on). */
+  readonly detectTokens?: boolean;
 }
 
 /** What one committed masterchain block added, as the streaming layer consumes it. */
@@ -47,6 +56,9 @@ export interface CommittedMcBlock {
   readonly messages: readonly MessageRow[];
   readonly accountStates: readonly LatestAccountStateRow[];
   readonly traces: readonly TraceRow[];
+  /** The token contracts' new states (a jetton balance change is one) and the block's transfers and burns. */
+  readonly tokenStates: TokenStateRows;
+  readonly tokenEvents: TokenEventRows;
 }
 
 export type IndexState = 'starting' | 'catching_up' | 'live' | 'reader' | 'database_unavailable' | 'stopped';
@@ -123,6 +135,7 @@ export class Indexer extends EventEmitter {
   private running: Promise<void> | undefined;
   private lease: WriterLease | null = null;
   private readonly source: McBlockSource;
+  private readonly detector: TokenDetector | undefined;
   private statusValue: IndexStatus = STARTING_STATUS;
   private lastProgressLog = 0;
   /** Where to start instead of the configured block, when that one turned out unavailable. */
@@ -139,7 +152,8 @@ export class Indexer extends EventEmitter {
     super();
     this.setMaxListeners(0);
     const fetcher = new BlockFetcher(pool, logger, () => this.stopped);
-    this.source = new McBlockSource(pool, fetcher, logger);
+    this.detector = options.detectTokens === false ? undefined : new TokenDetector();
+    this.source = new McBlockSource(pool, fetcher, logger, this.detector);
   }
 
   start(): void {
@@ -262,6 +276,7 @@ export class Indexer extends EventEmitter {
 
   private async writeLoop(lease: WriterLease): Promise<void> {
     let checkpoint = await lease.run((client) => readCheckpoint(client));
+    if (this.detector) this.detector.load(await lease.run((client) => readCodeInterfaces(client)));
     let next = checkpoint ? checkpoint.mcSeqno + 1 : await this.startSeqno();
     this.reportProgress(checkpoint);
     // The shard tops below the next block: from the committed block (checked against the chain), or the block before the start.
@@ -379,7 +394,7 @@ export class Indexer extends EventEmitter {
       try {
         const stored = await beginAtCheckpoint(client);
         if ((stored?.mcSeqno ?? null) !== (previous?.mcSeqno ?? null)) throw new CheckpointMovedError(previous?.mcSeqno ?? null);
-        const written: { rows: McBlockRows; counts: WrittenRows }[] = [];
+        const written: { rows: McBlockRows; counts: WrittenRows; events: TokenEventRows }[] = [];
         // The newest row of each trace the batch touched: the actions of those now complete.
         const touchedTraces = new Map<string, TraceRow>();
         let from = previous;
@@ -401,7 +416,12 @@ export class Indexer extends EventEmitter {
           };
           const to = checkpointAt(block, from);
           // The rows and the checkpoint's move: one statement.
-          written.push({ rows, counts: await insertMcBlockRows(client, rows, { previous: from, next: to }) });
+          const counts = await insertMcBlockRows(client, rows, { previous: from, next: to });
+          // Token contracts' states and the block's transfers and burns: with the block, never apart.
+          await insertTokenStates(client, block.tokens.states);
+          const events = tokenEvents(transactions, block.tokens, block.seqno);
+          await insertTokenEvents(client, events);
+          written.push({ rows, counts, events });
           for (const trace of traces) touchedTraces.set(trace.trace_id.toString('hex'), trace);
           from = to;
         }
@@ -419,7 +439,7 @@ export class Indexer extends EventEmitter {
     indexMetrics.batches.inc();
     let checkpoint = previous;
     blocks.forEach((block, i) => {
-      const { rows, counts } = committed[i]!;
+      const { rows, counts, events } = committed[i]!;
       for (const [table, count] of Object.entries(counts)) indexMetrics.rows.inc({ table }, count);
       const genUtime = block.mc.row.gen_utime;
       indexMetrics.sealToCommitSeconds.observe(Math.max(0, Date.now() / 1000 - genUtime));
@@ -433,6 +453,8 @@ export class Indexer extends EventEmitter {
         messages: rows.messages,
         accountStates: block.accounts,
         traces: rows.traces,
+        tokenStates: block.tokens.states,
+        tokenEvents: events,
       };
       this.emit('block', event);
       checkpoint = checkpointAt(block, checkpoint);
@@ -517,6 +539,7 @@ export class Indexer extends EventEmitter {
       }
     });
     indexMetrics.rollbacks.inc();
+    this.detector?.reset();
     this.emit('rollback', common);
   }
 }

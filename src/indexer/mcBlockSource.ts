@@ -9,6 +9,7 @@ import type { BlockFetcher } from './blockFetcher';
 import { extraCurrenciesJson, parseBlock, type ParsedBlock } from './parseBlock';
 import { accountInUpdate, CellMemory, updatedAccounts, type StateAccount } from './blockStates';
 import { indexMetrics } from '../metrics';
+import { NO_TOKENS, type BlockTokens, type TokenDetector, type TouchedAccount } from './tokenDetection';
 
 /** Account reads of one block in flight at once. */
 const ACCOUNT_READS_AT_ONCE = 16;
@@ -33,6 +34,8 @@ export interface PreparedMcBlock {
   readonly shardBlocks: ParsedBlock[];
   /** The state after this masterchain block of every account its blocks touched. */
   readonly accounts: LatestAccountStateRow[];
+  /** The token contracts among those accounts (detected before the commit, in the TVM pool). */
+  readonly tokens: BlockTokens;
 }
 
 function unsignedShard(shard: string): bigint {
@@ -140,6 +143,7 @@ export class McBlockSource {
     private readonly pool: LitePool,
     private readonly fetcher: BlockFetcher,
     private readonly logger: Logger,
+    private readonly detector?: TokenDetector,
   ) {}
 
   /** The proven id of masterchain block `seqno`. */
@@ -183,11 +187,12 @@ export class McBlockSource {
       frontier = parsed.flatMap((block) => block.previous).filter((prev) => !coveredBy(previousTops, prev));
     }
     shardBlocks.sort((a, b) => a.id.workchain - b.id.workchain || (a.id.shard < b.id.shard ? -1 : a.id.shard > b.id.shard ? 1 : 0) || a.id.seqno - b.id.seqno);
-    const accounts = await this.accountStates(head.id, [head.parsed, ...shardBlocks]);
-    return { seqno, id: head.id, mc: head.parsed, shardBlocks, accounts };
+    const touched = await this.accountStates(head.id, [head.parsed, ...shardBlocks]);
+    const tokens = this.detector ? await this.detector.detect(this.pool, head.id, touched) : NO_TOKENS;
+    return { seqno, id: head.id, mc: head.parsed, shardBlocks, accounts: touched.map((t) => t.row), tokens };
   }
 
-  private async accountStates(mcId: BlockRef, blocks: readonly ParsedBlock[]): Promise<LatestAccountStateRow[]> {
+  private async accountStates(mcId: BlockRef, blocks: readonly ParsedBlock[]): Promise<TouchedAccount[]> {
     // Per account: its last transaction in this masterchain block, and the block holding it (whose
     // new state is the account's state after the masterchain block: no later transaction touched it).
     const touched = new Map<string, { address: Address; lastNow: number; lastLt: bigint; block: ParsedBlock }>();
@@ -200,13 +205,14 @@ export class McBlockSource {
     const entries = [...touched.values()];
     if (entries.length === 0) return [];
     const revealed = new Map<ParsedBlock, { root: Cell | null } | null>();
-    const rows: LatestAccountStateRow[] = new Array<LatestAccountStateRow>(entries.length);
+    // An account read from the block has no lite read: token detection reads the few it runs on.
+    const rows: TouchedAccount[] = new Array<TouchedAccount>(entries.length);
     const unrevealed: number[] = [];
     entries.forEach(({ address, lastNow, lastLt, block }, i) => {
       if (!revealed.has(block)) revealed.set(block, updatedAccounts(block.block.stateUpdate));
       const accounts = revealed.get(block);
       const state = accounts ? accountInUpdate(accounts.root, address, lastLt, this.cells) : undefined;
-      if (state) rows[i] = summaryRow(address, state, lastNow, this.bocs);
+      if (state) rows[i] = { row: summaryRow(address, state, lastNow, this.bocs) };
       else unrevealed.push(i);
     });
     indexMetrics.accountStates.inc({ source: 'block' }, entries.length - unrevealed.length);
@@ -222,7 +228,7 @@ export class McBlockSource {
       const state = readState(read);
       this.cells.rememberCell(state.code);
       this.cells.rememberCell(state.data);
-      rows[i] = summaryRow(address, state, lastNow, this.bocs);
+      rows[i] = { read, row: summaryRow(address, state, lastNow, this.bocs) };
     });
     return rows;
   }

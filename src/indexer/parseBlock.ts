@@ -17,6 +17,8 @@ export interface ParsedMessage {
   readonly contents: MessageContentRow[];
   /** An internal message: a trace edge. */
   readonly internal: boolean;
+  /** The body cell (token events parse it). */
+  readonly body: Cell;
 }
 
 export interface ParsedTransaction {
@@ -107,7 +109,7 @@ function parseMessage(cell: Cell, direction: 'in' | 'out', tx: { hash: Buffer; l
     body_hash: body.hash(),
     init_state_hash: initHash,
   };
-  return { row, contents, internal: info.type === 'internal' };
+  return { row, contents, internal: info.type === 'internal', body };
 }
 
 type PhaseColumns = Pick<

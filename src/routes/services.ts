@@ -8,7 +8,7 @@ import type { LiteGateway } from '../liteclient';
 import type { LocalnetControlApi } from '../localnet';
 import type { V3Database } from '../v3';
 import type { StreamingService } from '../streaming';
-import type { PendingTraces } from '../emulate';
+import type { PendingTraceStore } from '../emulate';
 
 /** What the HTTP app is built from; main.ts assembles it, tests build their own. */
 export interface AppServices {
@@ -36,5 +36,5 @@ export interface AppServices {
    * Traces of the messages sent through this server, emulated at once and kept until the index
    * commits them (src/emulate/pending.ts); absent with the index off.
    */
-  readonly pending?: PendingTraces;
+  readonly pending?: PendingTraceStore;
 }

@@ -26,6 +26,13 @@ const ENVELOPES: Readonly<Record<string, string>> = {
   '/events': '`{events: Trace[], address_book, metadata}`',
   '/pendingTraces': '`{traces: Trace[], address_book, metadata}`',
   '/pendingActions': '`{actions: Action[], address_book, metadata}`',
+  '/jetton/masters': '`{jetton_masters: JettonMaster[], address_book, metadata}`',
+  '/jetton/wallets': '`{jetton_wallets: JettonWallet[], address_book, metadata}`',
+  '/jetton/transfers': '`{jetton_transfers: JettonTransfer[], address_book, metadata}`',
+  '/jetton/burns': '`{jetton_burns: JettonBurn[], address_book, metadata}`',
+  '/nft/collections': '`{nft_collections: NFTCollection[], address_book, metadata}`',
+  '/nft/items': '`{nft_items: NFTItem[], address_book, metadata}`',
+  '/nft/transfers': '`{nft_transfers: NFTTransfer[], address_book, metadata}`',
 };
 
 function parameter(p: RouteParameter): Record<string, unknown> {
@@ -49,7 +56,7 @@ function pathItem(route: AnyRoute): Record<string, unknown> {
     get: {
       tags: ['v3'],
       summary: route.summary,
-      operationId: `v3_${route.path.slice(1)}`,
+      operationId: `v3_${route.path.slice(1).replace(/\//g, '_')}`,
       parameters: route.parameters.map(parameter),
       responses: {
         '200': {

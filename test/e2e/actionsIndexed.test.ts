@@ -1,12 +1,9 @@
-import { Address, beginCell, toNano } from '@ton/core';
-import { internal, TonClient, WalletContractV4 } from '@ton/ton';
+import { Address, toNano } from '@ton/core';
+import { TonClient } from '@ton/ton';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { deployTokens, onchainContent, type DeployedTokens } from '../helpers/tokens';
+import { deployTokensOn, indexCaughtUp, transferAndBurnJetton, type DeployedTokens } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
-import { until } from '../helpers/waiting';
-import { transferFromWallet } from '../helpers/walletActions';
-import { storeJettonBurn, storeJettonTransfer, storeTextComment } from '../../src/tlb';
 
 jest.setTimeout(240_000);
 
@@ -38,24 +35,9 @@ describe('actions indexed from the local chain', () => {
     stack = await startLocalStack(['--block-interval', '300', '--index', 'on', '--database-url', db.url!]);
     client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     const { keyPair } = stack.localnet.wallets;
-    // On a loaded machine the first get-methods can time out while TVM threads start: wait for one.
-    const wallet = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey });
-    await until(
-      async () => (await callV2(stack, 'POST', 'runGetMethod', { address: wallet.address.toString(), method: 'seqno', stack: [] })).status === 200,
-      120_000,
-      'runGetMethod answers',
-    );
-    tokens = await deployTokens(client, keyPair, onchainContent({ name: 'Test jetton', symbol: 'TJ' }));
-    const forwardPayload = beginCell().store(storeTextComment({ text: Buffer.from('hello jetton') })).endCell();
-    const transfer = beginCell()
-      .store(storeJettonTransfer({ queryId: 7n, amount: 1000n, destination: recipient, responseDestination: tokens.owner, customPayload: null, forwardTonAmount: toNano('0.01'), forwardPayload: { inRef: true, cell: forwardPayload } }))
-      .endCell();
-    await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: transfer })]);
-    const burn = beginCell().store(storeJettonBurn({ queryId: 8n, amount: 100n, responseDestination: tokens.owner, customPayload: null })).endCell();
-    await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: burn })]);
-    const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
-    const index = stack.server.services.index!;
-    await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);
+    tokens = await deployTokensOn(stack, client);
+    await transferAndBurnJetton(client, keyPair, tokens, recipient);
+    await indexCaughtUp(stack);
   });
 
   afterAll(async () => {

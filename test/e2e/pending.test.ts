@@ -1,9 +1,9 @@
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
-import type { WalletContractV4 } from '@ton/ton';
-import { normalizeExternalMessage } from '../../src/converters';
+import { Address, contractAddress, internal, toNano } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import { keyPairFromSeed } from '@ton/crypto';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
-import { withLiteClient } from '../helpers/sessionClient';
+import { indexAndStreamCaughtUp, pendingGoneOn, pendingTraceOn, sendReturnHash, signedTransfer, v3, type PendingTraceJson, type Sent } from '../helpers/pendingSends';
 import { openSse, until } from '../streaming/support';
 
 jest.setTimeout(400_000);
@@ -19,46 +19,9 @@ const RECIPIENT = new Address(0, Buffer.alloc(32, 0x6b));
 const RECIPIENT_RAW = `0:${'6B'.repeat(32)}`;
 const PENDING_TTL_MS = 20_000;
 
-interface Sent {
-  boc: Buffer;
-  hash: string;
-  hashNorm: string;
-  hashHex: string;
-}
-
-/** A signed transfer of wallet 0 (v4r2) at its current seqno; not sent. */
-async function signedTransfer(stack: LocalStack, value: bigint, comment: string): Promise<Sent> {
-  const { keyPair, wallets } = stack.localnet.wallets;
-  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
-  const contract = sender.contract as WalletContractV4;
-  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
-  const body = contract.createTransfer({
-    seqno,
-    secretKey: keyPair.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to: RECIPIENT, value, bounce: false, body: comment })],
-  });
-  const cell = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell();
-  return {
-    boc: cell.toBoc(),
-    hash: cell.hash().toString('base64'),
-    hashNorm: normalizeExternalMessage(cell).hash().toString('base64'),
-    hashHex: cell.hash().toString('hex'),
-  };
-}
-
-async function v3<T>(stack: LocalStack, path: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${stack.url}/api/v3${path}`);
-  return { status: res.status, body: (await res.json()) as T };
-}
-
-interface PendingTraceJson {
-  trace_id: string | null;
-  external_hash: string;
-  trace_info: { trace_state: string; transactions: number; messages: number; pending_messages: number };
-  transactions_order: string[];
-  transactions: Record<string, { account: string; emulated: boolean; finality: string; in_msg: { value: string | null } | null }>;
-  trace: { tx_hash: string; children: unknown[] };
+/** A transfer of wallet 0 to RECIPIENT with a comment; not sent. */
+function transfer(stack: LocalStack, value: bigint, comment: string): Promise<Sent> {
+  return signedTransfer(stack, [internal({ to: RECIPIENT, value, bounce: false, body: comment })]);
 }
 
 describe('pending traces of messages sent through the server (index on PostgreSQL, 3 s blocks)', () => {
@@ -68,13 +31,7 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
     stack = await startLocalStack(['--block-interval', '3000', '--index', 'on', '--database-url', db.url!, '--pending-ttl', String(PENDING_TTL_MS)]);
-    const index = stack.server.services.index!;
-    const streaming = stack.server.services.streaming!;
-    await until(
-      () => index.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (index.health().status.committedMcSeqno ?? 0) - 1,
-      'index and streaming caught up',
-      150_000,
-    );
+    await indexAndStreamCaughtUp(stack.server.services.index!, stack.server);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -83,7 +40,7 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
 
   test('sendBocReturnHash: pending in pendingTraces/pendingActions/pendingTransactions and in the stream, then finalized, then gone', async () => {
     const value = toNano('0.25');
-    const sent = await signedTransfer(stack, value, 'pending e2e');
+    const sent = await transfer(stack, value, 'pending e2e');
     const sse = openSse(stack.url, {
       types: ['transactions', 'trace'],
       addresses: [RECIPIENT_RAW],
@@ -92,27 +49,16 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
     });
     await until(() => sse.connected() !== undefined, 'connected', 30_000);
 
-    const res = await fetch(`${stack.api}/sendBocReturnHash`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ boc: sent.boc.toString('base64') }),
-    });
-    const answer = (await res.json()) as { ok: boolean; result: { hash: string; hash_norm: string } };
+    // Send just after a block is sealed, so the message waits a whole interval for its block and
+    // the reads below (a few ms apart) all fall before it, however long the emulation took.
+    await stack.localnet.chain.waitForMasterchainSeqno(stack.localnet.chain.lastMasterchainBlock().id.seqno + 1, 20_000);
+    const answer = await sendReturnHash(stack.url, sent);
     expect(answer).toMatchObject({ ok: true, result: { hash: sent.hash, hash_norm: sent.hashNorm } });
 
     // Poll pendingTraces by the plain hash (hex, as a client may pass it); note the chain's head
     // when it is first there.
-    let found: PendingTraceJson | undefined;
-    let headWhenFound = 0;
-    for (let i = 0; i < 600 && !found; i++) {
-      const { body } = await v3<{ traces: PendingTraceJson[] }>(stack, `/pendingTraces?ext_msg_hash=${sent.hashHex}`);
-      if (body.traces.length > 0) {
-        headWhenFound = stack.localnet.chain.lastMasterchainBlock().id.seqno;
-        found = body.traces[0];
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
+    const found = await pendingTraceOn(stack.url, sent.hashHex);
+    const headWhenFound = stack.localnet.chain.lastMasterchainBlock().id.seqno;
     expect(found).toBeDefined();
     const trace = found!;
     expect(trace.trace_id).toBeNull();
@@ -128,12 +74,12 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
     expect(child.in_msg?.value).toBe(value.toString());
 
     // The same trace by its normalized hash; its action; the recipient's pending transaction.
-    const byNorm = await v3<{ traces: PendingTraceJson[] }>(stack, `/pendingTraces?ext_msg_hash=${encodeURIComponent(sent.hashNorm)}`);
+    const byNorm = await v3<{ traces: PendingTraceJson[] }>(stack.url, `/pendingTraces?ext_msg_hash=${encodeURIComponent(sent.hashNorm)}`);
     const actions = await v3<{ actions: { type: string; details: Record<string, unknown>; finality: string }[] }>(
-      stack,
+      stack.url,
       `/pendingActions?ext_msg_hash=${sent.hashHex}`,
     );
-    const transactions = await v3<{ transactions: { hash: string }[] }>(stack, `/pendingTransactions?account=${RECIPIENT_RAW}`);
+    const transactions = await v3<{ transactions: { hash: string }[] }>(stack.url, `/pendingTransactions?account=${RECIPIENT_RAW}`);
     // Read a few ms after it was found: the trace stays pending until the index holds it complete.
     expect(byNorm.body.traces[0]!.transactions_order).toEqual(trace.transactions_order);
     expect(actions.body.actions).toHaveLength(1);
@@ -159,13 +105,8 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
     expect(landed.mc_block_seqno).toBeGreaterThan(headWhenFound);
 
     // Once the index holds the trace complete, it is pending no more.
-    let left = 1;
-    for (let i = 0; i < 300 && left > 0; i++) {
-      left = (await v3<{ traces: unknown[] }>(stack, `/pendingTraces?ext_msg_hash=${sent.hashHex}`)).body.traces.length;
-      if (left > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(left).toBe(0);
-    expect((await v3<{ error: string }>(stack, `/pendingTransactions?account=${RECIPIENT_RAW}`)).body).toEqual({ error: 'emulated traces not found' });
+    expect(await pendingGoneOn(stack.url, sent.hashHex)).toBe(0);
+    expect((await v3<{ error: string }>(stack.url, `/pendingTransactions?account=${RECIPIENT_RAW}`)).body).toEqual({ error: 'emulated traces not found' });
     expect(sse.events.some((e) => e.data['type'] === 'trace_invalidated')).toBe(false);
     sse.source.close();
   });
@@ -173,18 +114,61 @@ describe('pending traces of messages sent through the server (index on PostgreSQ
   test('a message that never lands: pending, then trace_invalidated when it expires', async () => {
     // Tracked as a sent message whose lite server accepted it but the network dropped it: the
     // store is told of it (as the send path tells it) without the chain ever getting it.
-    const dropped = await signedTransfer(stack, toNano('0.5'), 'never lands');
+    const dropped = await transfer(stack, toNano('0.5'), 'never lands');
     const sse = openSse(stack.url, { types: ['trace'], trace_external_hash_norms: [dropped.hashNorm], min_finality: 'pending' });
     await until(() => sse.connected() !== undefined, 'connected', 30_000);
     const pending = stack.server.services.pending!;
     pending.track(dropped.boc);
     await until(() => sse.events.some((e) => e.data['type'] === 'trace'), 'the pending trace event', 30_000);
     expect(sse.events[0]!.data).toMatchObject({ type: 'trace', finality: 'pending', trace_external_hash_norm: dropped.hashNorm });
-    const listed = await v3<{ traces: PendingTraceJson[] }>(stack, `/pendingTraces?account=${RECIPIENT_RAW}`);
+    const listed = await v3<{ traces: PendingTraceJson[] }>(stack.url, `/pendingTraces?account=${RECIPIENT_RAW}`);
     expect(listed.body.traces.map((t) => t.external_hash)).toContain(dropped.hash);
     await until(() => sse.events.some((e) => e.data['type'] === 'trace_invalidated'), 'trace_invalidated', PENDING_TTL_MS + 30_000);
     expect(sse.events.find((e) => e.data['type'] === 'trace_invalidated')!.data).toEqual({ type: 'trace_invalidated', trace_external_hash_norm: dropped.hashNorm });
-    expect((await v3<{ traces: unknown[] }>(stack, `/pendingTraces?ext_msg_hash=${dropped.hashHex}`)).body.traces).toEqual([]);
+    expect((await v3<{ traces: unknown[] }>(stack.url, `/pendingTraces?ext_msg_hash=${dropped.hashHex}`)).body.traces).toEqual([]);
+    sse.source.close();
+  });
+
+  test('a trace that lands otherwise than emulated: trace_invalidated before the index events, then gone', async () => {
+    // A bounceable transfer of wallet 0 to an address no contract holds yet is emulated on the
+    // head as a bounce (3 transactions). Wallet 1 deploys a wallet there in the same block, just
+    // before it: the real transfer is accepted (2 transactions), so the pending trace was wrong.
+    const target = WalletContractV4.create({ workchain: 0, publicKey: keyPairFromSeed(Buffer.alloc(32, 0x5e)).publicKey });
+    const targetAddress = contractAddress(0, target.init);
+    const targetRaw = `0:${targetAddress.hash.toString('hex').toUpperCase()}`;
+    const deploy = await signedTransfer(stack, [internal({ to: targetAddress, value: toNano('0.2'), bounce: false, init: target.init })], 1);
+    const toTarget = await signedTransfer(stack, [internal({ to: targetAddress, value: toNano('0.05'), bounce: true, body: 'before the deploy' })], 0);
+    const sse = openSse(stack.url, { types: ['transactions', 'trace'], addresses: [targetRaw], trace_external_hash_norms: [toTarget.hashNorm], min_finality: 'pending' });
+    await until(() => sse.connected() !== undefined, 'connected', 30_000);
+
+    // Both in the block being filled: wait for a block to be sealed, then send at once.
+    const chain = stack.localnet.chain;
+    await chain.waitForMasterchainSeqno(chain.lastMasterchainBlock().id.seqno + 1, 20_000);
+    const sealedBefore = chain.lastMasterchainBlock().id.seqno;
+    expect((await sendReturnHash(stack.url, deploy)).ok).toBe(true);
+    expect((await sendReturnHash(stack.url, toTarget)).ok).toBe(true);
+    const emulated = await pendingTraceOn(stack.url, toTarget.hashHex);
+    expect(emulated).toBeDefined();
+    // The emulation ran before the deploy's block: the transfer bounced there.
+    expect(chain.lastMasterchainBlock().id.seqno).toBe(sealedBefore);
+    expect(emulated!.trace_info.transactions).toBe(3);
+    const onTarget = Object.values(emulated!.transactions).find((tx) => tx.account === targetRaw)!;
+    expect(onTarget.description.aborted).toBe(true);
+
+    const ours = () => sse.events.filter((e) => e.data['trace_external_hash_norm'] === toTarget.hashNorm);
+    await until(() => ours().some((e) => e.data['type'] === 'trace' && e.data['finality'] === 'finalized'), 'the finalized trace', 120_000);
+    const kinds = ours().map((e) => `${String(e.data['type'])}:${String(e.data['finality'] ?? '')}`);
+    expect(kinds).toContain('trace:pending');
+    expect(kinds.indexOf('trace_invalidated:')).toBeGreaterThan(kinds.indexOf('trace:pending'));
+    const firstIndexed = kinds.findIndex((k) => k.endsWith(':confirmed') || k.endsWith(':finalized'));
+    expect(kinds.indexOf('trace_invalidated:')).toBeLessThan(firstIndexed);
+    expect(sse.events.find((e) => e.data['type'] === 'trace_invalidated')!.data).toEqual({ type: 'trace_invalidated', trace_external_hash_norm: toTarget.hashNorm });
+    // What landed: the target (now a wallet) accepted the transfer, no bounce.
+    const landed = ours().find((e) => e.data['type'] === 'trace' && e.data['finality'] === 'finalized')!;
+    const landedTxs = Object.values(landed.data['transactions'] as Record<string, { account: string; description: { aborted: boolean } }>);
+    expect(landedTxs).toHaveLength(2);
+    expect(landedTxs.find((tx) => tx.account === targetRaw)!.description.aborted).toBe(false);
+    expect(await pendingGoneOn(stack.url, toTarget.hashHex)).toBe(0);
     sse.source.close();
   });
 });

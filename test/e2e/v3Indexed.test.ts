@@ -1,8 +1,8 @@
-import { Address, beginCell, external, internal, SendMode, storeMessage, toNano, type WalletContractV4 } from '@ton/ton';
-import { withLiteClient } from '../helpers/sessionClient';
-import { callV2 } from '../helpers/v2Calls';
+import { Address, internal, toNano } from '@ton/ton';
+import { callV2, signedWalletTransfer } from '../helpers/v2Calls';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import { v3Caller } from '../helpers/v3Calls';
 import { until } from '../helpers/waiting';
 import { loadV3Spec, V3_SPEC_PATH, V3_SPEC_PRESENT, type V3SpecValidator } from '../v3/v3Spec';
 
@@ -32,40 +32,22 @@ describe.each(INDEX_BACKENDS)('v3 over the index on the embedded chain (%s)', (b
     await db?.drop();
   });
 
-  async function v3(path: string): Promise<{ status: number; body: Json }> {
-    const res = await fetch(`${stack.url}/api/v3${path}`);
-    return { status: res.status, body: (await res.json()) as Json };
-  }
-
-  async function ok(path: string): Promise<Json> {
-    const res = await v3(path);
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    const errors = spec?.check(path.split('?')[0]!, res.body);
-    if (errors) throw new Error(`${path} does not match the spec: ${JSON.stringify(errors.slice(0, 3))}`);
-    return res.body;
-  }
+  const v3 = (path: string) => v3Caller(stack.url, spec).get(path);
+  const ok = (path: string) => v3Caller(stack.url, spec).ok(path);
 
   it('a transfer across shards and a bounce: found by message, account, trace; blocks, shards and states equal v2', async () => {
-    const { keyPair, wallets } = stack.localnet.wallets;
+    const { wallets } = stack.localnet.wallets;
     const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
     const senderRaw = `0:${sender.address.hash.toString('hex').toUpperCase()}`;
     // The receiver in the other shard of two: the first bit of its id differs from the sender's.
     const otherShardBit = sender.address.hash[0]! & 0x80 ? 0x00 : 0x80;
     const receiver = new Address(0, Buffer.alloc(32, otherShardBit | 0x11));
     const bouncer = new Address(0, Buffer.alloc(32, (sender.address.hash[0]! & 0x80) | 0x22));
-    const contract = sender.contract as WalletContractV4;
-    const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
-    const transfer = contract.createTransfer({
-      seqno,
-      secretKey: keyPair.secretKey,
-      sendMode: SendMode.PAY_GAS_SEPARATELY,
-      messages: [
-        internal({ to: receiver, value: toNano('0.2'), bounce: false, body: 'v3 across shards' }),
-        // A bounceable message to an account with no code bounces back.
-        internal({ to: bouncer, value: toNano('0.1'), bounce: true, body: 'v3 bounce' }),
-      ],
-    });
-    const boc = beginCell().store(storeMessage(external({ to: sender.address, body: transfer }))).endCell().toBoc();
+    const { boc, seqno } = await signedWalletTransfer(stack, [
+      internal({ to: receiver, value: toNano('0.2'), bounce: false, body: 'v3 across shards' }),
+      // A bounceable message to an account with no code bounces back.
+      internal({ to: bouncer, value: toNano('0.1'), bounce: true, body: 'v3 bounce' }),
+    ]);
     const sent = await callV2<{ hash: string; hash_norm: string }>(stack, 'POST', 'sendBocReturnHash', { boc: boc.toString('base64') });
     expect(sent.status).toBe(200);
     const { hash, hash_norm: hashNorm } = sent.body.result!;

@@ -1,9 +1,13 @@
 import { Address, beginCell, Cell, contractAddress, Dictionary, StateInit, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
 import { transferFromWallet } from './walletActions';
+import type { LocalStack } from './localStack';
+import { callV2 } from './v2Calls';
+import { until } from './waiting';
 import type { KeyPair } from '@ton/crypto';
 import { createHash } from 'node:crypto';
 import TonWeb from 'tonweb';
+import { storeJettonBurn, storeJettonTransfer, storeTextComment } from '../../src/tlb';
 
 /**
  * Jettons and NFTs on the local chain for getTokenData: the standard minter, jetton wallet, NFT
@@ -149,4 +153,50 @@ export async function deployTokens(client: TonClient, keyPair: KeyPair, content:
   ).stack.readAddress();
   const item = (await client.runMethod(collection, 'get_nft_address_by_index', [{ type: 'int', value: 0n }])).stack.readAddress();
   return { owner, minter, jettonWallet, collection, item, jettonAmount, collectionUri, itemUri: itemBase + itemSuffix };
+}
+
+/**
+ * From the owner's jetton wallet: a transfer of 1000 to `recipient` (query id 7, 0.01 TON
+ * forwarded with the comment "hello jetton" in a referenced payload), then a burn of 100 (query id 8).
+ */
+export async function transferAndBurnJetton(client: TonClient, keyPair: KeyPair, tokens: DeployedTokens, recipient: Address): Promise<void> {
+  const forwardPayload = beginCell().store(storeTextComment({ text: Buffer.from('hello jetton') })).endCell();
+  const transfer = beginCell()
+    .store(
+      storeJettonTransfer({
+        queryId: 7n,
+        amount: 1000n,
+        destination: recipient,
+        responseDestination: tokens.owner,
+        customPayload: null,
+        forwardTonAmount: toNano('0.01'),
+        forwardPayload: { inRef: true, cell: forwardPayload },
+      }),
+    )
+    .endCell();
+  await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: transfer })]);
+  const burn = beginCell().store(storeJettonBurn({ queryId: 8n, amount: 100n, responseDestination: tokens.owner, customPayload: null })).endCell();
+  await transferFromWallet(client, keyPair, [internal({ to: tokens.jettonWallet, value: toNano('0.2'), body: burn })]);
+}
+
+/**
+ * deployTokens on a local stack once its get-methods answer (on a loaded machine the first ones
+ * can time out while TVM threads start), with an on-chain "Test jetton" (TJ) content.
+ */
+export async function deployTokensOn(stack: LocalStack, client: TonClient): Promise<DeployedTokens> {
+  const { keyPair } = stack.localnet.wallets;
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey });
+  await until(
+    async () => (await callV2(stack, 'POST', 'runGetMethod', { address: wallet.address.toString(), method: 'seqno', stack: [] })).status === 200,
+    120_000,
+    'runGetMethod answers',
+  );
+  return deployTokens(client, keyPair, onchainContent({ name: 'Test jetton', symbol: 'TJ' }));
+}
+
+/** Waits until the index committed two masterchain blocks past the chain's head now (all sent so far is in). */
+export async function indexCaughtUp(stack: LocalStack): Promise<void> {
+  const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
+  const index = stack.server.services.index!;
+  await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);
 }

@@ -1,4 +1,4 @@
-import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address } from '@ton/core';
+import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address, type MessageRelaxed } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import { nextBlock, type LocalStack } from './localStack';
 import { withLiteClient } from './sessionClient';
@@ -52,6 +52,45 @@ export async function resultOf<T>(stack: LocalStack, mode: CallMode, method: str
   if (res.status !== 200 || !res.body.ok)
     throw new Error(`${mode} ${method} ${JSON.stringify(params)}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.result;
+}
+
+/** An external message of the stack's funded v4r2 wallet #0 at its current seqno, signed and not sent. */
+export interface SignedTransfer {
+  readonly message: Cell;
+  readonly seqno: number;
+  readonly contract: WalletContractV4;
+}
+
+/** Signs an external message of v4r2 wallet `index` (default #0) carrying `messages`; does not send it. */
+export async function signedWalletMessage(stack: LocalStack, messages: MessageRelaxed[], index = 0): Promise<SignedTransfer> {
+  const { keyPair, wallets } = stack.localnet.wallets;
+  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === index);
+  if (!sender) throw new Error(`no v4r2 wallet #${index}`);
+  const contract = sender.contract as WalletContractV4;
+  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
+  const body = contract.createTransfer({ seqno, secretKey: keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
+  const message = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell();
+  return { message, seqno, contract };
+}
+
+/** Signs a transfer of `value` from v4r2 wallet #0 to `to` with a comment; does not send it. */
+export function signedTransfer(stack: LocalStack, to: Address, value: bigint, comment: string): Promise<SignedTransfer> {
+  return signedWalletMessage(stack, [internal({ to, value, bounce: false, body: comment })]);
+}
+
+/**
+ * An external message from the stack's funded v4r2 wallet #0 carrying `messages`, signed with its
+ * current seqno (read through the pool); not sent.
+ */
+export async function signedWalletTransfer(stack: LocalStack, messages: MessageRelaxed[]): Promise<{ boc: Buffer; seqno: number; sender: Address }> {
+  const { keyPair, wallets } = stack.localnet.wallets;
+  const wallet = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
+  const contract = wallet.contract as WalletContractV4;
+  // A loaded machine answers slowly: a deadline well above the usual.
+  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 30_000), (client) => client.open(contract).getSeqno());
+  const transfer = contract.createTransfer({ seqno, secretKey: keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
+  const boc = beginCell().store(storeMessage(external({ to: wallet.address, body: transfer }))).endCell().toBoc();
+  return { boc, seqno, sender: wallet.address };
 }
 
 /**

@@ -3,13 +3,12 @@ import { randomBytes } from 'crypto';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { ApiError } from '../../src/errors';
+import { ControlRefusedError } from '../../src/localnet/ledger/errors';
 import { accountLeaf, LocalChain } from '../../src/localnet/ledger/LocalChain';
 import { Faucet, TREASURY_BALANCE, treasuryGenesisAccount, treasuryOf, treasuryState } from '../../src/localnet/ledger/faucet';
 import { deriveLocalnetWallets, fundLocalnetWallets } from '../../src/localnet/wallets';
 import { DEFAULT_LOCALNET_MNEMONIC, startLocalnet, writeSnapshotFile } from '../../src/localnet';
 import { strictLoad } from './helpers/strictTlb';
-import { httpStatusOf } from '../../src/httpErrors';
 
 /** The genesis treasury and its faucet, on real chains (no server around them). */
 
@@ -18,17 +17,18 @@ function balanceAtHead(chain: LocalChain, address: Address): bigint {
   return leaf ? (loadShardAccount(leaf).account?.storage.balance.coins ?? 0n) : 0n;
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+/** The chain's own refusal (the API maps reason `invalid` to 422 at routes/localnet.ts; e2e/localnetControls checks that). */
+async function rejection(promise: Promise<unknown>): Promise<ControlRefusedError> {
   const err = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
+  if (!(err instanceof ControlRefusedError)) throw new Error(`expected a ControlRefusedError, got ${String(err)}`);
   return err;
 }
 
 describe('the faucet', () => {
-  it('refuses more than the treasury holds (422) and serialises concurrent requests on the treasury seqno', async () => {
+  it('refuses more than the treasury holds (invalid: 422 at the API) and serialises concurrent requests on the treasury seqno', async () => {
     const chain = await LocalChain.create({ blockIntervalMs: 0, shards: 2 });
     try {
       const treasury = treasuryOf(chain.validator.seed);
@@ -38,7 +38,7 @@ describe('the faucet', () => {
       expect(faucet.balance()).toBe(toNano('5'));
       const target = new Address(0, randomBytes(32));
       const tooMuch = await rejection(faucet.fund(target, toNano('4.5')));
-      expect(httpStatusOf(tooMuch)).toBe(422);
+      expect(tooMuch.reason).toBe('invalid');
       expect(tooMuch.message).toMatch(/the treasury holds 5000000000 nanotons/);
       expect(chain.lastMasterchainBlock().id.seqno).toBe(1);
 
@@ -53,7 +53,7 @@ describe('the faucet', () => {
       expect(treasuryState(chain, treasury)?.seqno).toBe(3);
       for (const top of chain.shardTopsOf(chain.lastMasterchainBlock())) strictLoad('loadBlock', top.root);
       // What is left is below 1 TON plus the fee reserve.
-      expect(httpStatusOf(await rejection(faucet.fund(targets[0]!, toNano('1'))))).toBe(422);
+      expect((await rejection(faucet.fund(targets[0]!, toNano('1')))).reason).toBe('invalid');
     } finally {
       await chain.stop();
     }

@@ -27,7 +27,6 @@ const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = fs.existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) {
   if (process.env['CI']) throw new Error(`${CHROMIUM} is missing on CI: apt-get install -y chromium (.ci/run installs it)`);
-  // eslint-disable-next-line no-console
   console.warn(`test/streaming/browser.test.ts skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH or apt-get install -y chromium)`);
 }
 

@@ -1,7 +1,7 @@
-import { Address, beginCell, Cell, external, internal, loadMessage, SendMode, storeMessage, toNano } from '@ton/core';
-import type { WalletContractV4 } from '@ton/ton';
+import { Address, beginCell, Cell, loadMessage, toNano } from '@ton/core';
 import WebSocket from 'ws';
 import { withLiteClient } from '../helpers/sessionClient';
+import { signedTransfer, type SignedTransfer } from '../helpers/v2Calls';
 import type { TestDatabase } from '../helpers/indexDatabases';
 import type { LocalStack } from '../helpers/localStack';
 import { startIndexedStack } from './indexedStack';
@@ -15,28 +15,6 @@ interface TraceMessage {
   trace_external_hash_norm: string;
   trace: { tx_hash: string; in_msg_hash: string; children: { tx_hash: string }[] };
   transactions: Record<string, { account: string }>;
-}
-
-/** A signed transfer of `value` from v4r2 wallet #0 to `to` (the wallet's next seqno), not sent yet. */
-async function signedTransfer(stack: LocalStack, to: Address, value: bigint): Promise<SignedTransfer> {
-  const { keyPair, wallets } = stack.localnet.wallets;
-  const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
-  const contract = sender.contract as WalletContractV4;
-  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
-  const body = contract.createTransfer({
-    seqno,
-    secretKey: keyPair.secretKey,
-    sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: [internal({ to, value, bounce: false, body: 'streaming e2e' })],
-  });
-  const message = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell();
-  return { message, seqno, contract };
-}
-
-interface SignedTransfer {
-  readonly message: Cell;
-  readonly seqno: number;
-  readonly contract: WalletContractV4;
 }
 
 /** Sends a signed transfer with sendBocReturnHash and waits for its block; returns v2's hash and hash_norm. */
@@ -57,7 +35,7 @@ async function sendSigned(stack: LocalStack, signed: SignedTransfer): Promise<{ 
 
 /** Sends `value` from v4r2 wallet #0 to `to` with sendBocReturnHash; returns v2's hash and hash_norm. */
 async function transfer(stack: LocalStack, to: Address, value: bigint): Promise<{ hash: string; hash_norm: string }> {
-  return sendSigned(stack, await signedTransfer(stack, to, value));
+  return sendSigned(stack, await signedTransfer(stack, to, value, 'streaming e2e'));
 }
 
 /**
@@ -131,7 +109,7 @@ describe('streaming on the embedded chain (index on PostgreSQL): real transfers,
   // set to the bus's newest id before it, which is null while the chain has had no transaction
   // yet: the subscription was then live only, began after the trace, and waited forever.)
   test('trace by sendBocReturnHash hash_norm, live, then replayed with `from`', async () => {
-    const signed = await signedTransfer(stack, recipient, toNano('0.1'));
+    const signed = await signedTransfer(stack, recipient, toNano('0.1'), 'streaming e2e');
     const hashNorm = normalizedHash(signed.message);
     const live = await openWs(stack);
     live.ws.send(JSON.stringify({ operation: 'subscribe', id: '1', types: ['trace'], trace_external_hash_norms: [hashNorm] }));

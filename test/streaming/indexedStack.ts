@@ -3,13 +3,13 @@ import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { until } from './support';
 
 /**
- * The whole product on the embedded chain (300 ms blocks) with the index in a fresh database of
+ * The whole product on the embedded chain (300 ms blocks unless told) with the index in a fresh database of
  * the machine's PostgreSQL (PGlite is covered by the index's own suites), returned once the index
  * is live and the streaming follower caught up with it, so a subscription made next is live.
  */
-export async function startIndexedStack(): Promise<{ stack: LocalStack; db: TestDatabase }> {
+export async function startIndexedStack(blockIntervalMs = 300, flags: readonly string[] = []): Promise<{ stack: LocalStack; db: TestDatabase }> {
   const db = await createTestDatabase('postgres');
-  const stack = await startLocalStack(['--block-interval', '300', '--index', 'on', '--database-url', db.url!]);
+  const stack = await startLocalStack(['--block-interval', String(blockIntervalMs), '--index', 'on', '--database-url', db.url!, ...flags]);
   const index = stack.server.services.index!;
   const streaming = stack.server.services.streaming!;
   await until(

@@ -1,3 +1,4 @@
+import { Address } from '@ton/core';
 import pino from 'pino';
 import request from 'supertest';
 import { ResponseCache } from '../../src/cache/responseCache';
@@ -227,11 +228,77 @@ describe('accounts', () => {
     expect(wallets.find((w) => w['address'] === CONTRACT)).toMatchObject({ is_wallet: false });
   });
 
-  test('addressBook: keyed as given; an unreadable address gets user_friendly null', async () => {
-    const book = await ok(`/addressBook?address=${WALLET}&address=nonsense`);
-    expect((book[WALLET] as Json)['user_friendly']).toMatch(/^UQ/);
-    expect(book['nonsense']).toEqual({ user_friendly: null, domain: null, interfaces: [] });
+  test('addressBook: keyed as given; interfaces by code hash; an unreadable address gets addr_none', async () => {
+    // An account the index holds without code (uninit): ton-index-go's nil interfaces slice, null.
+    const uninit = `0:${'DD'.repeat(32)}`;
+    await db.client.query(
+      "insert into latest_account_states (account, hash, balance, account_status, code_hash) values ($1, $2, 5, 'uninit', null)",
+      [uninit, Buffer.alloc(32, 0xdd)],
+    );
+    try {
+      const unseen = `0:${'EE'.repeat(32)}`;
+      const book = await ok(`/addressBook?address=${WALLET}&address=${CONTRACT}&address=${uninit}&address=${unseen}&address=nonsense`);
+      const friendly = (raw: string, bounceable: boolean) => Address.parseRaw(raw).toString({ urlSafe: true, bounceable });
+      expect(book[WALLET]).toEqual({ user_friendly: friendly(WALLET, false), domain: null, interfaces: ['wallet_v4r2'] });
+      expect(book[CONTRACT]).toEqual({ user_friendly: friendly(CONTRACT, true), domain: null, interfaces: [] });
+      expect(book[uninit]).toEqual({ user_friendly: friendly(uninit, false), domain: null, interfaces: null });
+      // Never seen by the index: the code-less form, no interfaces.
+      expect(book[unseen]).toEqual({ user_friendly: friendly(unseen, false), domain: null, interfaces: [] });
+      expect(book['nonsense']).toEqual({ user_friendly: 'addr_none', domain: null, interfaces: [] });
+      // Keyed as given: the friendly form of the wallet is its own key.
+      expect(Object.keys(await ok(`/addressBook?address=${friendly(WALLET, false)}`))).toEqual([friendly(WALLET, false)]);
+    } finally {
+      await db.client.query('delete from latest_account_states where account = $1', [uninit]);
+    }
     expect(await get('/addressBook')).toMatchObject({ status: 422, body: { error: 'at least 1 address required' } });
+  });
+
+  test('accountStates interfaces: MarkAccountStates by code hash; contract_methods null', async () => {
+    const accounts = (await ok(`/accountStates?address=${WALLET}&address=${CONTRACT}`))['accounts'] as Json[];
+    expect(accounts.find((a) => a['address'] === WALLET)).toMatchObject({ interfaces: ['wallet_v4r2'], contract_methods: null });
+    expect(accounts.find((a) => a['address'] === CONTRACT)).toMatchObject({ interfaces: [], contract_methods: null });
+  });
+
+  test('X-No-Address-Book / X-No-Metadata and their query forms on every route that carries them', async () => {
+    const routes = [
+      `/transactions?account=${WALLET}`,
+      '/messages?sort=asc',
+      `/accountStates?address=${WALLET}`,
+      `/walletStates?address=${WALLET}`,
+      `/traces?tx_hash=${TX1.hash.toString('hex')}`,
+      `/events?tx_hash=${TX1.hash.toString('hex')}`,
+    ];
+    for (const route of routes) {
+      const join = route.includes('?') ? '&' : '?';
+      const plain = await get(route);
+      expect(plain.status).toBe(200);
+      expect(Object.keys(plain.body['address_book'] as Json)).toContain(WALLET);
+      // Nothing the index holds is token metadata (no jetton/NFT tables): ton-index-go's answer for such addresses.
+      if ('metadata' in plain.body) expect(plain.body['metadata']).toEqual({});
+      for (const [headers, query] of [
+        [{ 'X-No-Address-Book': 'true' }, ''],
+        [{ 'x-no-address-book': '1' }, ''],
+        [{}, `${join}x_no_address_book=true`],
+        [{}, `${join}x_no_address_book=T`],
+      ] as const) {
+        const answer = await get(`${route}${query}`, headers);
+        expect([route, query, answer.body['address_book']]).toEqual([route, query, {}]);
+      }
+      // A false or unreadable value leaves the book in (Go's ParseBool; an unreadable one is ignored).
+      for (const headers of [{ 'X-No-Address-Book': 'false' }, { 'X-No-Address-Book': 'maybe' }]) {
+        expect(Object.keys((await get(route, headers)).body['address_book'] as Json)).toContain(WALLET);
+      }
+      for (const [headers, query] of [
+        [{ 'X-No-Metadata': 'true' }, ''],
+        [{}, `${join}x_no_metadata=1`],
+      ] as const) {
+        const answer = await get(`${route}${query}`, headers);
+        expect(answer.status).toBe(200);
+        if ('metadata' in plain.body) expect(answer.body['metadata']).toEqual({});
+        // X-No-Metadata leaves the address book alone.
+        expect(Object.keys(answer.body['address_book'] as Json)).toContain(WALLET);
+      }
+    }
   });
 
   test('topAccountsByBalance: balance descending, paged', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * Validates v3 answers against toncenter's generated Swagger 2.0 file (1.2.6, in ../shared beside
@@ -16,6 +17,9 @@ import Ajv, { type ValidateFunction } from 'ajv';
 
 export const V3_SPEC_PATH = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec', 'v3', 'ton-api-v3.openapi.json');
 export const V3_SPEC_PRESENT = existsSync(V3_SPEC_PATH);
+/** The docs' OpenAPI 3.0 copy (1.2.4-rc): for the routes the 1.2.6 file lacks (`actions`, `decode`). */
+export const V3_DOCS_SPEC_PATH = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec', 'v3', 'toncenter-v3.yaml');
+export const V3_DOCS_SPEC_PRESENT = existsSync(V3_DOCS_SPEC_PATH);
 
 type Schema = Record<string, unknown>;
 
@@ -57,28 +61,49 @@ export function loadV3Spec(): V3SpecValidator {
   // OPCODE_AS_HEX
   const message = definitions['Message'] as { properties: Record<string, Schema> };
   message.properties['opcode'] = { type: ['string', 'null'], pattern: '^0x[0-9a-f]{8}$' };
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  ajv.addSchema({ $id: 'v3', definitions });
-  const validators = new Map<string, ValidateFunction>();
+  return validatorOf('v3', '#/definitions/', definitions, (route) => spec.paths[`/api/v3${route}`]?.get?.responses['200']?.schema);
+}
+
+/**
+ * Validators of 200 answers by route: `definitions` registered under `id`, each route's answer
+ * schema (from `schemaOf`) compiled once, its `$ref`s (`refPrefix` + name) pointed at them.
+ */
+function validatorOf(id: string, refPrefix: string, definitions: Record<string, Schema>, schemaOf: (route: string) => Schema | undefined): V3SpecValidator {
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
     if (value && typeof value === 'object') {
       return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/definitions/', 'v3#/definitions/') : rewrite(v)]),
+        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(refPrefix, `${id}#/definitions/`) : rewrite(v)]),
       );
     }
     return value;
   };
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addSchema({ $id: id, definitions: rewrite(definitions) as Schema });
+  const validators = new Map<string, ValidateFunction>();
   return {
     check(route, body) {
       let validate = validators.get(route);
       if (!validate) {
-        const operation = spec.paths[`/api/v3${route}`]?.get;
-        if (!operation) throw new Error(`the spec has no GET ${route}`);
-        validate = ajv.compile(rewrite(operation.responses['200']!.schema) as Schema);
+        const schema = schemaOf(route);
+        if (!schema) throw new Error(`the ${id} spec has no GET ${route}`);
+        validate = ajv.compile(rewrite(schema) as Schema);
         validators.set(route, validate);
       }
       return validate(body) ? null : (validate.errors ?? []);
     },
   };
+}
+
+/**
+ * The routes the 1.2.6 file lacks, against the docs' OpenAPI 3.0 copy, with NULLABLE applied as
+ * above (the docs mark only some fields `nullable`; Go writes every unset pointer as null).
+ */
+export function loadV3DocsSpec(): V3SpecValidator {
+  const doc = parseYaml(readFileSync(V3_DOCS_SPEC_PATH, 'utf8')) as {
+    components: { schemas: Record<string, Schema> };
+    paths: Record<string, { get?: { responses: Record<string, { content?: { 'application/json'?: { schema: Schema } } }> } }>;
+  };
+  const definitions = Object.fromEntries(Object.entries(doc.components.schemas).map(([k, v]) => [k, relax(v)]));
+  return validatorOf('docs', '#/components/schemas/', definitions, (route) => doc.paths[`/api/v3${route}`]?.get?.responses['200']?.content?.['application/json']?.schema);
 }

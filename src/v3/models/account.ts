@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
 import { decodeWalletData, walletKindByCodeHash } from '../../converters';
-import { b64, str64 } from './format';
+import { b64, interfacesOfCode, str64 } from './format';
 
 /** A `latest_account_states` row as sql/accounts.ts selects it. */
 export interface LatestStateRow {
@@ -24,8 +24,9 @@ function withoutUndefined(object: Record<string, unknown>): Record<string, unkno
 }
 
 /**
- * models.AccountStateFull. `contract_methods` and `interfaces` stay null: the index keeps no
- * contract_methods table yet (interfaces come with the token layer; docs/v3.md).
+ * models.AccountStateFull. `contract_methods` stays null (the index keeps no contract_methods
+ * table); `interfaces` is MarkAccountStates' detection by the code hash alone: a wallet's name, else
+ * `[]` (docs/v3.md).
  */
 export function toAccountStateFullJson(row: LatestStateRow): Record<string, unknown> {
   return withoutUndefined({
@@ -42,7 +43,7 @@ export function toAccountStateFullJson(row: LatestStateRow): Record<string, unkn
     data_boc: row.data_boc ? b64(row.data_boc) : undefined,
     code_boc: row.code_boc ? b64(row.code_boc) : undefined,
     contract_methods: null,
-    interfaces: null,
+    interfaces: interfacesOfCode(row.code_hash),
   });
 }
 

@@ -37,6 +37,37 @@ export function isWalletCodeHash(codeHash: Buffer | null): boolean {
 }
 
 /**
+ * ton-index-go's interface names (detect.DetectInterface) for the wallet codes the project knows,
+ * keyed by the wallet type name of converters' wallet table.
+ */
+const WALLET_INTERFACES: ReadonlyMap<string, string> = new Map([
+  ['wallet v1 r1', 'wallet_v1r1'],
+  ['wallet v1 r2', 'wallet_v1r2'],
+  ['wallet v1 r3', 'wallet_v1r3'],
+  ['wallet v2 r1', 'wallet_v2r1'],
+  ['wallet v2 r2', 'wallet_v2r2'],
+  ['wallet v3 r1', 'wallet_v3r1'],
+  ['wallet v3 r2', 'wallet_v3r2'],
+  ['wallet v4 r1', 'wallet_v4r1'],
+  ['wallet v4 r2', 'wallet_v4r2'],
+  ['wallet v5 beta', 'wallet_v5_beta'],
+  ['wallet v5 r1', 'wallet_v5r1'],
+]);
+
+/**
+ * DetectInterface by the code hash alone (the index keeps no contract_methods, so no detection by
+ * get-methods): a known wallet code gives its one name, any other code none.
+ */
+export function interfacesOfCode(codeHash: Buffer | null): string[] {
+  const kind = codeHash ? walletKindByCodeHash(codeHash) : undefined;
+  const name = kind ? WALLET_INTERFACES.get(kind.name) : undefined;
+  return name ? [name] : [];
+}
+
+/** GetAccountAddressFriendly's answer for an address it cannot read. */
+export const ADDR_NONE = 'addr_none';
+
+/**
  * The user-friendly form in `address_book` (GetAccountAddressFriendly): URL-safe; bounceable
  * unless the account has no code or wallet code; test-only on testnet.
  */

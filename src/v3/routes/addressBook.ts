@@ -1,11 +1,12 @@
 import { ValidationError } from '../../errors';
 import { toAccount } from '../params/rules';
+import { ADDR_NONE } from '../models/format';
 import { queryAddressBook } from '../sql/accounts';
 import { defineRoute } from './route';
 
 /**
  * GetAddressBook: keyed by the addresses as the client wrote them; one that does not parse gets
- * `user_friendly: null` (ton-index-go's answer, not an error).
+ * `user_friendly: "addr_none"` (GetAccountAddressFriendly's answer for it), not an error.
  */
 export const addressBook = defineRoute({
   path: '/addressBook',
@@ -22,7 +23,7 @@ export const addressBook = defineRoute({
     const book = await queryAddressBook(context.db, known, context.settings.testnet);
     const out: Record<string, unknown> = {};
     for (const [text, account] of raw) {
-      out[text] = (account && book.get(account)) ?? { user_friendly: null, domain: null, interfaces: [] };
+      out[text] = (account && book.get(account)) ?? { user_friendly: ADDR_NONE, domain: null, interfaces: [] };
     }
     return out;
   },

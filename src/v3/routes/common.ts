@@ -106,3 +106,23 @@ export async function transactionsResponse(context: RouteContext, loaded: Loaded
 export function messageAddresses(rows: readonly MessageRow[]): string[] {
   return rows.flatMap((m) => [m.source, m.destination].filter((a): a is string => a !== null));
 }
+
+export const raws = (query: V3Query, name: string) => accountList(query, name).map((a) => a.raw);
+
+/** `address_book` of the accounts an answer names, `{}` when it names none. */
+export async function bookOf(context: RouteContext, addresses: (string | null)[]) {
+  const named = addresses.filter((a): a is string => a !== null);
+  return named.length === 0 ? {} : addressBookFor(context, named);
+}
+
+/**
+ * The owner of the event routes: `owner_address` (a list), else `address` (one, taken only when
+ * it reads as an address: ton-index-go ignores an unreadable one).
+ */
+export function ownerList(query: V3Query): string[] {
+  const owners = raws(query, 'owner_address');
+  if (owners.length > 0 || query.list('owner_address').length > 0) return owners;
+  const alias = query.single('address');
+  const parsed = alias ? toAccount(alias) : undefined;
+  return parsed ? [parsed.raw] : [];
+}

@@ -3,10 +3,12 @@ import { actions } from './actions';
 import { addressBook } from './addressBook';
 import { adjacentTransactions } from './adjacentTransactions';
 import { blocks } from './blocks';
+import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons';
 import { masterchainBlockShards } from './masterchainBlockShards';
 import { masterchainBlockShardState } from './masterchainBlockShardState';
 import { masterchainInfo } from './masterchainInfo';
 import { messages } from './messages';
+import { nftCollections, nftItems, nftTransfers } from './nft';
 import { pendingActions, pendingTraces, pendingTransactions } from './pending';
 import type { AnyRoute } from './route';
 import { topAccountsByBalance } from './topAccountsByBalance';
@@ -36,4 +38,11 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   pendingTraces,
   pendingActions,
   actions,
+  jettonMasters,
+  jettonWallets,
+  jettonTransfers,
+  jettonBurns,
+  nftCollections,
+  nftItems,
+  nftTransfers,
 ];

@@ -111,7 +111,7 @@ export const pendingTransactions = defineRoute({
   async run(context, request) {
     // ton-index-go: by account (always given), only those accounts' emulated transactions.
     const accounts = new Set(request.accounts.map((a) => a.raw));
-    const entries = context.pending?.findByAccount([...accounts]) ?? [];
+    const entries = (await context.pending?.findByAccount([...accounts])) ?? [];
     const onAccounts = entries.flatMap((entry) => entry.trace.transactions.filter((tx) => accounts.has(tx.json.account)).map((tx) => ({ entry, tx })));
     if (onAccounts.length === 0) throw new NotFoundError('emulated traces not found');
     // Transactions whose inbound message the index holds are not pending any more.
@@ -134,7 +134,7 @@ function pendingTraceRequest(query: V3Query) {
 }
 
 /** By account when given (ton-index-go's order of the two), else by external hash (plain or normalized). */
-function entriesOf(context: RouteContext, request: ReturnType<typeof pendingTraceRequest>): PendingTrace[] {
+async function entriesOf(context: RouteContext, request: ReturnType<typeof pendingTraceRequest>): Promise<PendingTrace[]> {
   const store = context.pending;
   if (!store) return [];
   return request.account !== undefined ? store.findByAccount([request.account.raw]) : store.findByExternalHash(request.extMsgHashes);
@@ -151,7 +151,7 @@ export const pendingTraces = defineRoute({
   parse: pendingTraceRequest,
   async run(context, request) {
     const accepted = supportedTypes(context, request.supported);
-    const entries = entriesOf(context, request);
+    const entries = await entriesOf(context, request);
     const traces = entries.map((entry) => traceJson(entry, accepted));
     const transactions = traces.flatMap((t) => Object.values(t['transactions'] as Record<string, Json>));
     const book = transactions.length === 0 ? {} : await addressBookFor(context, addressesOf(transactions));
@@ -171,7 +171,7 @@ export const pendingActions = defineRoute({
   parse: pendingTraceRequest,
   async run(context, request) {
     const accepted = supportedTypes(context, request.supported);
-    const entries = entriesOf(context, request);
+    const entries = await entriesOf(context, request);
     const account = request.account?.raw;
     const actions: Json[] = [];
     const accounts: string[] = [];

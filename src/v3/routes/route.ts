@@ -1,4 +1,4 @@
-import type { PendingTraces } from '../../emulate';
+import type { PendingTraceStore } from '../../emulate';
 import type { V3Database } from '../db';
 import type { V3Query } from '../params/query';
 
@@ -16,7 +16,7 @@ export interface RouteContext {
   readonly db: V3Database;
   readonly settings: RequestSettings;
   /** Traces of messages sent through this server, emulated, not yet indexed (the pending routes). */
-  readonly pending?: Pick<PendingTraces, 'findByAccount' | 'findByExternalHash'>;
+  readonly pending?: Pick<PendingTraceStore, 'findByAccount' | 'findByExternalHash'>;
 }
 
 /**

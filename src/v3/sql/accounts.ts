@@ -1,6 +1,6 @@
 import type { V3Database } from '../db';
 import type { LatestStateRow } from '../models/account';
-import { friendlyOf } from '../models/format';
+import { friendlyOf, interfacesOfCode } from '../models/format';
 import type { Paging } from '../params/rules';
 import { SqlParams, whereClause, matchAny } from './builder';
 
@@ -38,13 +38,15 @@ export async function queryTopBalances(db: V3Database, paging: Paging): Promise<
 export interface AddressBookEntry {
   user_friendly: string | null;
   domain: string | null;
-  interfaces: string[];
+  interfaces: string[] | null;
 }
 
 /**
  * QueryAddressBookImpl for raw upper-case addresses: the friendly form by the account's code
- * (wallets and code-less accounts non-bounceable), no domain (no DNS table yet), interfaces empty.
- * An address the index has never seen gets the code-less form.
+ * (wallets and code-less accounts non-bounceable), no domain (no DNS table yet), interfaces by the
+ * code hash (wallets). As ton-index-go: an account the index holds without code (uninit, frozen,
+ * nonexist) has `interfaces: null` (its nil slice); one it has never seen gets the code-less form
+ * and `[]`.
  */
 export async function queryAddressBook(
   db: V3Database,
@@ -60,7 +62,9 @@ export async function queryAddressBook(
   );
   const codes = new Map(rows.map((r) => [r.account, r.code_hash]));
   for (const raw of unique) {
-    book.set(raw, { user_friendly: friendlyOf(raw, codes.get(raw) ?? null, testnet), domain: null, interfaces: [] });
+    const code = codes.get(raw);
+    const interfaces = code === undefined ? [] : code === null ? null : interfacesOfCode(code);
+    book.set(raw, { user_friendly: friendlyOf(raw, code ?? null, testnet), domain: null, interfaces });
   }
   return book;
 }

@@ -1,0 +1,258 @@
+import { Address, beginCell, type Cell, type TupleItem } from '@ton/core';
+import { parseTokenContent, rawAddressUpper, readJettonWalletData, readNftItemData, stackAddress, stackCell, stackInt } from '../converters';
+import { contractAt, contractOf, type AccountRead, type GetMethodOutcome, type LoadedContract } from '../chain';
+import { ApiError } from '../errors';
+import type {
+  CodeInterfacesRow,
+  JettonMasterRow,
+  JettonWalletRow,
+  LatestAccountStateRow,
+  NftCollectionRow,
+  NftItemRow,
+  TokenInterface,
+  TokenStateRows,
+} from '../indexdb';
+import type { LitePool } from '../liteclient';
+import type { BlockRef } from '../proofs';
+
+/**
+ * Token detection at index time, as toncenter's index worker does it: for every account a block
+ * touched, the standard get-methods run on its state after the masterchain block (in the TVM
+ * worker pool, through the chain layer's proven reads, never on the event loop). What a code hash
+ * answers is remembered (code_interfaces): a code that is none of the four is never run again, a
+ * code that is a jetton wallet has get_wallet_data run on each new state of its accounts. A jetton
+ * wallet counts only when its master's `get_wallet_address(owner)` gives it back, an NFT item of a
+ * collection only when the collection's `get_nft_address_by_index(index)` does (toncenter's
+ * checks); a confirmation is remembered per address and its claimed master/owner or collection/index.
+ */
+
+/** Accounts whose get-methods run at once for one block. */
+const DETECTIONS_AT_ONCE = 8;
+/** Confirmations remembered (the oldest are forgotten first). */
+const MAX_CONFIRMATIONS = 200_000;
+/** Deadline of one block's detection, ms. */
+const DETECTION_MS = 120_000;
+const ALL_INTERFACES: readonly TokenInterface[] = ['jetton_master', 'jetton_wallet', 'nft_collection', 'nft_item'];
+
+/** Errors that say the chain or the pool could not answer now (retry the block), not that the contract failed. */
+const TRANSIENT_KINDS = new Set(['timeout', 'unavailable', 'liteServer', 'invalidAnswer', 'proof']);
+
+/** What a block's transactions need to know about the contracts they ran on (events). */
+export interface DetectedJettonWallet {
+  readonly jetton: string;
+}
+export interface DetectedNftItem {
+  readonly index: string;
+  readonly collection: string | null;
+}
+
+/** The detection of one masterchain block: rows to write and the confirmed contracts by raw address. */
+export interface BlockTokens {
+  readonly states: TokenStateRows;
+  readonly jettonWallets: ReadonlyMap<string, DetectedJettonWallet>;
+  readonly nftItems: ReadonlyMap<string, DetectedNftItem>;
+}
+
+export const NO_TOKENS: BlockTokens = {
+  states: { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [] },
+  jettonWallets: new Map(),
+  nftItems: new Map(),
+};
+
+/** One account the block touched: its proven state read and its latest-state row. */
+export interface TouchedAccount {
+  /** The proven lite read of its state, when the pipeline made one (else the state came from the block). */
+  readonly read?: AccountRead;
+  readonly row: LatestAccountStateRow;
+}
+
+function ok(outcome: GetMethodOutcome, entries: number): TupleItem[] | undefined {
+  return outcome.exitCode === 0 && outcome.stack.length === entries ? outcome.stack : undefined;
+}
+
+/** TEP-64 content as toncenter's parse_token_data keeps it: the attributes, or `{"uri": …}`. */
+function contentJson(cell: Cell | undefined): Record<string, string> {
+  if (!cell) return {};
+  try {
+    const parsed = parseTokenContent(cell);
+    return parsed.type === 'onchain' ? parsed.data : { uri: parsed.data };
+  } catch {
+    return {};
+  }
+}
+
+function raw(address: Address | null | undefined): string | null {
+  return address ? rawAddressUpper(address) : null;
+}
+
+async function inBatches<T>(items: readonly T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) await work(items[i]!);
+    }),
+  );
+}
+
+/** A get-method run whose deterministic failures (bad stack, a worker that gave up) read as a failed method. */
+async function runQuiet(contract: LoadedContract, method: string, stack: TupleItem[]): Promise<GetMethodOutcome> {
+  try {
+    return await contract.run(method, stack);
+  } catch (err) {
+    if (err instanceof ApiError && !TRANSIENT_KINDS.has(err.kind)) return { exitCode: -1, gasUsed: 0, stack: [] };
+    throw err;
+  }
+}
+
+export class TokenDetector {
+  /** code hash (hex) → the interfaces its get-methods answered. */
+  private readonly codes = new Map<string, ReadonlySet<TokenInterface>>();
+  /** `address|claimed parent|claimed key` → whether the parent gave the address back. */
+  private readonly confirmations = new Map<string, boolean>();
+
+  /** The code hashes the index classified before (code_interfaces), at the pipeline's start. */
+  load(rows: readonly CodeInterfacesRow[]): void {
+    for (const row of rows) this.codes.set(row.code_hash.toString('hex'), new Set(row.interfaces));
+  }
+
+  /** Forget confirmations (a rollback: a parent's state may be another now). */
+  reset(): void {
+    this.confirmations.clear();
+  }
+
+  /** The token contracts among `accounts` at masterchain block `block`. */
+  async detect(pool: LitePool, block: BlockRef, accounts: readonly TouchedAccount[]): Promise<BlockTokens> {
+    const candidates = accounts.filter((a) => {
+      const code = a.row.code_hash;
+      if (!code || a.row.account_status !== 'active') return false;
+      const known = this.codes.get(code.toString('hex'));
+      return !known || known.size > 0;
+    });
+    if (candidates.length === 0) return NO_TOKENS;
+    const deadline = Date.now() + DETECTION_MS;
+    const session = pool.openSession({}, deadline);
+    const states: TokenStateRows = { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [] };
+    const jettonWallets = new Map<string, DetectedJettonWallet>();
+    const nftItems = new Map<string, DetectedNftItem>();
+    await inBatches(candidates, DETECTIONS_AT_ONCE, async ({ read, row }) => {
+      const codeHex = row.code_hash!.toString('hex');
+      const known = this.codes.get(codeHex);
+      const tried = known ?? new Set(ALL_INTERFACES);
+      const found = new Set<TokenInterface>();
+      // States taken from the block carry no lite read: a candidate's is read (proven) here, once.
+      const contract = read ? await contractOf(session, read, deadline) : await contractAt(session, block, Address.parse(row.account), deadline);
+      const base = { address: row.account, last_transaction_lt: row.last_trans_lt ?? 0n, code_hash: row.code_hash!, data_hash: row.data_hash ?? Buffer.alloc(32) };
+
+      if (tried.has('jetton_master')) {
+        const stack = ok(await runQuiet(contract, 'get_jetton_data', []), 5);
+        const supply = stackInt(stack?.[0]);
+        const mintable = stackInt(stack?.[1]);
+        const admin = stackAddress(stack?.[2]);
+        const content = stackCell(stack?.[3]);
+        const walletCode = stackCell(stack?.[4]);
+        if (supply !== undefined && mintable !== undefined && admin !== undefined && content && walletCode) {
+          found.add('jetton_master');
+          const master: JettonMasterRow = {
+            ...base,
+            total_supply: supply.toString(),
+            mintable: mintable !== 0n,
+            admin_address: raw(admin),
+            jetton_content: contentJson(content),
+            jetton_wallet_code_hash: walletCode.hash(),
+          };
+          states.jettonMasters.push(master);
+        }
+      }
+      if (tried.has('jetton_wallet')) {
+        const stack = ok(await runQuiet(contract, 'get_wallet_data', []), 4);
+        const fields = stack && readJettonWalletData(stack);
+        if (fields) {
+          found.add('jetton_wallet');
+          const jetton = rawAddressUpper(fields.jetton);
+          const owner = rawAddressUpper(fields.owner);
+          const confirmed = await this.confirm(`${row.account}|${jetton}|${owner}`, async () => {
+            const master = await contractAt(session, block, fields.jetton, deadline);
+            const answer = ok(await runQuiet(master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(fields.owner).endCell() }]), 1);
+            const given = stackAddress(answer?.[0]);
+            return given instanceof Address && rawAddressUpper(given) === row.account;
+          });
+          if (confirmed) {
+            const wallet: JettonWalletRow = {
+              ...base,
+              balance: fields.balance.toString(),
+              owner,
+              jetton,
+              // Mintless airdrops are not indexed (no `is_claimed` run on every state of every wallet).
+              mintless_is_claimed: null,
+            };
+            states.jettonWallets.push(wallet);
+            jettonWallets.set(row.account, { jetton });
+          }
+        }
+      }
+      if (tried.has('nft_collection')) {
+        const stack = ok(await runQuiet(contract, 'get_collection_data', []), 3);
+        const next = stackInt(stack?.[0]);
+        const content = stackCell(stack?.[1]);
+        const owner = stackAddress(stack?.[2]);
+        if (next !== undefined && content && owner !== undefined) {
+          found.add('nft_collection');
+          const collection: NftCollectionRow = { ...base, next_item_index: next.toString(), owner_address: raw(owner), collection_content: contentJson(content) };
+          states.nftCollections.push(collection);
+        }
+      }
+      if (tried.has('nft_item')) {
+        const stack = ok(await runQuiet(contract, 'get_nft_data', []), 5);
+        const fields = stack && readNftItemData(stack);
+        if (fields) {
+          found.add('nft_item');
+          const collectionAddress = fields.collection;
+          let content: Record<string, string> = contentJson(fields.individualContent);
+          let confirmed = true;
+          if (collectionAddress) {
+            const collection = await contractAt(session, block, collectionAddress, deadline);
+            confirmed = await this.confirm(`${row.account}|${rawAddressUpper(collectionAddress)}|${fields.index}`, async () => {
+              const answer = ok(await runQuiet(collection, 'get_nft_address_by_index', [{ type: 'int', value: fields.index }]), 1);
+              const given = stackAddress(answer?.[0]);
+              return given instanceof Address && rawAddressUpper(given) === row.account;
+            });
+            if (confirmed && fields.init) {
+              const full = ok(await runQuiet(collection, 'get_nft_content', [{ type: 'int', value: fields.index }, { type: 'cell', cell: fields.individualContent }]), 1);
+              const cell = stackCell(full?.[0]);
+              if (cell) content = contentJson(cell);
+            }
+          }
+          if (confirmed) {
+            const item: NftItemRow = {
+              ...base,
+              init: fields.init,
+              index: fields.index.toString(),
+              collection_address: raw(collectionAddress),
+              owner_address: raw(fields.owner),
+              content,
+            };
+            states.nftItems.push(item);
+            nftItems.set(row.account, { index: fields.index.toString(), collection: raw(collectionAddress) });
+          }
+        }
+      }
+      if (!known) {
+        this.codes.set(codeHex, found);
+        states.codeInterfaces.push({ code_hash: row.code_hash!, interfaces: [...found] });
+      }
+    });
+    return { states, jettonWallets, nftItems };
+  }
+
+  private async confirm(key: string, check: () => Promise<boolean>): Promise<boolean> {
+    const cached = this.confirmations.get(key);
+    if (cached !== undefined) return cached;
+    const result = await check();
+    // Only a confirmation is remembered: a parent not yet deployed at this block may confirm later.
+    if (result) {
+      if (this.confirmations.size >= MAX_CONFIRMATIONS) this.confirmations.delete(this.confirmations.keys().next().value!);
+      this.confirmations.set(key, true);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,106 @@
+import { ValidationError } from '../../errors';
+import { toNftCollectionJson, toNftItemJson, toNftTransferJson } from '../models/token';
+import { parseGroup, type V3Query } from '../params/query';
+import { readSingle, toAccount, toBool } from '../params/rules';
+import { queryNftCollections, queryNftItems, queryNftTransfers } from '../sql/tokens';
+import { bookOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
+import { defineRoute } from './route';
+
+/** GetNFTCollections. */
+export const nftCollections = defineRoute({
+  path: '/nft/collections',
+  summary: 'NFT collections by address or owner',
+  parameters: [
+    { name: 'collection_address', type: 'string', list: true, description: 'Collection address in any form. Max: 1000.' },
+    { name: 'owner_address', type: 'string', list: true, description: 'Address of NFT collection owner in any form. Max: 1000.' },
+    ...PAGING_PARAMETERS,
+  ],
+  parse: (query) => ({
+    ...parseGroup((field) => ({ addresses: field(() => raws(query, 'collection_address')) ?? [], owners: field(() => raws(query, 'owner_address')) ?? [] })),
+    paging: pagingGroup(query),
+  }),
+  async run(context, { paging, ...filter }) {
+    const rows = await queryNftCollections(context.db, filter, paging);
+    return {
+      nft_collections: rows.map(toNftCollectionJson),
+      address_book: await bookOf(context, rows.flatMap((r) => [r.address, r.owner_address])),
+      metadata: {},
+    };
+  },
+});
+
+/** validateNFTItemIndex: digits only (empty values are skipped). */
+function indexList(query: V3Query): string[] {
+  const values = query.list('index').filter((v) => v !== '');
+  if (values.some((v) => !/^[0-9]+$/.test(v))) throw new ValidationError('index should contain digits only');
+  return values;
+}
+
+/** GetNFTItems. */
+export const nftItems = defineRoute({
+  path: '/nft/items',
+  summary: 'NFT items by address, owner, collection or index',
+  parameters: [
+    { name: 'address', type: 'string', list: true, description: 'NFT item address in any form. Max: 1000.' },
+    { name: 'owner_address', type: 'string', list: true, description: 'Address of NFT item owner in any form. Max: 1000.' },
+    { name: 'collection_address', type: 'string', list: true, description: 'Collection address in any form.' },
+    { name: 'index', type: 'string', list: true, description: 'Index of item for given collection. Max: 1000.' },
+    { name: 'include_on_sale', type: 'boolean', description: 'Include items on sale (sales are not indexed: the owner as it is).' },
+    { name: 'sort_by_last_transaction_lt', type: 'boolean', description: 'Newest last transaction first.' },
+    ...PAGING_PARAMETERS,
+  ],
+  parse(query) {
+    const request = parseGroup((field) => ({
+      addresses: field(() => raws(query, 'address')) ?? [],
+      owners: field(() => raws(query, 'owner_address')) ?? [],
+      collections: field(() => raws(query, 'collection_address')) ?? [],
+      includeOnSale: field(() => readSingle(query, 'include_on_sale', toBool)) ?? false,
+      sortByLastTransactionLt: field(() => readSingle(query, 'sort_by_last_transaction_lt', toBool)) ?? false,
+    }));
+    const paging = pagingGroup(query);
+    const indexes = indexList(query);
+    if (request.collections.length > 1 && request.owners.length !== 1) throw new ValidationError('exact one owner_address required for multiple collection_address');
+    if (query.list('index').length > 0 && request.collections.length === 0) throw new ValidationError('index parameter is not allowed without the collection_address');
+    return { ...request, indexes, paging };
+  },
+  async run(context, { paging, includeOnSale: _includeOnSale, ...filter }) {
+    void _includeOnSale;
+    const rows = await queryNftItems(context.db, filter, paging);
+    return {
+      nft_items: rows.map(toNftItemJson),
+      address_book: await bookOf(context, rows.flatMap((r) => [r.address, r.collection_address, r.owner_address])),
+      metadata: {},
+    };
+  },
+});
+
+/** GetNFTTransfers: `direction` in/out with an owner (`both` is none), newest first by default. */
+export const nftTransfers = defineRoute({
+  path: '/nft/transfers',
+  summary: 'NFT transfers by owner, item or collection',
+  parameters: [
+    { name: 'owner_address', type: 'string', list: true, description: 'Address of NFT owner in any form. Max 1000' },
+    { name: 'item_address', type: 'string', list: true, description: 'Address of NFT item in any form. Max: 1000.' },
+    { name: 'collection_address', type: 'string', description: 'Collection address in any form.' },
+    { name: 'direction', type: 'string', description: 'in, out (applied only with owner_address).' },
+    ...RANGE_PARAMETERS,
+    ...PAGING_PARAMETERS,
+  ],
+  parse(query) {
+    const request = parseGroup((field) => ({
+      owners: field(() => ownerList(query)) ?? [],
+      items: field(() => raws(query, 'item_address')) ?? [],
+      collection: field(() => readSingle(query, 'collection_address', toAccount))?.raw,
+    }));
+    const direction = query.single('direction');
+    return { ...request, direction: direction === 'both' ? undefined : direction, utime: utimeGroup(query), lt: ltGroup(query), paging: pagingGroup(query) };
+  },
+  async run(context, { utime, lt, paging, ...filter }) {
+    const rows = await queryNftTransfers(context.db, { ...filter, ...utime, ...lt }, paging);
+    return {
+      nft_transfers: rows.map(toNftTransferJson),
+      address_book: await bookOf(context, rows.flatMap((r) => [r.nft_item_address, r.nft_collection_address, r.old_owner, r.new_owner, r.response_destination])),
+      metadata: {},
+    };
+  },
+});
