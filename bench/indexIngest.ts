@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- index`: the block index.
  * 1. Ingest: a saved local chain (made once, kept in .cache/: BENCH_INDEX_TRANSFERS transfers of
- *    four messages each, default 2 000, so ~10 000 transactions) indexed from genesis into
+ *    four messages each, default 2 000, so ~12 000 transactions, BENCH_INDEX_PER_BLOCK a block) indexed from genesis into
  *    PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; a fresh
  *    database is created and dropped) and into the embedded PGlite: transactions per second, RSS
  *    at start, middle and end.
@@ -10,6 +10,9 @@
  * 3. Start: `npm start`'s command (node bin/ton-http-bridge.js, the embedded chain) with the index
  *    on (the default) and with --index off, BENCH_START_RUNS times each (default 5): time from the
  *    spawn to the first healthcheck 200, and the RSS of each after BENCH_REST_SECONDS (default 60).
+ * BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
+ * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
+ * mean latency).
  * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
  * `npm start` healthy in < 3 s with the index on, its RSS at rest at most 100 MB above --index off.
  */
@@ -23,12 +26,16 @@ import type { WalletContractV4 } from '@ton/ton';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
+import { indexMetrics } from '../src/metrics';
 import { startIndex, type IndexService } from '../src/indexer';
 import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
 import { startLocalnet, type Localnet } from '../src/localnet';
 import { cpus, loadavg } from 'node:os';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
+const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
+/** Masterchain blocks of transfers in the saved chain (each wallet's seqno after it). */
+const ROUNDS = Math.ceil(TRANSFERS / PER_BLOCK);
 const RATE = Number(process.env['BENCH_INDEX_RATE'] ?? 20);
 const LIVE_SECONDS = 20;
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
@@ -46,7 +53,8 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function transfer(net: Localnet, walletIndex: number, seqno: number): Promise<void> {
+/** A transfer of wallet v4r2 #walletIndex; `seal`: in a block of its own (else in the next one sealed). */
+async function transfer(net: Localnet, walletIndex: number, seqno: number, seal = true): Promise<void> {
   const wallets = net.wallets.wallets.filter((w) => w.version === 'v4r2');
   const wallet = wallets[walletIndex % wallets.length]!;
   const contract = wallet.contract as WalletContractV4;
@@ -57,29 +65,77 @@ async function transfer(net: Localnet, walletIndex: number, seqno: number): Prom
     messages: Array.from({ length: 4 }, () => internal({ to: new Address(0, randomBytes(32)), value: toNano('0.001'), bounce: false })),
   });
   const boc = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
-  await net.chain.sendExternalMessage(boc);
+  if (seal) await net.chain.sendExternalMessage(boc);
+  else await net.chain.submitExternalMessage(boc);
 }
 
-/** The saved chain: made once (TRANSFERS transfers from wallet v4r2 #0) and reused. */
+/**
+ * The saved chain: made once and reused. BENCH_INDEX_PER_BLOCK wallets (v4r2) each send one
+ * transfer per masterchain block (default 20, ~120 transactions a block: mainnet's masterchain
+ * blocks carry ~100-300 with their shard blocks), until BENCH_INDEX_TRANSFERS transfers are sent;
+ * 1 makes the older shape, one transfer (7 transactions) per block.
+ */
 async function savedChain(): Promise<Localnet> {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `bench-index-${TRANSFERS}.state`);
+  // v2: blocks carry real state updates (the index reads account states from them).
+  const file = path.join(dir, `bench-index-v2-${TRANSFERS}x${PER_BLOCK}.state`);
   const fresh = !existsSync(file);
-  const net = await startLocalnet({ accounts: 1, blockIntervalMs: 0, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
+  // No timed blocks: a block is sealed after each round of transfers (or per message, live).
+  const net = await startLocalnet({ accounts: PER_BLOCK, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
   if (fresh) {
     const started = Date.now();
-    for (let i = 0; i < TRANSFERS; i++) await transfer(net, 0, i);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let w = 0; w < PER_BLOCK && round * PER_BLOCK + w < TRANSFERS; w++) await transfer(net, w, round, false);
+      await net.chain.seal();
+    }
     await net.save(file);
-    console.log(`  made the saved chain: ${TRANSFERS} transfers in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+    console.log(`  made the saved chain: ${TRANSFERS} transfers, ${PER_BLOCK} a block, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
   }
   return net;
+}
+
+/** Lite queries by kind (count, total ms) when BENCH_INDEX_QUERIES=1: where the pipeline's round trips go. */
+const queryStats = new Map<string, { count: number; ms: number }>();
+const COUNT_QUERIES = process.env['BENCH_INDEX_QUERIES'] === '1';
+
+function countQueries(pool: LitePool): void {
+  const open = pool.openSession.bind(pool);
+  pool.openSession = (options, deadline) => {
+    const session = open(options, deadline);
+    const query = session.liteQuery.bind(session);
+    session.liteQuery = async (q, check) => {
+      const started = performance.now();
+      try {
+        return await query(q, check);
+      } finally {
+        const stat = queryStats.get(q.kind) ?? { count: 0, ms: 0 };
+        stat.count++;
+        stat.ms += performance.now() - started;
+        queryStats.set(q.kind, stat);
+      }
+    };
+    return session;
+  };
+}
+
+async function printQueries(mcBlocks: number): Promise<void> {
+  if (!COUNT_QUERIES) return;
+  const write = (await indexMetrics.writeSeconds.get()).values;
+  const sum = write.find((v) => v.metricName?.endsWith('_sum'))?.value ?? NaN;
+  const count = write.find((v) => v.metricName?.endsWith('_count'))?.value ?? NaN;
+  console.log(`    commit (one database transaction per mc block): mean ${((sum / count) * 1000).toFixed(1)} ms over ${count}`);
+  for (const [kind, { count, ms }] of [...queryStats].sort((a, b) => b[1].count - a[1].count)) {
+    console.log(`    ${kind}: ${count} (${(count / mcBlocks).toFixed(1)} per mc block), mean ${(ms / count).toFixed(1)} ms`);
+  }
+  queryStats.clear();
 }
 
 function poolOf(net: Localnet): LitePool {
   const { config } = loadConfig(['--health-interval', '500'], {});
   const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
   const pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
+  if (COUNT_QUERIES) countQueries(pool);
   return pool;
 }
 
@@ -105,6 +161,8 @@ async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ 
   const head = net.chain.lastMasterchainBlock().id.seqno;
   const rss: number[] = [rssMb()];
   const started = performance.now();
+  // The timed window on the clock of a --cpu-prof profile (µs), to cut the chain's load out of it.
+  if (COUNT_QUERIES) console.log(`  ${label}: ingest from ${process.hrtime.bigint() / 1000n} µs`);
   const index = await startIndex(config, pool, logger, true);
   let middle = false;
   while ((index.health().status.committedMcSeqno ?? 0) < head) {
@@ -115,13 +173,15 @@ async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seconds = (performance.now() - started) / 1000;
+  if (COUNT_QUERIES) console.log(`  ${label}: ingest to ${process.hrtime.bigint() / 1000n} µs`);
   rss.push(rssMb());
   const { rows } = await index.store.pool.query<{ n: string }>('select count(*) as n from transactions');
   const transactions = Number(rows[0]!.n);
   console.log(
     `  ${label}: ${head} mc blocks, ${transactions} transactions in ${seconds.toFixed(1)} s = ${(transactions / seconds).toFixed(0)} tx/s, ` +
-      `${(head / seconds).toFixed(1)} mc blocks/s; RSS start/middle/end ${rss.join(' / ')} MB`,
+      `${(head / seconds).toFixed(1)} mc blocks/s; RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
   );
+  await printQueries(head);
   return { index, pool };
 }
 
@@ -137,8 +197,8 @@ async function live(net: Localnet, index: IndexService): Promise<void> {
   });
   const wallets = net.wallets.wallets.filter((w) => w.version === 'v4r2');
   const seqnos = wallets.map(() => 0);
-  // Wallet #0 made the saved chain: its seqno is TRANSFERS.
-  seqnos[0] = TRANSFERS;
+  // Wallet #0 sent one transfer per round of the saved chain.
+  seqnos[0] = ROUNDS;
   const end = Date.now() + LIVE_SECONDS * 1000;
   let sent = 0;
   while (Date.now() < end) {
@@ -227,19 +287,26 @@ async function startFigures(): Promise<void> {
 
 export async function runIndexBench(): Promise<void> {
   console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  if (process.env['BENCH_INDEX_ONLY'] !== 'ingest') await startFigures();
+  if (!process.env['BENCH_INDEX_ONLY']?.startsWith('ingest')) await startFigures();
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
   const net = await savedChain();
   try {
     await withDatabase(async (url) => {
       const { index, pool } = await ingest(net, 'PostgreSQL', ['--database-url', url]);
+      if (process.env['BENCH_INDEX_ONLY'] === 'ingest-pg') {
+        await index.stop();
+        pool.close();
+        return;
+      }
       await live(net, index);
       await index.stop();
       pool.close();
     });
-    const { index, pool } = await ingest(net, 'PGlite (in memory)', []);
-    await index.stop();
-    pool.close();
+    if (process.env['BENCH_INDEX_ONLY'] !== 'ingest-pg') {
+      const { index, pool } = await ingest(net, 'PGlite (in memory)', []);
+      await index.stop();
+      pool.close();
+    }
   } finally {
     await net.stop();
   }

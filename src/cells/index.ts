@@ -7,7 +7,7 @@ export { PersistentDict } from './persistentDict';
 export type { Augmentation, DictSpec } from './persistentDict';
 export { dictEntriesAfter, dictLookupPath, dictLookupPathInline, forEachDictLeaf } from './dictPath';
 export type { DictPath } from './dictPath';
-export { prunedBranch, pruneTree, merkleProof, merkleUpdateStub, merkleProofContent, collectSubtree } from './merkle';
+export { prunedBranch, pruneTree, merkleProof, merkleUpdate, merkleUpdateStub, merkleProofContent, collectSubtree } from './merkle';
 export type { KeepSet } from './merkle';
 export { CellInterner } from './internedBoc';
 export {
@@ -27,3 +27,4 @@ export {
 export { hashmapLookup } from './hashmapLookup';
 export { nativeSha256, useNativeCellHashing } from './nativeHashing';
 export { cellStats, type CellStats } from './cellStats';
+export { decodeBocFast } from './fastBoc';

@@ -50,18 +50,68 @@ export function merkleProof(root: Cell, keep: KeepSet): Cell {
 /**
  * `!merkle_update#04` from `oldRoot` to `newRoot` whose two children are pruned branches. It
  * carries no diff; it binds a block to the hashes of the states before and after it, which is
- * all lite-server proofs use.
+ * all lite-server proofs use (the local chain's blocks carry `merkleUpdate`'s, with the diff).
  */
 export function merkleUpdateStub(oldRoot: Cell, newRoot: Cell): Cell {
+  return merkleUpdateCell(oldRoot, newRoot, prunedBranch(oldRoot), prunedBranch(newRoot));
+}
+
+/** `!merkle_update#04 old_hash new_hash old_depth new_depth old:^X new:^X` over the two states' (pruned) copies. */
+function merkleUpdateCell(oldRoot: Cell, newRoot: Cell, oldPart: Cell, newPart: Cell): Cell {
   return beginCell()
     .storeUint(4, 8)
     .storeBuffer(oldRoot.hash(0))
     .storeBuffer(newRoot.hash(0))
     .storeUint(oldRoot.depth(0), 16)
     .storeUint(newRoot.depth(0), 16)
-    .storeRef(prunedBranch(oldRoot))
-    .storeRef(prunedBranch(newRoot))
+    .storeRef(oldPart)
+    .storeRef(newPart)
     .endCell({ exotic: true });
+}
+
+/**
+ * A real `!merkle_update#04` from `oldRoot` to `newRoot` (TON's MerkleUpdate::generate): the old
+ * tree reveals the cells the block removed, the new tree the cells it added, and every subtree
+ * both states share is a pruned branch in both. A reader of the block gets, from the block alone,
+ * every account the block changed (its ShardAccount in the new tree), proven by the block's hash.
+ *
+ * The shared subtrees are found by depth: equal cells have equal depths, and every cell of depth
+ * d in either tree hangs under cells deeper than d, so after the deeper levels are settled, a
+ * depth-d cell is shared exactly when its hash is among the other tree's open depth-d cells.
+ * Only the changed cells and their children are visited (the states share unchanged cells).
+ * Both roots are always revealed (an update of a state to itself is two bare roots).
+ */
+export function merkleUpdate(oldRoot: Cell, newRoot: Cell): Cell {
+  if (oldRoot.level() !== 0 || newRoot.level() !== 0) throw new Error('a Merkle update is made of level-0 states');
+  const oldOpen = new Set<Cell>([oldRoot]);
+  const newOpen = new Set<Cell>([newRoot]);
+  // Cells still to settle by depth, per tree, keyed by hash (a shared child is settled once).
+  const pending = new Map<number, { old: Map<string, Cell>; new: Map<string, Cell> }>();
+  const at = (depth: number) => {
+    let level = pending.get(depth);
+    if (!level) pending.set(depth, (level = { old: new Map(), new: new Map() }));
+    return level;
+  };
+  const push = (cell: Cell, side: 'old' | 'new') => at(cell.depth(0))[side].set(cell.hash(0).toString('latin1'), cell);
+  for (const child of oldRoot.refs) push(child, 'old');
+  for (const child of newRoot.refs) push(child, 'new');
+  let depth = Math.max(oldRoot.depth(0), newRoot.depth(0));
+  for (; depth >= 0; depth--) {
+    const level = pending.get(depth);
+    if (!level) continue;
+    pending.delete(depth);
+    for (const [hash, cell] of level.old) {
+      if (level.new.has(hash)) continue;
+      oldOpen.add(cell);
+      for (const child of cell.refs) push(child, 'old');
+    }
+    for (const [hash, cell] of level.new) {
+      if (level.old.has(hash)) continue;
+      newOpen.add(cell);
+      for (const child of cell.refs) push(child, 'new');
+    }
+  }
+  return merkleUpdateCell(oldRoot, newRoot, pruneTree(oldRoot, { open: oldOpen }), pruneTree(newRoot, { open: newOpen }));
 }
 
 /** The content of a Merkle proof cell (its single reference) after checking the exotic type. */

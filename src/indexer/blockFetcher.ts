@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
+import { decodeBocFast } from '../cells';
 import type { Logger } from 'pino';
 import { sameBlock, tlBlockId, type BlockRef } from '../proofs';
 import { ApiError, LiteServerError, LiteServerProofError } from '../errors';
@@ -27,7 +28,7 @@ export function verifiedBlockRoot(id: BlockRef, answer: BlockData): Cell {
   if (!fileHash.equals(id.fileHash)) throw new LiteServerProofError(`getBlock ${blockName(id)}: the BoC's SHA-256 is not the block's file hash`);
   let roots: Cell[];
   try {
-    roots = Cell.fromBoc(answer.data);
+    roots = decodeBocFast(answer.data);
   } catch (err) {
     throw new LiteServerProofError(`getBlock ${blockName(id)}: the BoC does not decode (${(err as Error).message})`);
   }

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { useNativeCellHashing } from '../cells';
 import type { AppConfig } from '../config';
 import { ApiError } from '../errors';
 import { IndexStore, IndexStoreError, type IndexStoreKind } from '../indexdb';
@@ -96,6 +97,9 @@ export async function startIndex(
   embeddedChain: boolean,
   options: StartIndexOptions = {},
 ): Promise<IndexService> {
+  // Verifying and parsing blocks is mostly cell hashing: Node's SHA-256, not @ton/crypto's JS one
+  // (`ton-http-bridge index` and the bench start no API, which would have switched it).
+  useNativeCellHashing();
   const indexLogger = logger.child({ component: 'index' });
   const kind: IndexStoreKind = config.databaseUrl ? 'postgres' : 'pglite';
   const indexDir = config.databaseUrl ? null : indexDirFor(config);

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { BlockRef } from '../proofs';
 import {
-  advanceCheckpoint,
+  beginAtCheckpoint,
   CheckpointMovedError,
   insertMcBlockRows,
   insertTokenEvents,
@@ -21,6 +21,7 @@ import {
   type TokenStateRows,
   type TraceRow,
   type TransactionRow,
+  type WrittenRows,
   type WriterLease,
 } from '../indexdb';
 import type { LitePool } from '../liteclient';
@@ -93,6 +94,8 @@ class ChainRewoundError extends Error {
 }
 
 const DEFAULT_FETCH_AHEAD = 8;
+/** Most masterchain blocks committed in one database transaction (those ready together while catching up). */
+const MAX_BATCH_BLOCKS = 8;
 /** A masterchain block this many behind the head or more: catching up (progress logged per minute). */
 const CATCHING_UP_BLOCKS = 10;
 const ELECTION_RETRY_MS = 1000;
@@ -108,6 +111,17 @@ function sleep(ms: number): Promise<void> {
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
   return promise;
+}
+
+/** The checkpoint at committed masterchain block `block`, which follows `previous`. */
+function checkpointAt(block: PreparedMcBlock, previous: Checkpoint | null): Checkpoint {
+  return {
+    firstMcSeqno: previous?.firstMcSeqno ?? block.seqno,
+    mcSeqno: block.seqno,
+    rootHash: block.id.rootHash,
+    fileHash: block.id.fileHash,
+    genUtime: block.mc.row.gen_utime,
+  };
 }
 
 /**
@@ -283,6 +297,8 @@ export class Indexer extends EventEmitter {
     this.logger.info({ from: next, resumed: checkpoint !== null }, 'indexing masterchain blocks');
     const heads = new Map<number, Promise<McHead>>();
     const prepared = new Map<number, Promise<PreparedMcBlock>>();
+    // Blocks prepared and not committed yet: what a batch may take without waiting.
+    const ready = new Map<number, PreparedMcBlock>();
     let scheduled = next - 1;
     const firstNext = next;
     const firstTops = previousTops;
@@ -294,7 +310,9 @@ export class Indexer extends EventEmitter {
         quiet(
           (async () => {
             const tops = seqno === firstNext ? firstTops : (await heads.get(seqno - 1)!).parsed.shardTops;
-            return this.source.prepare(await head, tops);
+            const block = await this.source.prepare(await head, tops);
+            if (prepared.has(seqno)) ready.set(seqno, block);
+            return block;
           })(),
         ),
       );
@@ -333,10 +351,21 @@ export class Indexer extends EventEmitter {
             return;
           }
         }
-        checkpoint = await this.commit(lease, checkpoint, block);
-        heads.delete(next - 1);
-        prepared.delete(next);
-        next++;
+        // With it, the blocks after it that are already prepared and link to it, up to a batch.
+        const batch = [block];
+        for (let seqno = next + 1; batch.length < MAX_BATCH_BLOCKS; seqno++) {
+          const following = ready.get(seqno);
+          const prev = following?.mc.previous[0];
+          if (!following || !prev || !prev.rootHash.equals(batch[batch.length - 1]!.id.rootHash)) break;
+          batch.push(following);
+        }
+        checkpoint = await this.commit(lease, checkpoint, batch);
+        for (const done of batch) {
+          heads.delete(done.seqno - 1);
+          prepared.delete(done.seqno);
+          ready.delete(done.seqno);
+        }
+        next += batch.length;
         this.reportProgress(checkpoint);
         this.logProgress(checkpoint);
         await this.maybePrune(lease);
@@ -351,64 +380,86 @@ export class Indexer extends EventEmitter {
     this.startOverride = seqno;
   }
 
-  private async commit(lease: WriterLease, previous: Checkpoint | null, block: PreparedMcBlock): Promise<Checkpoint> {
+  /**
+   * Commits consecutive masterchain blocks (the first follows `previous`) in one database
+   * transaction: per block its rows and the checkpoint's move to it (one statement), then the
+   * actions of the traces they completed, then COMMIT. The index is still always at a whole
+   * masterchain block; a batch only shares the transaction's fixed costs (BEGIN, the checkpoint
+   * lock, the actions' reads, COMMIT) among the blocks that were ready together while catching up.
+   * Live, one block is ready at a time and a batch is that block.
+   */
+  private async commit(lease: WriterLease, previous: Checkpoint | null, blocks: readonly PreparedMcBlock[]): Promise<Checkpoint> {
     const started = performance.now();
-    const transactions: ParsedTransaction[] = [block.mc, ...block.shardBlocks].flatMap((b) => b.transactions);
-    transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));
-    const genUtime = block.mc.row.gen_utime;
-    const next = { mcSeqno: block.seqno, rootHash: block.id.rootHash, fileHash: block.id.fileHash, genUtime };
     const committed = await lease.run(async (client) => {
-      await client.query('begin');
       try {
-        const stored = await readCheckpoint(client, true);
+        const stored = await beginAtCheckpoint(client);
         if ((stored?.mcSeqno ?? null) !== (previous?.mcSeqno ?? null)) throw new CheckpointMovedError(previous?.mcSeqno ?? null);
-        const { traces, edges } = await assembleTraces(client, transactions, block.seqno);
-        const rows: McBlockRows = {
-          blocks: [block.mc.row, ...block.shardBlocks.map((b) => b.row)],
-          shardState: block.mc.shardTops.map((top) => ({ mc_seqno: block.seqno, workchain: top.workchain, shard: BigInt(top.shard), seqno: top.seqno })),
-          transactions: transactions.map((tx) => tx.row),
-          messages: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).map((m) => m.row)),
-          messageContents: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).flatMap((m) => m.contents)),
-          accountStates: block.accounts,
-          latestAccountStates: block.accounts,
-          traces,
-          traceEdges: edges,
-        };
-        const written = await insertMcBlockRows(client, rows);
-        // Token contracts' states and the block's transfers and burns: with the block, never apart.
-        await insertTokenStates(client, block.tokens.states);
-        const events = tokenEvents(transactions, block.tokens, block.seqno);
-        await insertTokenEvents(client, events);
-        // Actions of the traces this block completed, in the same transaction (src/actions).
-        await writeCompletedTraceActions(client, traces);
-        await advanceCheckpoint(client, previous, next);
+        const written: { rows: McBlockRows; counts: WrittenRows; events: TokenEventRows }[] = [];
+        // The newest row of each trace the batch touched: the actions of those now complete.
+        const touchedTraces = new Map<string, TraceRow>();
+        let from = previous;
+        for (const block of blocks) {
+          const transactions: ParsedTransaction[] = [block.mc, ...block.shardBlocks].flatMap((b) => b.transactions);
+          transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));
+          // Pending edges of earlier blocks (of this batch too: their rows are in already) are read here.
+          const { traces, edges } = await assembleTraces(client, transactions, block.seqno);
+          const rows: McBlockRows = {
+            blocks: [block.mc.row, ...block.shardBlocks.map((b) => b.row)],
+            shardState: block.mc.shardTops.map((top) => ({ mc_seqno: block.seqno, workchain: top.workchain, shard: BigInt(top.shard), seqno: top.seqno })),
+            transactions: transactions.map((tx) => tx.row),
+            messages: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).map((m) => m.row)),
+            messageContents: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).flatMap((m) => m.contents)),
+            accountStates: block.accounts,
+            latestAccountStates: block.accounts,
+            traces,
+            traceEdges: edges,
+          };
+          const to = checkpointAt(block, from);
+          // The rows and the checkpoint's move: one statement.
+          const counts = await insertMcBlockRows(client, rows, { previous: from, next: to });
+          // Token contracts' states and the block's transfers and burns: with the block, never apart.
+          await insertTokenStates(client, block.tokens.states);
+          const events = tokenEvents(transactions, block.tokens, block.seqno);
+          await insertTokenEvents(client, events);
+          written.push({ rows, counts, events });
+          for (const trace of traces) touchedTraces.set(trace.trace_id.toString('hex'), trace);
+          from = to;
+        }
+        // Actions of the traces the batch completed, in the same transaction (src/actions).
+        await writeCompletedTraceActions(client, [...touchedTraces.values()]);
         await client.query('commit');
-        return { rows, written, traces, events };
+        return written;
       } catch (err) {
+        // Also after a failed BEGIN + select: the transaction may be open or not, a rollback is harmless.
         await client.query('rollback').catch(() => {});
         throw err;
       }
     });
-    const seconds = (performance.now() - started) / 1000;
-    indexMetrics.writeSeconds.observe(seconds);
+    indexMetrics.writeSeconds.observe((performance.now() - started) / 1000);
     indexMetrics.batches.inc();
-    for (const [table, count] of Object.entries(committed.written)) indexMetrics.rows.inc({ table }, count);
-    indexMetrics.sealToCommitSeconds.observe(Math.max(0, Date.now() / 1000 - genUtime));
-    this.committedSinceLog.blocks++;
-    this.committedSinceLog.transactions += transactions.length;
-    const event: CommittedMcBlock = {
-      mcSeqno: block.seqno,
-      id: block.id,
-      genUtime,
-      transactions: committed.rows.transactions,
-      messages: committed.rows.messages,
-      accountStates: block.accounts,
-      traces: committed.traces,
-      tokenStates: block.tokens.states,
-      tokenEvents: committed.events,
-    };
-    this.emit('block', event);
-    return { firstMcSeqno: previous?.firstMcSeqno ?? block.seqno, ...next };
+    let checkpoint = previous;
+    blocks.forEach((block, i) => {
+      const { rows, counts, events } = committed[i]!;
+      for (const [table, count] of Object.entries(counts)) indexMetrics.rows.inc({ table }, count);
+      const genUtime = block.mc.row.gen_utime;
+      indexMetrics.sealToCommitSeconds.observe(Math.max(0, Date.now() / 1000 - genUtime));
+      this.committedSinceLog.blocks++;
+      this.committedSinceLog.transactions += rows.transactions.length;
+      const event: CommittedMcBlock = {
+        mcSeqno: block.seqno,
+        id: block.id,
+        genUtime,
+        transactions: rows.transactions,
+        messages: rows.messages,
+        accountStates: block.accounts,
+        traces: rows.traces,
+        tokenStates: block.tokens.states,
+        tokenEvents: events,
+      };
+      this.emit('block', event);
+      checkpoint = checkpointAt(block, checkpoint);
+    });
+    return checkpoint!;
   }
 
   private logProgress(checkpoint: Checkpoint): void {

@@ -1,4 +1,4 @@
-import { Address, beginCell, type Cell } from '@ton/core';
+import { type Address, beginCell, type Cell } from '@ton/core';
 import type { Logger } from 'pino';
 import { accountAt, masterchainBlock } from '../chain';
 import type { BlockRef } from '../proofs';
@@ -7,6 +7,8 @@ import type { AccountStateRow, LatestAccountStateRow } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import type { BlockFetcher } from './blockFetcher';
 import { extraCurrenciesJson, parseBlock, type ParsedBlock } from './parseBlock';
+import { accountInUpdate, CellMemory, updatedAccounts, type StateAccount } from './blockStates';
+import { indexMetrics } from '../metrics';
 import { NO_TOKENS, type BlockTokens, type TokenDetector, type TouchedAccount } from './tokenDetection';
 
 /** Account reads of one block in flight at once. */
@@ -64,39 +66,79 @@ async function inBatches<T, R>(items: readonly T[], size: number, work: (item: T
   return out;
 }
 
-function summaryRow(address: Address, accountCell: Cell | null, read: Awaited<ReturnType<typeof accountAt>>, lastTxNow: number): LatestAccountStateRow {
-  const account = read.account;
-  const state = account?.storage.state;
-  const stateInit = state?.type === 'active' ? state.state : null;
+/** The index's summary row of `state`, the account's state after its last transaction (at `lastTxNow`). */
+function summaryRow(address: Address, state: StateAccount, lastTxNow: number, bocs: BocMemory): LatestAccountStateRow {
+  const account = state.account;
+  const storage = account?.storage.state;
   const base: AccountStateRow = {
-    hash: accountCell ? accountCell.hash() : ACCOUNT_NONE_HASH,
+    // Level-0 hashes: the cells of a block's update hold pruned branches, whose higher hashes differ.
+    hash: state.accountCell ? state.accountCell.hash(0) : ACCOUNT_NONE_HASH,
     account: `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`,
     balance: account ? account.storage.balance.coins : 0n,
     balance_extra_currencies: account ? extraCurrenciesJson(account.storage.balance) : null,
-    account_status: !account ? 'nonexist' : state!.type === 'uninit' ? 'uninit' : state!.type,
-    frozen_hash: state?.type === 'frozen' ? Buffer.from(state.stateHash.toString(16).padStart(64, '0'), 'hex') : null,
-    data_hash: stateInit?.data ? stateInit.data.hash() : null,
-    code_hash: stateInit?.code ? stateInit.code.hash() : null,
+    account_status: !account ? 'nonexist' : storage!.type === 'uninit' ? 'uninit' : storage!.type,
+    frozen_hash: storage?.type === 'frozen' ? Buffer.from(storage.stateHash.toString(16).padStart(64, '0'), 'hex') : null,
+    data_hash: state.data ? state.data.hash(0) : null,
+    code_hash: state.code ? state.code.hash(0) : null,
   };
-  const last = read.lastTransaction;
+  const last = state.lastTransaction;
   return {
     ...base,
     account_friendly: null,
     timestamp: lastTxNow,
-    last_trans_hash: last ? (Buffer.isBuffer(last.hash) ? last.hash : Buffer.from(last.hash.toString(16).padStart(64, '0'), 'hex')) : null,
+    last_trans_hash: last ? last.hash : null,
     last_trans_lt: last ? last.lt : null,
-    data_boc: stateInit?.data ? stateInit.data.toBoc() : null,
-    code_boc: stateInit?.code ? stateInit.code.toBoc() : null,
+    data_boc: state.data ? bocs.of(state.data) : null,
+    code_boc: state.code ? bocs.of(state.code) : null,
   };
+}
+
+/** A proven lite read as a StateAccount (its cells are complete). */
+function readState(read: Awaited<ReturnType<typeof accountAt>>): StateAccount {
+  const account = read.account;
+  const stateInit = account?.storage.state.type === 'active' ? account.storage.state.state : null;
+  const last = read.lastTransaction;
+  return {
+    accountCell: read.accountCell,
+    account,
+    lastTransaction: last ? { lt: last.lt, hash: Buffer.isBuffer(last.hash) ? last.hash : Buffer.from(last.hash.toString(16).padStart(64, '0'), 'hex') } : null,
+    code: stateInit?.code ?? null,
+    data: stateInit?.data ?? null,
+  };
+}
+
+/**
+ * BoCs of code and data cells by hash, bounded: a contract's code, or data a block left
+ * unchanged (the config contract's, every masterchain block), is serialized once.
+ */
+class BocMemory {
+  private readonly bocs = new Map<string, Buffer>();
+
+  constructor(private readonly maxEntries = 1024) {}
+
+  of(cell: Cell): Buffer {
+    const key = cell.hash(0).toString('latin1');
+    const known = this.bocs.get(key);
+    if (known) return known;
+    const boc = cell.toBoc();
+    if (this.bocs.size >= this.maxEntries) this.bocs.delete(this.bocs.keys().next().value!);
+    this.bocs.set(key, boc);
+    return boc;
+  }
 }
 
 /**
  * Fetches what the index needs of a masterchain block: the block (its id proven from the pool's
  * verified chain), its new shard blocks (walking prev_ref from its shard tops down to the previous
  * masterchain block's, through splits and merges; each id comes from a block already checked, so
- * every block links to the verified one), and the proven state of every account they touched.
+ * every block links to the verified one), and the state of every account they touched: from the
+ * block's own state update when it reveals it, else a proven lite read.
  */
 export class McBlockSource {
+  /** Complete code and data cells by hash, for the cells a block's update prunes (unchanged ones). */
+  private readonly cells = new CellMemory();
+  private readonly bocs = new BocMemory();
+
   constructor(
     private readonly pool: LitePool,
     private readonly fetcher: BlockFetcher,
@@ -151,23 +193,44 @@ export class McBlockSource {
   }
 
   private async accountStates(mcId: BlockRef, blocks: readonly ParsedBlock[]): Promise<TouchedAccount[]> {
-    const touched = new Map<string, { address: Address; lastNow: number; lastLt: bigint }>();
+    // Per account: its last transaction in this masterchain block, and the block holding it (whose
+    // new state is the account's state after the masterchain block: no later transaction touched it).
+    const touched = new Map<string, { address: Address; lastNow: number; lastLt: bigint; block: ParsedBlock }>();
     for (const block of blocks) {
       for (const tx of block.transactions) {
         const known = touched.get(tx.row.account);
-        if (!known || tx.row.lt > known.lastLt) touched.set(tx.row.account, { address: tx.address, lastNow: tx.row.now, lastLt: tx.row.lt });
+        if (!known || tx.row.lt > known.lastLt) touched.set(tx.row.account, { address: tx.address, lastNow: tx.row.now, lastLt: tx.row.lt, block });
       }
     }
     const entries = [...touched.values()];
     if (entries.length === 0) return [];
+    const revealed = new Map<ParsedBlock, { root: Cell | null } | null>();
+    // An account read from the block has no lite read: token detection reads the few it runs on.
+    const rows: TouchedAccount[] = new Array<TouchedAccount>(entries.length);
+    const unrevealed: number[] = [];
+    entries.forEach(({ address, lastNow, lastLt, block }, i) => {
+      if (!revealed.has(block)) revealed.set(block, updatedAccounts(block.block.stateUpdate));
+      const accounts = revealed.get(block);
+      const state = accounts ? accountInUpdate(accounts.root, address, lastLt, this.cells) : undefined;
+      if (state) rows[i] = { row: summaryRow(address, state, lastNow, this.bocs) };
+      else unrevealed.push(i);
+    });
+    indexMetrics.accountStates.inc({ source: 'block' }, entries.length - unrevealed.length);
+    if (unrevealed.length === 0) return rows;
+    indexMetrics.accountStates.inc({ source: 'lite_server' }, unrevealed.length);
     const session = this.pool.openSession({}, Date.now() + ACCOUNT_READS_MS);
-    return inBatches(entries, ACCOUNT_READS_AT_ONCE, async ({ address, lastNow, lastLt }) => {
+    await inBatches(unrevealed, ACCOUNT_READS_AT_ONCE, async (i) => {
+      const { address, lastNow, lastLt } = entries[i]!;
       const read = await accountAt(session, mcId, address);
       if (read.lastTransaction && read.lastTransaction.lt !== lastLt) {
         this.logger.warn({ account: address.toRawString(), lt: String(lastLt), stateLt: String(read.lastTransaction.lt) }, 'account state names another last transaction');
       }
-      return { read, row: summaryRow(address, read.accountCell, read, lastNow) };
+      const state = readState(read);
+      this.cells.rememberCell(state.code);
+      this.cells.rememberCell(state.data);
+      rows[i] = { read, row: summaryRow(address, state, lastNow, this.bocs) };
     });
+    return rows;
   }
 }
 

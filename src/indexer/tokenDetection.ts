@@ -61,7 +61,8 @@ export const NO_TOKENS: BlockTokens = {
 
 /** One account the block touched: its proven state read and its latest-state row. */
 export interface TouchedAccount {
-  readonly read: AccountRead;
+  /** The proven lite read of its state, when the pipeline made one (else the state came from the block). */
+  readonly read?: AccountRead;
   readonly row: LatestAccountStateRow;
 }
 
@@ -138,7 +139,8 @@ export class TokenDetector {
       const known = this.codes.get(codeHex);
       const tried = known ?? new Set(ALL_INTERFACES);
       const found = new Set<TokenInterface>();
-      const contract = await contractOf(session, read, deadline);
+      // States taken from the block carry no lite read: a candidate's is read (proven) here, once.
+      const contract = read ? await contractOf(session, read, deadline) : await contractAt(session, block, Address.parse(row.account), deadline);
       const base = { address: row.account, last_transaction_lt: row.last_trans_lt ?? 0n, code_hash: row.code_hash!, data_hash: row.data_hash ?? Buffer.alloc(32) };
 
       if (tried.has('jetton_master')) {

@@ -61,4 +61,10 @@ export const indexMetrics = {
     help: 'Rollbacks to the last common masterchain block after the embedded chain was rewound',
     registers: [metricsRegistry],
   }),
+  accountStates: new Counter({
+    name: 'ton_bridge_index_account_states_total',
+    help: "Account states indexed, by source: the block's own state update, or a proven lite-server read",
+    labelNames: ['source'] as const,
+    registers: [metricsRegistry],
+  }),
 };

@@ -20,7 +20,7 @@ export interface Block {
   globalId: number;
   info: BlockInfo;
   valueFlow: ValueFlow;
-  /** The exotic MERKLE_UPDATE cell (see cells/merkle `merkleUpdateStub`). */
+  /** The exotic MERKLE_UPDATE cell (see cells/merkle `merkleUpdate`). */
   stateUpdate: Cell;
   extra: BlockExtra;
 }

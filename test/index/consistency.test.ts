@@ -1,4 +1,5 @@
-import { Address, toNano } from '@ton/core';
+import { Address, Cell, toNano } from '@ton/core';
+import { indexMetrics } from '../../src/metrics';
 import { callV2 } from '../helpers/v2Calls';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
@@ -80,9 +81,17 @@ describe.each(INDEX_BACKENDS)('index consistency with v2 (%s)', (backend) => {
 
     // Latest account states: each equals v2 at the index's committed block.
     const committed = index.health().status.committedMcSeqno!;
-    const { rows: accounts } = await pool.query<{ account: string; balance: string; account_status: string; last_trans_lt: string; last_trans_hash: Buffer; code_hash: Buffer | null; data_hash: Buffer | null }>(
-      'select account, balance::text, account_status, last_trans_lt::text, last_trans_hash, code_hash, data_hash from latest_account_states',
-    );
+    const { rows: accounts } = await pool.query<{
+      account: string;
+      balance: string;
+      account_status: string;
+      last_trans_lt: string;
+      last_trans_hash: Buffer;
+      code_hash: Buffer | null;
+      data_hash: Buffer | null;
+      code_boc: Buffer | null;
+      data_boc: Buffer | null;
+    }>('select account, balance::text, account_status, last_trans_lt::text, last_trans_hash, code_hash, data_hash, code_boc, data_boc from latest_account_states');
     expect(accounts.length).toBeGreaterThan(4);
     const { rows: lastTx } = await pool.query<{ seqno: number }>('select max(mc_block_seqno) as seqno from transactions');
     for (const account of accounts) {
@@ -97,7 +106,21 @@ describe.each(INDEX_BACKENDS)('index consistency with v2 (%s)', (backend) => {
       expect(account.last_trans_lt).toBe(result.last_transaction_id.lt);
       expect(account.last_trans_hash.toString('base64')).toBe(result.last_transaction_id.hash);
       expect(account.account_status).toBe(result.state === 'uninitialized' ? 'uninit' : result.state);
+      // Code and data (from the block's state update, or remembered when the update prunes them unchanged).
+      const code = result.code ? Cell.fromBase64(result.code) : null;
+      const data = result.data ? Cell.fromBase64(result.data) : null;
+      expect(account.code_hash?.toString('hex') ?? null).toBe(code?.hash().toString('hex') ?? null);
+      expect(account.data_hash?.toString('hex') ?? null).toBe(data?.hash().toString('hex') ?? null);
+      expect(account.code_boc ? Cell.fromBoc(account.code_boc)[0]!.hash().toString('hex') : null).toBe(code?.hash().toString('hex') ?? null);
+      expect(account.data_boc ? Cell.fromBoc(account.data_boc)[0]!.hash().toString('hex') : null).toBe(data?.hash().toString('hex') ?? null);
     }
+    // The states came from the blocks' own state updates (the local chain's blocks carry real ones),
+    // not from a lite read per account.
+    const sources = await indexMetrics.accountStates.get();
+    const fromBlocks = sources.values.filter((v) => v.labels.source === 'block').reduce((sum, v) => sum + v.value, 0);
+    const fromReads = sources.values.filter((v) => v.labels.source === 'lite_server').reduce((sum, v) => sum + v.value, 0);
+    expect(fromBlocks).toBeGreaterThan(accounts.length);
+    expect(fromReads).toBeLessThan(fromBlocks);
 
     // Each transfer's transactions share one trace rooted at the wallet's external message.
     const { rows: traces } = await pool.query<{ n: string }>("select count(*) as n from traces where external_hash is not null and state = 'complete' and nodes_ >= 5");

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { beginCell, Cell } from '@ton/core';
 import * as tonCrypto from '@ton/crypto';
-import { nativeSha256, useNativeCellHashing } from '../../src/cells/nativeHashing';
+import { fastPaddedBits, nativeSha256, useNativeCellHashing } from '../../src/cells/nativeHashing';
+import { BitString } from '@ton/core';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- @ton/core's own padding, to compare with
+const { bitsToPaddedBuffer: corePadded } = require('@ton/core/dist/boc/utils/paddedBits') as { bitsToPaddedBuffer: (bits: BitString) => Buffer };
 
 /**
  * Node's SHA-256 behind @ton/core's cell hashes (src/converters/cellHashing.ts): the digest is
@@ -37,5 +40,34 @@ describe('native cell hashing', () => {
     // A known hash: the empty cell's.
     expect(Cell.EMPTY.hash().toString('hex')).toBe('96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7');
     expect(beginCell().endCell().hash().toString('hex')).toBe('96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7');
+  });
+
+  test('the byte-copy padding equals @ton/core\'s bit-by-bit one for every offset and length', () => {
+    const data = randomBytes(140);
+    for (let offset = 0; offset < 24; offset++) {
+      for (let length = 0; length <= 1023 && offset + length <= data.length * 8; length += offset % 2 === 0 ? 1 : 13) {
+        const bits = new BitString(data, offset, length);
+        expect(fastPaddedBits(bits).equals(corePadded(bits))).toBe(true);
+      }
+    }
+  });
+
+  test('a BoC of odd-length cells decodes to the same hashes after the switch', () => {
+    useNativeCellHashing();
+    const cell = beginCell().storeUint(5, 3).storeRef(beginCell().storeUint(1, 1).storeRef(beginCell().storeBuffer(randomBytes(17)).storeUint(3, 5).endCell()).endCell()).endCell();
+    const hashes: string[] = [];
+    const walk = (c: Cell) => {
+      hashes.push(c.hash().toString('hex'));
+      c.refs.forEach(walk);
+    };
+    walk(cell);
+    const decoded = Cell.fromBoc(cell.toBoc())[0]!;
+    const again: string[] = [];
+    const walkAgain = (c: Cell) => {
+      again.push(c.hash().toString('hex'));
+      c.refs.forEach(walkAgain);
+    };
+    walkAgain(decoded);
+    expect(again).toEqual(hashes);
   });
 });

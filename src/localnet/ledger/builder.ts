@@ -4,7 +4,7 @@
  */
 import { beginCell, Builder, Cell, CurrencyCollection, loadShardAccount } from '@ton/core';
 import { createHash } from 'crypto';
-import { merkleUpdateStub, PersistentDict, serializeBoc } from '../../cells';
+import { merkleUpdate, PersistentDict, serializeBoc } from '../../cells';
 import {
   addCurrency,
   BlkPrevInfo,
@@ -257,7 +257,7 @@ export function buildBlock(p: BlockParams): BuiltBlock {
           prevVertRef: null,
         },
         valueFlow: p.valueFlow,
-        stateUpdate: merkleUpdateStub(p.prevState, p.newState),
+        stateUpdate: merkleUpdate(p.prevState, p.newState),
         extra,
       }),
     )

@@ -7,6 +7,7 @@
 import { Address } from '@ton/core';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
+import { useNativeCellHashing } from '../../cells';
 import { LocalnetControls } from '../controls';
 import { describeLocalnet, startLocalnet, type Localnet } from '../index';
 import { ControlRefusedError } from '../ledger/errors';
@@ -44,6 +45,8 @@ async function run(localnet: Localnet, controls: LocalnetControls, request: Cont
 }
 
 async function main(): Promise<void> {
+  // Sealing blocks and building proofs hash cells: Node's SHA-256 in this thread too.
+  useNativeCellHashing();
   // The chain's own logger (src/localnet imports no logging module of the server); same level, same stdout.
   const logger = pino({ level: logLevel }).child({ component: 'localnet' });
   const { seed, ...rest } = options;
