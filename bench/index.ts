@@ -7,6 +7,7 @@ import { runEmulateBench } from './emulate';
 import { runHostileBench } from './hostile';
 import { runIndexBench } from './indexIngest';
 import { runLimiterBench } from './limiter';
+import { runPendingBench } from './pending';
 import { runProofsBench } from './proofs';
 import { runServeBench } from './serve';
 import { runStreamingBench } from './streaming';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   index: runIndexBench,
   streaming: runStreamingBench,
   v3: runV3Bench,
+  pending: runPendingBench,
 };
 
 async function main(selected: string[]): Promise<void> {

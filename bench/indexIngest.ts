@@ -139,7 +139,7 @@ function poolOf(net: Localnet): LitePool {
   return pool;
 }
 
-async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
   const name = `bench_index_${Date.now()}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
