@@ -37,6 +37,16 @@ const SERVICE_COMPONENTS: Record<string, JsonSchema> = {
               state: { enum: ['starting', 'catching_up', 'live', 'reader', 'database_unavailable', 'stopped'] },
               writer: bool,
               first_mc_seqno: { type: ['integer', 'null'] },
+              backfill: {
+                type: ['object', 'null'],
+                description: '--index-from on a remote network: blocks from_mc_seqno .. next_mc_seqno - 1 are filled, next_mc_seqno .. until_mc_seqno - 1 (below the first live block) still to do',
+                properties: {
+                  from_mc_seqno: { type: 'integer' },
+                  next_mc_seqno: { type: 'integer' },
+                  until_mc_seqno: { type: 'integer' },
+                  remaining_blocks: { type: 'integer' },
+                },
+              },
               committed_mc_seqno: { type: ['integer', 'null'] },
               head_mc_seqno: { type: ['integer', 'null'] },
               lag_blocks: { type: ['integer', 'null'] },

@@ -6,7 +6,7 @@
 export { IndexStore, redactedUrl, type IndexStoreKind, type IndexStoreOptions, type StoreHealth } from './store';
 export { IndexStoreError } from './errors';
 export { SCHEMA_VERSION, MIGRATIONS, type Migration } from './migrations';
-export { insertMcBlockRows, beginAtCheckpoint, readCheckpoint, CheckpointMovedError, blockIdArrayLiteral, type WrittenRows, type CheckpointMove } from './writer';
+export { insertMcBlockRows, beginAtCheckpoint, readCheckpoint, advanceBackfill, CheckpointMovedError, blockIdArrayLiteral, type WrittenRows, type CheckpointMove } from './writer';
 export { rollbackTo, pruneBefore } from './rollback';
 export { tryAcquireWriter, WRITER_LOCK_KEY, type WriterLease } from './election';
 export { insertTokenStates, insertTokenEvents, readCodeInterfaces } from './tokens';

@@ -228,4 +228,12 @@ export interface Checkpoint {
   readonly rootHash: Buffer;
   readonly fileHash: Buffer;
   readonly genUtime: number;
+  /** A backfill under way below firstMcSeqno (`--index-from` on a remote network), null when none. */
+  readonly backfill?: BackfillMark | null;
+}
+
+/** Blocks `from` .. `next` - 1 are backfilled; `next` .. firstMcSeqno - 1 are still missing. */
+export interface BackfillMark {
+  readonly from: number;
+  readonly next: number;
 }

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { BlockIdRow, Checkpoint, McBlockRows } from './rows';
+import type { BackfillMark, BlockIdRow, Checkpoint, McBlockRows } from './rows';
 
 /**
  * Writes one masterchain block's rows and the checkpoint in one transaction (the caller's BEGIN /
@@ -192,7 +192,7 @@ function dedupe<T extends { hash: Buffer }>(rows: readonly T[]): T[] {
   return out;
 }
 
-const CHECKPOINT_SELECT = 'select first_mc_seqno, mc_seqno, root_hash, file_hash, gen_utime from index_checkpoint where id = 1';
+const CHECKPOINT_SELECT = 'select first_mc_seqno, mc_seqno, root_hash, file_hash, gen_utime, backfill_from, backfill_next from index_checkpoint where id = 1';
 
 interface CheckpointRow {
   first_mc_seqno: number;
@@ -200,11 +200,34 @@ interface CheckpointRow {
   root_hash: Buffer;
   file_hash: Buffer;
   gen_utime: string;
+  backfill_from: number | null;
+  backfill_next: number | null;
 }
 
 function checkpointOf(row: CheckpointRow | undefined): Checkpoint | null {
   if (!row) return null;
-  return { firstMcSeqno: row.first_mc_seqno, mcSeqno: row.mc_seqno, rootHash: row.root_hash, fileHash: row.file_hash, genUtime: Number(row.gen_utime) };
+  const backfill = row.backfill_from !== null && row.backfill_next !== null ? { from: row.backfill_from, next: row.backfill_next } : null;
+  return { firstMcSeqno: row.first_mc_seqno, mcSeqno: row.mc_seqno, rootHash: row.root_hash, fileHash: row.file_hash, genUtime: Number(row.gen_utime), backfill };
+}
+
+/**
+ * Records backfilled block `mark.next` (inside the transaction that wrote its rows): the mark moves
+ * to the block after it, only from the value the backfill read (CheckpointMovedError otherwise);
+ * the block just below first_mc_seqno completes the backfill: first_mc_seqno becomes `mark.from`
+ * and the mark is cleared. Returns the new mark, null once complete.
+ */
+export async function advanceBackfill(client: Pick<ClientBase, 'query'>, mark: BackfillMark): Promise<BackfillMark | null> {
+  const { rows } = await client.query<{ backfill_next: number | null }>(
+    `update index_checkpoint set
+       first_mc_seqno = case when $2 + 1 >= first_mc_seqno then $1 else first_mc_seqno end,
+       backfill_from = case when $2 + 1 >= first_mc_seqno then null else $1 end,
+       backfill_next = case when $2 + 1 >= first_mc_seqno then null else $2 + 1 end
+     where id = 1 and $2 < first_mc_seqno and coalesce(backfill_from, $1) = $1 and coalesce(backfill_next, $1) = $2
+     returning backfill_next`,
+    [mark.from, mark.next],
+  );
+  if (rows.length !== 1) throw new CheckpointMovedError(mark.next - 1);
+  return rows[0]!.backfill_next === null ? null : { from: mark.from, next: rows[0]!.backfill_next };
 }
 
 /** BEGIN and the checkpoint locked for the transaction, in one round trip (one simple query, two statements). */

@@ -48,13 +48,15 @@ export class BlockFetcher {
     private readonly pool: LitePool,
     private readonly logger: Logger,
     private readonly stopped: () => boolean,
+    /** The pool's choice of servers (the backfill asks archival ones when there are any). */
+    private readonly archival?: boolean,
   ) {}
 
   async fetch(id: BlockRef): Promise<Cell> {
     for (let round = 0; ; round++) {
       if (this.stopped()) throw new FetchStoppedError();
       let root: Cell | undefined;
-      const session = this.pool.openSession({}, Date.now() + ATTEMPT_MS);
+      const session = this.pool.openSession(this.archival === undefined ? {} : { archival: this.archival }, Date.now() + ATTEMPT_MS);
       try {
         const answer = await session.liteQuery({ kind: 'liteServer.getBlock', id: tlBlockId(id) }, (sent) => {
           try {

@@ -13,7 +13,8 @@ import { IndexStore, IndexStoreError, type IndexStoreKind } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import { Indexer, STARTING_STATUS, type CommittedMcBlock, type IndexStatus } from './indexer';
 
-export { Indexer, isConnectionError, type CommittedMcBlock, type IndexStatus, type IndexState, type IndexerOptions } from './indexer';
+export { isConnectionError } from './connectionErrors';
+export { Indexer, type CommittedMcBlock, type IndexStatus, type IndexState, type IndexerOptions } from './indexer';
 export { verifiedBlockRoot, BlockFetcher } from './blockFetcher';
 export { parseBlock, type ParsedBlock, type ParsedTransaction, type ParsedMessage } from './parseBlock';
 export { indexMetrics } from '../metrics';

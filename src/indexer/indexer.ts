@@ -4,9 +4,6 @@ import type { BlockRef } from '../proofs';
 import {
   beginAtCheckpoint,
   CheckpointMovedError,
-  insertMcBlockRows,
-  insertTokenEvents,
-  insertTokenStates,
   readCodeInterfaces,
   pruneBefore,
   readCheckpoint,
@@ -15,27 +12,29 @@ import {
   type Checkpoint,
   type IndexStore,
   type LatestAccountStateRow,
-  type McBlockRows,
   type MessageRow,
   type TokenEventRows,
   type TokenStateRows,
   type TraceRow,
   type TransactionRow,
-  type WrittenRows,
   type WriterLease,
 } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import { BlockFetcher, BlockUnavailableError, FetchStoppedError } from './blockFetcher';
-import { McBlockSource, type McHead, type PreparedMcBlock } from './mcBlockSource';
+import { McBlockSource, type PreparedMcBlock } from './mcBlockSource';
 import { indexMetrics } from '../metrics';
-import type { ParsedTransaction } from './parseBlock';
-import { assembleTraces } from './traces';
 import { writeCompletedTraceActions } from '../actions';
 import { TokenDetector } from './tokenDetection';
-import { tokenEvents } from './tokenEvents';
+import { BackfillLane, type BackfillProgress } from './backfill';
+import { writeMcBlock, type WrittenBlock } from './blockRows';
+import { isConnectionError } from './connectionErrors';
+import { PrefetchWindow } from './prefetch';
 
 export interface IndexerOptions {
-  /** First masterchain block to index when the index is empty; default: 1 on the embedded chain, else the head. */
+  /**
+   * First masterchain block to index. On the embedded chain: where an empty index starts (default 1).
+   * On a remote network the index starts at the head and a backfill fills this block onwards below it.
+   */
   readonly fromSeqno?: number;
   /** The lite servers are the embedded chain (index from genesis; rewinds possible). */
   readonly embeddedChain: boolean;
@@ -66,8 +65,11 @@ export type IndexState = 'starting' | 'catching_up' | 'live' | 'reader' | 'datab
 export interface IndexStatus {
   readonly state: IndexState;
   readonly writer: boolean;
+  /** The first masterchain block indexed (the backfill's first once it committed one). */
   readonly firstMcSeqno: number | null;
   readonly committedMcSeqno: number | null;
+  /** A backfill under way (`--index-from` on a remote network), null when none. */
+  readonly backfill: BackfillProgress | null;
   readonly headMcSeqno: number | null;
   readonly lagBlocks: number | null;
   readonly lagMs: number | null;
@@ -80,6 +82,7 @@ export const STARTING_STATUS: IndexStatus = {
   writer: false,
   firstMcSeqno: null,
   committedMcSeqno: null,
+  backfill: null,
   headMcSeqno: null,
   lagBlocks: null,
   lagMs: null,
@@ -99,6 +102,8 @@ const MAX_BATCH_BLOCKS = 8;
 /** A masterchain block this many behind the head or more: catching up (progress logged per minute). */
 const CATCHING_UP_BLOCKS = 10;
 const ELECTION_RETRY_MS = 1000;
+/** Longest pause between retries of a pipeline that failed while this instance keeps the writer lease. */
+const PIPELINE_RETRY_MAX_MS = 30_000;
 const PROGRESS_LOG_MS = 60_000;
 const RETENTION_EVERY_MS = 60_000;
 const ROLLBACK_SEARCH_LIMIT = 100_000;
@@ -108,9 +113,12 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function quiet<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => {});
-  return promise;
+/** The writer's lease is gone (its connection to the database ended): another instance may write now. */
+class LeaseLostError extends Error {
+  constructor(reason: string) {
+    super(`index writer lease lost: ${reason}`);
+    this.name = 'LeaseLostError';
+  }
 }
 
 /** The checkpoint at committed masterchain block `block`, which follows `previous`. */
@@ -136,6 +144,9 @@ export class Indexer extends EventEmitter {
   private lease: WriterLease | null = null;
   private readonly source: McBlockSource;
   private readonly detector: TokenDetector | undefined;
+  private readonly backfill: BackfillLane | undefined;
+  /** The backfill's first block once it committed one (the index's first block from then on). */
+  private backfilledFrom: number | null = null;
   private statusValue: IndexStatus = STARTING_STATUS;
   private lastProgressLog = 0;
   /** Where to start instead of the configured block, when that one turned out unavailable. */
@@ -154,6 +165,18 @@ export class Indexer extends EventEmitter {
     const fetcher = new BlockFetcher(pool, logger, () => this.stopped);
     this.detector = options.detectTokens === false ? undefined : new TokenDetector();
     this.source = new McBlockSource(pool, fetcher, logger, this.detector);
+    // A remote network: a backfill for --index-from, or one a previous run left under way.
+    if (!options.embeddedChain) {
+      // Old blocks from archival servers when the pool has any (a non-archival one answers 651 below its window).
+      const archival = pool.hasArchival() ? true : undefined;
+      const backfillSource = new McBlockSource(pool, new BlockFetcher(pool, logger, () => this.stopped, archival), logger, this.detector, archival);
+      this.backfill = new BackfillLane(backfillSource, logger, options.fromSeqno, (progress) => {
+        indexMetrics.backfillRemaining.set(progress ? progress.until - progress.next : 0);
+        if (progress && progress.next > progress.from) this.backfilledFrom = progress.from;
+        this.setStatus({ backfill: progress });
+        this.reportFirst(this.statusValue.firstMcSeqno);
+      });
+    }
   }
 
   start(): void {
@@ -206,6 +229,7 @@ export class Indexer extends EventEmitter {
   private async electionLoop(): Promise<void> {
     while (!this.stopped) {
       let lease: WriterLease | null = null;
+      let leaseEnded = false;
       try {
         lease = await tryAcquireWriter(this.store, this.logger);
         this.store.markUp();
@@ -218,10 +242,9 @@ export class Indexer extends EventEmitter {
         this.lease = lease;
         indexMetrics.writer.set(1);
         this.setStatus({ writer: true });
-        const lost = lease.lost.then((reason) => {
-          throw new Error(`index writer lease lost: ${reason}`);
-        });
-        await Promise.race([this.writeLoop(lease), lost]);
+        const held = lease;
+        void this.backfill?.run(held, () => leaseEnded || this.stopped);
+        await this.holdLease(held);
       } catch (err) {
         if (this.stopped || err instanceof FetchStoppedError) break;
         const message = (err as Error).message;
@@ -234,12 +257,42 @@ export class Indexer extends EventEmitter {
         }
         await sleep(ELECTION_RETRY_MS);
       } finally {
+        leaseEnded = true;
         indexMetrics.writer.set(0);
         this.setStatus({ writer: false });
         if (lease) {
           this.lease = null;
           await lease.release();
         }
+      }
+    }
+  }
+
+  /**
+   * Runs the pipeline for as long as this instance holds the writer lease. A failure of the
+   * pipeline that is not the database's (a lite answer too slow, a deadline, a block not there
+   * yet) is retried with backoff under the same lease: releasing it would hand the writing to
+   * another instance at every hiccup of a loaded machine, and that one would hit the same chain.
+   * Returns or throws only when the lease is gone (connection lost), another writer moved the
+   * checkpoint, or the indexer stops; the caller releases the lease then.
+   */
+  private async holdLease(lease: WriterLease): Promise<void> {
+    const lost = lease.lost.then((reason) => {
+      throw new LeaseLostError(reason);
+    });
+    lost.catch(() => {});
+    let delay = ELECTION_RETRY_MS;
+    while (!this.stopped) {
+      try {
+        await Promise.race([this.writeLoop(lease), lost]);
+        delay = ELECTION_RETRY_MS;
+      } catch (err) {
+        if (this.stopped || err instanceof FetchStoppedError || err instanceof LeaseLostError || err instanceof CheckpointMovedError || isConnectionError(err)) throw err;
+        const message = (err as Error).message;
+        this.setStatus({ lastError: message });
+        this.logger.warn({ err: message, retryMs: delay }, 'index pipeline failed; retrying it (this instance stays the writer)');
+        await Promise.race([sleep(delay), lost]);
+        delay = Math.min(delay * 2, PIPELINE_RETRY_MAX_MS);
       }
     }
   }
@@ -259,16 +312,27 @@ export class Indexer extends EventEmitter {
     if (lagMs !== null) indexMetrics.lagSeconds.set(lagMs / 1000);
     if (committed !== null) indexMetrics.committedSeqno.set(committed);
     const state: IndexState = role ?? (lagBlocks !== null && lagBlocks >= CATCHING_UP_BLOCKS ? 'catching_up' : 'live');
-    this.setStatus({ state, firstMcSeqno: checkpoint?.firstMcSeqno ?? null, committedMcSeqno: committed, headMcSeqno: head, lagBlocks, lagMs });
+    if (role === 'reader') this.setStatus({ backfill: readerBackfill(checkpoint) });
+    this.setStatus({ state, committedMcSeqno: committed, headMcSeqno: head, lagBlocks, lagMs });
+    this.reportFirst(checkpoint?.firstMcSeqno ?? null);
+  }
+
+  /** The first indexed masterchain block: the backfill's first once it committed one, else the live lane's first. */
+  private reportFirst(liveFirst: number | null): void {
+    const backfill = this.statusValue.backfill;
+    const candidates = [liveFirst, this.backfilledFrom, backfill && backfill.next > backfill.from ? backfill.from : null].filter((n): n is number => n !== null);
+    const first = candidates.length > 0 ? Math.min(...candidates) : null;
+    if (first !== null) indexMetrics.firstSeqno.set(first);
+    this.setStatus({ firstMcSeqno: first });
   }
 
   private async startSeqno(): Promise<number> {
     if (this.startOverride !== undefined) return this.startOverride;
-    if (this.options.fromSeqno !== undefined) return this.options.fromSeqno;
-    if (this.options.embeddedChain) return 1;
+    if (this.options.embeddedChain) return this.options.fromSeqno ?? 1;
+    // A remote network: from the head at start; the blocks from --index-from up to it are the backfill's.
     for (;;) {
       const head = this.verifiedHead();
-      if (head !== null) return head;
+      if (head !== null) return Math.max(head, this.options.fromSeqno ?? head);
       if (this.stopped) throw new FetchStoppedError();
       await this.waitForHead(1000);
     }
@@ -295,34 +359,13 @@ export class Indexer extends EventEmitter {
       previousTops = next > 1 ? (await this.source.head(next - 1)).parsed.shardTops : [];
     }
     this.logger.info({ from: next, resumed: checkpoint !== null }, 'indexing masterchain blocks');
-    const heads = new Map<number, Promise<McHead>>();
-    const prepared = new Map<number, Promise<PreparedMcBlock>>();
-    // Blocks prepared and not committed yet: what a batch may take without waiting.
-    const ready = new Map<number, PreparedMcBlock>();
-    let scheduled = next - 1;
-    const firstNext = next;
-    const firstTops = previousTops;
-    const schedule = (seqno: number) => {
-      const head = quiet(this.source.head(seqno));
-      heads.set(seqno, head);
-      prepared.set(
-        seqno,
-        quiet(
-          (async () => {
-            const tops = seqno === firstNext ? firstTops : (await heads.get(seqno - 1)!).parsed.shardTops;
-            const block = await this.source.prepare(await head, tops);
-            if (prepared.has(seqno)) ready.set(seqno, block);
-            return block;
-          })(),
-        ),
-      );
-    };
+    const window = new PrefetchWindow(this.source, next, previousTops);
     const ahead = this.options.fetchAhead ?? DEFAULT_FETCH_AHEAD;
     try {
       while (!this.stopped) {
         const head = this.verifiedHead();
-        if (head !== null) while (scheduled < Math.min(head, next + ahead - 1)) schedule(++scheduled);
-        indexMetrics.fetchQueue.set(scheduled - next + 1);
+        if (head !== null) window.fill(Math.min(head, next + ahead - 1));
+        indexMetrics.fetchQueue.set(window.scheduled - next + 1);
         if (head === null || next > head) {
           if (checkpoint && head !== null && head < checkpoint.mcSeqno) {
             // The chain's head went below what the index committed: the embedded chain was rewound.
@@ -335,7 +378,7 @@ export class Indexer extends EventEmitter {
         }
         let block: PreparedMcBlock;
         try {
-          block = await prepared.get(next)!;
+          block = await window.take(next);
         } catch (err) {
           if (err instanceof BlockUnavailableError && !checkpoint) {
             const headNow = this.verifiedHead() ?? next;
@@ -354,17 +397,13 @@ export class Indexer extends EventEmitter {
         // With it, the blocks after it that are already prepared and link to it, up to a batch.
         const batch = [block];
         for (let seqno = next + 1; batch.length < MAX_BATCH_BLOCKS; seqno++) {
-          const following = ready.get(seqno);
+          const following = window.readyBlock(seqno);
           const prev = following?.mc.previous[0];
           if (!following || !prev || !prev.rootHash.equals(batch[batch.length - 1]!.id.rootHash)) break;
           batch.push(following);
         }
         checkpoint = await this.commit(lease, checkpoint, batch);
-        for (const done of batch) {
-          heads.delete(done.seqno - 1);
-          prepared.delete(done.seqno);
-          ready.delete(done.seqno);
-        }
+        for (const done of batch) window.done(done.seqno);
         next += batch.length;
         this.reportProgress(checkpoint);
         this.logProgress(checkpoint);
@@ -394,35 +433,16 @@ export class Indexer extends EventEmitter {
       try {
         const stored = await beginAtCheckpoint(client);
         if ((stored?.mcSeqno ?? null) !== (previous?.mcSeqno ?? null)) throw new CheckpointMovedError(previous?.mcSeqno ?? null);
-        const written: { rows: McBlockRows; counts: WrittenRows; events: TokenEventRows }[] = [];
+        const written: WrittenBlock[] = [];
         // The newest row of each trace the batch touched: the actions of those now complete.
         const touchedTraces = new Map<string, TraceRow>();
         let from = previous;
         for (const block of blocks) {
-          const transactions: ParsedTransaction[] = [block.mc, ...block.shardBlocks].flatMap((b) => b.transactions);
-          transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));
-          // Pending edges of earlier blocks (of this batch too: their rows are in already) are read here.
-          const { traces, edges } = await assembleTraces(client, transactions, block.seqno);
-          const rows: McBlockRows = {
-            blocks: [block.mc.row, ...block.shardBlocks.map((b) => b.row)],
-            shardState: block.mc.shardTops.map((top) => ({ mc_seqno: block.seqno, workchain: top.workchain, shard: BigInt(top.shard), seqno: top.seqno })),
-            transactions: transactions.map((tx) => tx.row),
-            messages: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).map((m) => m.row)),
-            messageContents: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).flatMap((m) => m.contents)),
-            accountStates: block.accounts,
-            latestAccountStates: block.accounts,
-            traces,
-            traceEdges: edges,
-          };
           const to = checkpointAt(block, from);
-          // The rows and the checkpoint's move: one statement.
-          const counts = await insertMcBlockRows(client, rows, { previous: from, next: to });
-          // Token contracts' states and the block's transfers and burns: with the block, never apart.
-          await insertTokenStates(client, block.tokens.states);
-          const events = tokenEvents(transactions, block.tokens, block.seqno);
-          await insertTokenEvents(client, events);
-          written.push({ rows, counts, events });
-          for (const trace of traces) touchedTraces.set(trace.trace_id.toString('hex'), trace);
+          // Pending edges of earlier blocks (of this batch too: their rows are in already) are read in it.
+          const done = await writeMcBlock(client, block, { previous: from, next: to });
+          written.push(done);
+          for (const trace of done.traces) touchedTraces.set(trace.trace_id.toString('hex'), trace);
           from = to;
         }
         // Actions of the traces the batch completed, in the same transaction (src/actions).
@@ -487,7 +507,8 @@ export class Indexer extends EventEmitter {
 
   private async maybePrune(lease: WriterLease): Promise<void> {
     const days = this.options.retentionDays;
-    if (!days || Date.now() - this.lastRetention < RETENTION_EVERY_MS) return;
+    // Not while a backfill fills the blocks below the first one (it would prune what it writes).
+    if (!days || this.statusValue.backfill || Date.now() - this.lastRetention < RETENTION_EVERY_MS) return;
     this.lastRetention = Date.now();
     const before = Math.floor(Date.now() / 1000) - days * 86_400;
     const removed = await lease.run(async (client) => {
@@ -544,12 +565,8 @@ export class Indexer extends EventEmitter {
   }
 }
 
-/** Errors of the connection to the database (as opposed to SQL errors of ours). */
-export function isConnectionError(err: unknown): boolean {
-  // Not `instanceof Error`: node's own errors (net, from pg's socket) come from another realm under a
-  // vm sandbox (jest), and there they were taken for a failure of ours.
-  if (typeof err !== 'object' || err === null || typeof (err as { message?: unknown }).message !== 'string') return false;
-  const code = (err as { code?: string }).code;
-  if (code && (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOENT' || code === 'EPIPE' || code === 'ETIMEDOUT')) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|lease lost/i.test((err as { message: string }).message);
+/** A reader's view of the writer's backfill, from the checkpoint it reads. */
+function readerBackfill(checkpoint: Checkpoint | null): BackfillProgress | null {
+  const mark = checkpoint?.backfill;
+  return checkpoint && mark ? { from: mark.from, next: mark.next, until: checkpoint.firstMcSeqno } : null;
 }

@@ -144,12 +144,18 @@ export class McBlockSource {
     private readonly fetcher: BlockFetcher,
     private readonly logger: Logger,
     private readonly detector?: TokenDetector,
+    /** The pool's choice of servers for blocks and states (the backfill asks archival ones when there are any). */
+    private readonly archival?: boolean,
   ) {}
+
+  private session(deadline: number) {
+    return this.pool.openSession(this.archival === undefined ? {} : { archival: this.archival }, deadline);
+  }
 
   /** The proven id of masterchain block `seqno`. */
   async mcBlockId(seqno: number): Promise<BlockRef> {
     for (let attempt = 0; ; attempt++) {
-      const session = this.pool.openSession({}, Date.now() + 15_000);
+      const session = this.session(Date.now() + 15_000);
       try {
         return await masterchainBlock(session, seqno);
       } catch (err) {
@@ -218,7 +224,7 @@ export class McBlockSource {
     indexMetrics.accountStates.inc({ source: 'block' }, entries.length - unrevealed.length);
     if (unrevealed.length === 0) return rows;
     indexMetrics.accountStates.inc({ source: 'lite_server' }, unrevealed.length);
-    const session = this.pool.openSession({}, Date.now() + ACCOUNT_READS_MS);
+    const session = this.session(Date.now() + ACCOUNT_READS_MS);
     await inBatches(unrevealed, ACCOUNT_READS_AT_ONCE, async (i) => {
       const { address, lastNow, lastLt } = entries[i]!;
       const read = await accountAt(session, mcId, address);

@@ -18,6 +18,16 @@ export const indexMetrics = {
     help: 'The last masterchain block committed to the index',
     registers: [metricsRegistry],
   }),
+  firstSeqno: new Gauge({
+    name: 'ton_bridge_index_first_mc_seqno',
+    help: 'The first masterchain block in the index (the backfill\'s first once it committed one)',
+    registers: [metricsRegistry],
+  }),
+  backfillRemaining: new Gauge({
+    name: 'ton_bridge_index_backfill_remaining_blocks',
+    help: 'Masterchain blocks the --index-from backfill has still to fill below the first live one (0: none)',
+    registers: [metricsRegistry],
+  }),
   batches: new Counter({
     name: 'ton_bridge_index_batches_total',
     help: 'Masterchain blocks committed (one database transaction each)',

@@ -25,6 +25,10 @@ export function healthcheck(services: AppServices) {
             state: index.status.state,
             writer: index.status.writer,
             first_mc_seqno: index.status.firstMcSeqno,
+            // --index-from on a remote network: the blocks still being filled below the first live one.
+            backfill: index.status.backfill
+              ? { from_mc_seqno: index.status.backfill.from, next_mc_seqno: index.status.backfill.next, until_mc_seqno: index.status.backfill.until, remaining_blocks: index.status.backfill.until - index.status.backfill.next }
+              : null,
             committed_mc_seqno: index.status.committedMcSeqno,
             head_mc_seqno: index.status.headMcSeqno,
             lag_blocks: index.status.lagBlocks,

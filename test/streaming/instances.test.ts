@@ -29,6 +29,9 @@ describe('streaming across two instances on one PostgreSQL', () => {
   let dir: string;
   let listener: pg.Client;
   const announced: number[] = [];
+  /** Moments the writer lease was not where it should be (A writes, B stands by), sampled all along. */
+  const leaseFlaps: string[] = [];
+  let leaseWatch: NodeJS.Timeout | undefined;
   const recipient = new Address(0, Buffer.alloc(32, 0x7c));
   const subscription = { types: ['transactions', 'account_state_change'], addresses: [recipient.toString()] };
 
@@ -52,12 +55,19 @@ describe('streaming across two instances on one PostgreSQL', () => {
       if (message.channel === STREAMING_CHANNEL) announced.push(Number(message.payload));
     });
     await listener.query(`listen ${STREAMING_CHANNEL}`);
+    // A keeps the lease through the whole suite: a transient error of its pipeline (a slow lite
+    // answer on a loaded machine) must not hand the writing to B.
+    leaseWatch = setInterval(() => {
+      if (!a.server.services.index!.health().status.writer) leaseFlaps.push(`A not the writer at ${new Date().toISOString()}`);
+      if (b.services.index!.health().status.writer) leaseFlaps.push(`B the writer at ${new Date().toISOString()}`);
+    }, 50);
     const streamingA = a.server.services.streaming!;
     const streamingB = b.services.streaming!;
     await until(() => streamingB.bus.lastSeqno !== null && streamingB.bus.lastSeqno >= (streamingA.bus.lastSeqno ?? 0), 'B follows A', 60_000);
   });
 
   afterAll(async () => {
+    clearInterval(leaseWatch);
     await listener?.end();
     await b?.stop();
     await a?.stop();
@@ -93,6 +103,7 @@ describe('streaming across two instances on one PostgreSQL', () => {
     await until(() => announced.includes(seqno), `NOTIFY of block ${seqno}`, 30_000);
     onA.source.close();
     onB.source.close();
+    expect(leaseFlaps).toEqual([]);
   });
 
   test('resume on either instance with the id got from the other: exactly the missed events, in order', async () => {
@@ -129,5 +140,6 @@ describe('streaming across two instances on one PostgreSQL', () => {
     const latest = (await (await fetch(`${a.api}/getTransactions?address=${recipient.toString()}&limit=1`)).json()) as { result: { transaction_id: { hash: string } }[] };
     expect(hashesOf(backOnB.events)[1]).toEqual([latest.result[0]!.transaction_id.hash]);
     backOnB.source.close();
+    expect(leaseFlaps).toEqual([]);
   });
 });
