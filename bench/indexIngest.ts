@@ -10,14 +10,17 @@
  * 3. Start: `npm start`'s command (node bin/ton-http-bridge.js, the embedded chain) with the index
  *    on (the default) and with --index off, BENCH_START_RUNS times each (default 5): time from the
  *    spawn to the first healthcheck 200, and the RSS of each after BENCH_REST_SECONDS (default 60).
- * BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
+ * 4. Served catch-up: `npm start` on a saved chain of BENCH_INDEX_RSS_BLOCKS (10 000) blocks, index into
+ *    PostgreSQL: RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
+ * 5. Jetton ingest (issue 24): the saved chain with a jetton transfer in every tenth trace, tx/s and traces classified/s.
+ * BENCH_INDEX_ONLY=start|served|jetton runs one part; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
  * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
  * mean latency).
  * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
  * `npm start` healthy in < 3 s with the index on, its RSS at rest at most 100 MB above --index off.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +33,7 @@ import { indexMetrics } from '../src/metrics';
 import { startIndex, type IndexService } from '../src/indexer';
 import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
 import { startLocalnet, type Localnet } from '../src/localnet';
+import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
 import { cpus, loadavg } from 'node:os';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
@@ -53,8 +57,24 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/** What one transfer of the saved chain sends: 4 TON transfers, a mint of the wallet's own jetton, or a jetton transfer. */
+type TransferKind = 'ton' | 'mint' | 'jetton';
+
+/** The messages of a transfer of `kind` from `wallet` (its own jetton: the master is the wallet itself, test/helpers/jetton.ts). */
+function transferMessages(wallet: Address, kind: TransferKind) {
+  const ownJetton = jettonWalletAddress(wallet, wallet);
+  if (kind === 'mint') {
+    return [internal({ to: ownJetton, value: toNano('0.2'), bounce: false, init: jettonWalletInit(wallet, wallet), body: mintBody(1_000_000_000n, wallet) })];
+  }
+  if (kind === 'jetton') {
+    const body = jettonTransferBody({ amount: 1n, to: new Address(0, randomBytes(32)), responseTo: wallet, forwardTon: toNano('0.01'), forwardPayload: beginCell().storeUint(0, 32).storeStringTail('bench').endCell() });
+    return [internal({ to: ownJetton, value: toNano('0.1'), bounce: true, body })];
+  }
+  return Array.from({ length: 4 }, () => internal({ to: new Address(0, randomBytes(32)), value: toNano('0.001'), bounce: false }));
+}
+
 /** A transfer of wallet v4r2 #walletIndex; `seal`: in a block of its own (else in the next one sealed). */
-async function transfer(net: Localnet, walletIndex: number, seqno: number, seal = true): Promise<void> {
+async function transfer(net: Localnet, walletIndex: number, seqno: number, seal = true, kind: TransferKind = 'ton'): Promise<void> {
   const wallets = net.wallets.wallets.filter((w) => w.version === 'v4r2');
   const wallet = wallets[walletIndex % wallets.length]!;
   const contract = wallet.contract as WalletContractV4;
@@ -62,7 +82,7 @@ async function transfer(net: Localnet, walletIndex: number, seqno: number, seal 
     seqno,
     secretKey: net.wallets.keyPair.secretKey,
     sendMode: SendMode.PAY_GAS_SEPARATELY,
-    messages: Array.from({ length: 4 }, () => internal({ to: new Address(0, randomBytes(32)), value: toNano('0.001'), bounce: false })),
+    messages: transferMessages(wallet.address, kind),
   });
   const boc = beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
   if (seal) await net.chain.sendExternalMessage(boc);
@@ -75,24 +95,38 @@ async function transfer(net: Localnet, walletIndex: number, seqno: number, seal 
  * blocks carry ~100-300 with their shard blocks), until BENCH_INDEX_TRANSFERS transfers are sent;
  * 1 makes the older shape, one transfer (7 transactions) per block.
  */
-async function savedChain(): Promise<Localnet> {
+async function savedChain(transfers = TRANSFERS, perBlock = PER_BLOCK, jettonEvery = 0): Promise<Localnet> {
+  return startLocalnet({ accounts: perBlock, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, stateFile: await savedChainFile(transfers, perBlock, jettonEvery) });
+}
+
+/**
+ * The saved chain's file (made first when missing): `transfers` transfers, `perBlock` a masterchain
+ * block; with `jettonEvery` N, every wallet mints its own jetton in the first round and every Nth
+ * transfer is a jetton transfer (5 transactions: wallet, jetton wallet, the new receiver's jetton
+ * wallet, the notification, the excess) instead of 4 TON transfers (6 transactions).
+ */
+async function savedChainFile(transfers: number, perBlock: number, jettonEvery = 0): Promise<string> {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
   // v2: blocks carry real state updates (the index reads account states from them).
-  const file = path.join(dir, `bench-index-v2-${TRANSFERS}x${PER_BLOCK}.state`);
-  const fresh = !existsSync(file);
+  const file = path.join(dir, `bench-index-v2-${transfers}x${perBlock}${jettonEvery ? `-jetton${jettonEvery}` : ''}.state`);
+  if (existsSync(file)) return file;
   // No timed blocks: a block is sealed after each round of transfers (or per message, live).
-  const net = await startLocalnet({ accounts: PER_BLOCK, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, ...(fresh ? {} : { stateFile: file }) });
-  if (fresh) {
-    const started = Date.now();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let w = 0; w < PER_BLOCK && round * PER_BLOCK + w < TRANSFERS; w++) await transfer(net, w, round, false);
-      await net.chain.seal();
+  const net = await startLocalnet({ accounts: perBlock, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2 });
+  const started = Date.now();
+  const rounds = Math.ceil(transfers / perBlock);
+  for (let round = 0; round < rounds; round++) {
+    for (let w = 0; w < perBlock && round * perBlock + w < transfers; w++) {
+      const n = round * perBlock + w;
+      const kind: TransferKind = !jettonEvery ? 'ton' : round === 0 ? 'mint' : n % jettonEvery === 0 ? 'jetton' : 'ton';
+      await transfer(net, w, round, false, kind);
     }
-    await net.save(file);
-    console.log(`  made the saved chain: ${TRANSFERS} transfers, ${PER_BLOCK} a block, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+    await net.chain.seal();
   }
-  return net;
+  await net.save(file);
+  await net.stop();
+  console.log(`  made the saved chain: ${transfers} transfers, ${perBlock} a block, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+  return file;
 }
 
 /** Lite queries by kind (count, total ms) when BENCH_INDEX_QUERIES=1: where the pipeline's round trips go. */
@@ -285,10 +319,136 @@ async function startFigures(): Promise<void> {
   }
 }
 
+/**
+ * Issue 24's ingest: the saved chain with a jetton transfer in every tenth trace, from genesis into
+ * PostgreSQL (token detection and action classification on, as by default): transactions per
+ * second (target >= 1 500) and traces classified per second (the traces with actions written).
+ */
+async function jettonIngest(): Promise<void> {
+  const net = await savedChain(TRANSFERS, PER_BLOCK, 10);
+  try {
+    await withDatabase(async (url) => {
+      const started = performance.now();
+      const { index, pool } = await ingest(net, 'PostgreSQL, a jetton transfer in every tenth trace', ['--database-url', url]);
+      const seconds = (performance.now() - started) / 1000;
+      const { rows } = await index.store.pool.query<{ traces: string; jettons: string }>(
+        `select count(distinct trace_id) as traces, count(*) filter (where type = 'jetton_transfer') as jettons from actions`,
+      );
+      console.log(
+        `    classified: ${rows[0]!.traces} traces with actions (${(Number(rows[0]!.traces) / seconds).toFixed(0)} traces/s over the whole ingest), ` +
+          `${rows[0]!.jettons} jetton_transfer actions`,
+      );
+      await index.stop();
+      pool.close();
+    });
+  } finally {
+    await net.stop();
+  }
+}
+
+/** VmRSS of process `pid`, MB. */
+function processRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024);
+}
+
+/** getMasterchainInfo answered one after another for `ms` (or until `stop()`): each answer's ms. */
+async function masterchainInfoLatencies(port: number, ms: number, stop: () => boolean = () => false): Promise<number[]> {
+  const latencies: number[] = [];
+  const end = performance.now() + ms;
+  while (performance.now() < end && !stop()) {
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${port}/api/v2/getMasterchainInfo`);
+    await res.arrayBuffer();
+    if (res.status === 200) latencies.push(performance.now() - started);
+    await sleep(10);
+  }
+  return latencies;
+}
+
+/**
+ * The served catch-up: `npm start`'s command on a copy of a saved chain of BENCH_INDEX_RSS_BLOCKS
+ * masterchain blocks (one transfer each, 7 transactions), the index into PostgreSQL catching up
+ * from genesis in the very process that serves the API. Printed: the process's RSS at the start,
+ * middle and end of the catch-up (flat: nothing grows with the blocks indexed), and v2
+ * getMasterchainInfo's p50/p99 from one client while it catches up and then idle (target: p99
+ * during ingest within 2x idle).
+ */
+async function servedCatchUp(): Promise<void> {
+  const blocks = Number(process.env['BENCH_INDEX_RSS_BLOCKS'] ?? 10_000);
+  const source = await savedChainFile(blocks, 1);
+  const dir = path.join(ROOT, '.cache', `bench-index-served-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const stateFile = path.join(dir, 'chain.state');
+  copyFileSync(source, stateFile);
+  try {
+    await withDatabase(async (url) => {
+      const port = await freePort();
+      const child = spawn(
+        process.execPath,
+        [path.join(ROOT, 'bin', 'ton-http-bridge.js'), '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', '--state-file', stateFile, '--save-interval', '0',
+          '--keep-blocks', '100000000', '--block-interval', '3600000', '--database-url', url, '--cache-size', '0', '--keyless-rps', '0'],
+        { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      try {
+        const health = async () => {
+          const res = await fetch(`http://127.0.0.1:${port}/api/v2/healthcheck`).catch(() => null);
+          if (!res || res.status !== 200) return null;
+          return ((await res.json()) as { result: { index: { committed_mc_seqno: number | null; head_mc_seqno: number | null } } }).result.index;
+        };
+        let index = await health();
+        for (let i = 0; i < 1200 && !index; i++) {
+          await sleep(50);
+          index = await health();
+        }
+        if (!index) throw new Error('the served process never became healthy');
+        const rss: number[] = [processRssMb(child.pid!)];
+        let head = index.head_mc_seqno ?? blocks;
+        let committed = index.committed_mc_seqno ?? 0;
+        let middle = false;
+        let caughtUp = false;
+        const started = performance.now();
+        const during = masterchainInfoLatencies(port, 3_600_000, () => caughtUp);
+        while (!caughtUp) {
+          await sleep(500);
+          const now = await health();
+          head = now?.head_mc_seqno ?? head;
+          committed = now?.committed_mc_seqno ?? committed;
+          if (!middle && committed >= head / 2) {
+            middle = true;
+            rss.push(processRssMb(child.pid!));
+          }
+          caughtUp = committed >= head && head >= blocks;
+        }
+        const seconds = (performance.now() - started) / 1000;
+        rss.push(processRssMb(child.pid!));
+        const busy = await during;
+        const idle = await masterchainInfoLatencies(port, Math.min(30_000, seconds * 1000));
+        const p99Busy = percentile(busy, 99);
+        const p99Idle = percentile(idle, 99);
+        console.log(
+          `  served catch-up (npm start, PostgreSQL): ${head} mc blocks in ${seconds.toFixed(0)} s; RSS start/middle/end ${rss.join(' / ')} MB; ` +
+            `getMasterchainInfo p50/p99 during ingest ${percentile(busy, 50).toFixed(1)} / ${p99Busy.toFixed(1)} ms (${busy.length}), idle ` +
+            `${percentile(idle, 50).toFixed(1)} / ${p99Idle.toFixed(1)} ms (${idle.length}): ${(p99Busy / p99Idle).toFixed(2)}x (target <= 2x); load ${loadavg()[0]!.toFixed(1)}`,
+        );
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function runIndexBench(): Promise<void> {
   console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  if (!process.env['BENCH_INDEX_ONLY']?.startsWith('ingest')) await startFigures();
+  if (!process.env['BENCH_INDEX_ONLY']?.startsWith('ingest') && process.env['BENCH_INDEX_ONLY'] !== 'served') await startFigures();
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
+  if (!process.env['BENCH_INDEX_ONLY'] || process.env['BENCH_INDEX_ONLY'] === 'served') await servedCatchUp();
+  if (process.env['BENCH_INDEX_ONLY'] === 'served') return;
+  if (!process.env['BENCH_INDEX_ONLY'] || process.env['BENCH_INDEX_ONLY'] === 'jetton') await jettonIngest();
+  if (process.env['BENCH_INDEX_ONLY'] === 'jetton') return;
   const net = await savedChain();
   try {
     await withDatabase(async (url) => {
