@@ -443,7 +443,8 @@ async function servedCatchUp(): Promise<void> {
 
 export async function runIndexBench(): Promise<void> {
   console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  if (!process.env['BENCH_INDEX_ONLY']?.startsWith('ingest') && process.env['BENCH_INDEX_ONLY'] !== 'served') await startFigures();
+  const only = process.env['BENCH_INDEX_ONLY'];
+  if (!only || only === 'start') await startFigures();
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
   if (!process.env['BENCH_INDEX_ONLY'] || process.env['BENCH_INDEX_ONLY'] === 'served') await servedCatchUp();
   if (process.env['BENCH_INDEX_ONLY'] === 'served') return;

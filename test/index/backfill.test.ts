@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Address, toNano } from '@ton/core';
 import pino from 'pino';
 import { IndexStore } from '../../src/indexdb';
-import { callV2, sendTransfer } from '../helpers/v2Calls';
+import { sendTransfer } from '../helpers/v2Calls';
+import { expectBlocksAsV2, spawnIndexer, type IndexerProcess } from '../helpers/indexerProcess';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { parsePrometheus, valueOf, type Sample } from '../helpers/prometheus';
@@ -13,16 +13,12 @@ import { freePort } from '../helpers/waiting';
 
 jest.setTimeout(900_000);
 
-const ROOT = path.join(__dirname, '..', '..');
 /** Where the backfill begins: blocks below it are never indexed. */
 const FROM = 7;
 /** Masterchain blocks the chain makes before the indexer starts: the backfill's work. */
 const HISTORY = 140;
 
-interface Run {
-  readonly child: ChildProcess;
-  readonly indexing: Promise<void>;
-  readonly exited: Promise<number | null>;
+interface Run extends IndexerProcess {
   readonly metricsPort: number;
 }
 
@@ -69,9 +65,7 @@ describe.each(INDEX_BACKENDS)('index --index-from backfill on a remote network (
 
   async function startIndexer(): Promise<Run> {
     const metricsPort = await freePort();
-    const args = [
-      path.join(ROOT, 'bin', 'ton-http-bridge.js'),
-      'index',
+    const run = spawnIndexer([
       '--network',
       'testnet',
       '--liteservers',
@@ -87,20 +81,8 @@ describe.each(INDEX_BACKENDS)('index --index-from backfill on a remote network (
       '--health-interval',
       '200',
       ...(db.url ? ['--database-url', db.url] : ['--index-dir', path.join(dir, 'index')]),
-    ];
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const indexing = new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('indexing (')) resolve();
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`indexer exited (${code}) before indexing: ${output}`)));
-    });
-    indexing.catch(() => {});
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { child, indexing, exited, metricsPort };
+    ]);
+    return { ...run, metricsPort };
   }
 
   async function metrics(run: Run): Promise<Sample[]> {
@@ -175,23 +157,8 @@ describe.each(INDEX_BACKENDS)('index --index-from backfill on a remote network (
       const { rows: below } = await pool.query<{ n: string }>('select count(*) as n from transactions where mc_block_seqno < $1', [FROM]);
       expect(below[0]!.n).toBe('0');
       // Every block's transactions: as many as the block says, as v2 lists them, none twice.
-      const { rows: blocks } = await pool.query<{ workchain: number; shard: string; seqno: number; tx_count: number; n: string; mc: number }>(
-        `select b.workchain, b.shard::text, b.seqno, b.tx_count, b.mc_block_seqno as mc, (select count(*) from transactions t
-           where t.block_workchain = b.workchain and t.block_shard = b.shard and t.block_seqno = b.seqno) as n from blocks b`,
-      );
-      let backfilled = 0;
-      for (const block of blocks) {
-        expect(Number(block.n)).toBe(block.tx_count);
-        if (block.tx_count === 0) continue;
-        if (block.mc < HISTORY) backfilled += block.tx_count;
-        const listed = await callV2<{ transactions: { hash: string }[] }>(stack, 'GET', 'getBlockTransactions', {
-          workchain: block.workchain,
-          shard: block.shard,
-          seqno: block.seqno,
-          count: 256,
-        });
-        expect(listed.body.result!.transactions.length).toBe(block.tx_count);
-      }
+      const blocks = await expectBlocksAsV2(pool, stack);
+      const backfilled = blocks.filter((block) => block.mc < HISTORY).reduce((sum, block) => sum + block.tx_count, 0);
       expect(backfilled).toBeGreaterThan(20);
       const { rows: dup } = await pool.query<{ n: string }>('select count(*) as n from (select hash from transactions group by hash having count(*) > 1) d');
       expect(dup[0]!.n).toBe('0');

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,12 +5,12 @@ import { Address, toNano } from '@ton/core';
 import pino from 'pino';
 import { IndexStore } from '../../src/indexdb';
 import { callV2, sendTransfer } from '../helpers/v2Calls';
+import { expectBlocksAsV2, spawnIndexer, type IndexerProcess } from '../helpers/indexerProcess';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 
 jest.setTimeout(1_500_000);
 
-const ROOT = path.join(__dirname, '..', '..');
 const KILLS = 20;
 
 /**
@@ -51,10 +50,8 @@ describe.each(INDEX_BACKENDS)('index crash safety (%s)', (backend) => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  function startIndexer(): { child: ChildProcess; indexing: Promise<void>; exited: Promise<number | null> } {
-    const args = [
-      path.join(ROOT, 'bin', 'ton-http-bridge.js'),
-      'index',
+  function startIndexer(): IndexerProcess {
+    return spawnIndexer([
       '--network',
       'local',
       '--liteservers',
@@ -66,20 +63,7 @@ describe.each(INDEX_BACKENDS)('index crash safety (%s)', (backend) => {
       '--health-interval',
       '200',
       ...(db.url ? ['--database-url', db.url] : ['--index-dir', path.join(dir, 'index')]),
-    ];
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const indexing = new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('indexing (')) resolve();
-      });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.once('exit', (code) => reject(new Error(`indexer exited (${code}) before indexing: ${output}`)));
-    });
-    indexing.catch(() => {});
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { child, indexing, exited };
+    ]);
   }
 
   async function openStore(): Promise<IndexStore> {
@@ -137,23 +121,8 @@ describe.each(INDEX_BACKENDS)('index crash safety (%s)', (backend) => {
       expect(shards.length).toBe(2);
       for (const shard of shards) expect(Number(shard.n)).toBe(shard.hi - shard.lo + 1);
       // Every block's transactions: as many as the block says, and as v2 lists.
-      const { rows: blocks } = await pool.query<{ workchain: number; shard: string; seqno: number; tx_count: number; n: string }>(
-        `select b.workchain, b.shard::text, b.seqno, b.tx_count, (select count(*) from transactions t
-           where t.block_workchain = b.workchain and t.block_shard = b.shard and t.block_seqno = b.seqno) as n from blocks b`,
-      );
-      let total = 0;
-      for (const block of blocks) {
-        expect(Number(block.n)).toBe(block.tx_count);
-        total += block.tx_count;
-        if (block.tx_count === 0) continue;
-        const listed = await callV2<{ transactions: { hash: string }[] }>(stack, 'GET', 'getBlockTransactions', {
-          workchain: block.workchain,
-          shard: block.shard,
-          seqno: block.seqno,
-          count: 256,
-        });
-        expect(listed.body.result!.transactions.length).toBe(block.tx_count);
-      }
+      const blocks = await expectBlocksAsV2(pool, stack);
+      const total = blocks.reduce((sum, block) => sum + block.tx_count, 0);
       expect(total).toBeGreaterThan(20);
       const { rows: dup } = await pool.query<{ n: string }>('select count(*) as n from (select hash from transactions group by hash having count(*) > 1) d');
       expect(dup[0]!.n).toBe('0');
