@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Address, toNano } from '@ton/core';
 import type { IndexStore } from '../../src/indexdb';
-import type { LocalStack } from './localStack';
-import { callV2 } from './v2Calls';
+import { startLocalStack, type LocalStack } from './localStack';
+import { callV2, sendTransfer } from './v2Calls';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -52,4 +55,39 @@ export async function expectBlocksAsV2(pool: IndexStore['pool'], stack: LocalSta
     expect(listed.body.result!.transactions.length).toBe(block.tx_count);
   }
   return blocks;
+}
+
+/** A local chain (index off) whose config file an indexer process reaches it with, transfers flowing every `everyMs`. */
+export interface ChainWithTraffic {
+  readonly stack: LocalStack;
+  /** A scratch directory (the config file is in it), removed by `stop`. */
+  readonly dir: string;
+  readonly configFile: string;
+  stop(): Promise<void>;
+}
+
+export async function chainWithTraffic(name: string, blockIntervalMs: number, everyMs: number, firstByte: number): Promise<ChainWithTraffic> {
+  const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
+  const stack = await startLocalStack(['--shards', '2', '--block-interval', String(blockIntervalMs), '--keep-blocks', '100000', '--index', 'off']);
+  const configFile = path.join(dir, 'local.json');
+  writeFileSync(configFile, stack.localnet.globalConfigJson);
+  const recipients = Array.from({ length: 3 }, (_, i) => new Address(0, Buffer.alloc(32, firstByte + i * 0x40)));
+  let sending = true;
+  const transfers = (async () => {
+    while (sending) {
+      await sendTransfer(stack, recipients, toNano('0.01')).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  })();
+  return {
+    stack,
+    dir,
+    configFile,
+    stop: async () => {
+      sending = false;
+      await transfers;
+      await stack.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Address, toNano } from '@ton/core';
 import pino from 'pino';
 import { IndexStore } from '../../src/indexdb';
-import { sendTransfer } from '../helpers/v2Calls';
-import { expectBlocksAsV2, spawnIndexer, type IndexerProcess } from '../helpers/indexerProcess';
+import { chainWithTraffic, expectBlocksAsV2, spawnIndexer, type ChainWithTraffic, type IndexerProcess } from '../helpers/indexerProcess';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import type { LocalStack } from '../helpers/localStack';
 import { parsePrometheus, valueOf, type Sample } from '../helpers/prometheus';
 import { freePort } from '../helpers/waiting';
 
@@ -33,34 +29,21 @@ interface Run extends IndexerProcess {
  */
 describe.each(INDEX_BACKENDS)('index --index-from backfill on a remote network (%s)', (backend) => {
   let db: TestDatabase;
+  let chain: ChainWithTraffic;
   let stack: LocalStack;
   let dir: string;
   let configFile: string;
-  let sending = true;
-  let transfers: Promise<void> | undefined;
 
   beforeAll(async () => {
     db = await createTestDatabase(backend);
-    dir = mkdtempSync(path.join(tmpdir(), 'index-backfill-'));
-    stack = await startLocalStack(['--shards', '2', '--block-interval', '150', '--keep-blocks', '100000', '--index', 'off']);
-    configFile = path.join(dir, 'local.json');
-    writeFileSync(configFile, stack.localnet.globalConfigJson);
-    const recipients = Array.from({ length: 3 }, (_, i) => new Address(0, Buffer.alloc(32, 0x31 + i * 0x40)));
-    transfers = (async () => {
-      while (sending) {
-        await sendTransfer(stack, recipients, toNano('0.01')).catch(() => {});
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    })();
+    chain = await chainWithTraffic('index-backfill', 150, 200, 0x31);
+    ({ stack, dir, configFile } = chain);
     await stack.localnet.chain.waitForMasterchainSeqno(HISTORY, 300_000);
   });
 
   afterAll(async () => {
-    sending = false;
-    await transfers;
-    await stack?.stop();
+    await chain?.stop();
     await db?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   async function startIndexer(): Promise<Run> {

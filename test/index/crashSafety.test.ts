@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Address, toNano } from '@ton/core';
 import pino from 'pino';
 import { IndexStore } from '../../src/indexdb';
-import { callV2, sendTransfer } from '../helpers/v2Calls';
-import { expectBlocksAsV2, spawnIndexer, type IndexerProcess } from '../helpers/indexerProcess';
+import { callV2 } from '../helpers/v2Calls';
+import { chainWithTraffic, expectBlocksAsV2, spawnIndexer, type ChainWithTraffic, type IndexerProcess } from '../helpers/indexerProcess';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import type { LocalStack } from '../helpers/localStack';
 
 jest.setTimeout(1_500_000);
 
@@ -21,33 +18,20 @@ const KILLS = 20;
  */
 describe.each(INDEX_BACKENDS)('index crash safety (%s)', (backend) => {
   let db: TestDatabase;
+  let chain: ChainWithTraffic;
   let stack: LocalStack;
   let dir: string;
   let configFile: string;
-  let sending = true;
-  let transfers: Promise<void> | undefined;
 
   beforeAll(async () => {
     db = await createTestDatabase(backend);
-    dir = mkdtempSync(path.join(tmpdir(), 'index-crash-'));
-    stack = await startLocalStack(['--shards', '2', '--block-interval', '500', '--keep-blocks', '100000', '--index', 'off']);
-    configFile = path.join(dir, 'local.json');
-    writeFileSync(configFile, stack.localnet.globalConfigJson);
-    const recipients = Array.from({ length: 3 }, (_, i) => new Address(0, Buffer.alloc(32, 0x21 + i * 0x50)));
-    transfers = (async () => {
-      while (sending) {
-        await sendTransfer(stack, recipients, toNano('0.01')).catch(() => {});
-        await new Promise((resolve) => setTimeout(resolve, 150));
-      }
-    })();
+    chain = await chainWithTraffic('index-crash', 500, 150, 0x21);
+    ({ stack, dir, configFile } = chain);
   });
 
   afterAll(async () => {
-    sending = false;
-    await transfers;
-    await stack?.stop();
+    await chain?.stop();
     await db?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   function startIndexer(): IndexerProcess {
