@@ -1,6 +1,7 @@
 import { Address, beginCell, Cell, loadMessage, toNano } from '@ton/core';
 import WebSocket from 'ws';
 import { withLiteClient } from '../helpers/sessionClient';
+import { HARNESS_DEADLINE_MS } from '../helpers/sessionClient';
 import { signedTransfer, type SignedTransfer } from '../helpers/v2Calls';
 import type { TestDatabase } from '../helpers/indexDatabases';
 import type { LocalStack } from '../helpers/localStack';
@@ -26,7 +27,7 @@ async function sendSigned(stack: LocalStack, signed: SignedTransfer): Promise<{ 
   // The next transfer needs the new seqno: wait for this one to be in a block.
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const now = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(signed.contract).getSeqno());
+    const now = await withLiteClient(stack.server.pool.openSession({}, Date.now() + HARNESS_DEADLINE_MS), (client) => client.open(signed.contract).getSeqno());
     if (now > signed.seqno) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
