@@ -7,6 +7,7 @@ import { nextBlock, startLocalStack, type LocalStack } from '../helpers/localSta
 import { indexCaughtUp } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
 import { transferFromWallet } from '../helpers/walletActions';
+import { loadV3DocsSpec, loadV3Spec, V3_DOCS_SPEC_PRESENT, V3_SPEC_PRESENT, type V3SpecValidator } from '../v3/v3Spec';
 import compiled from '../fixtures/contracts/multisigVesting.json';
 
 jest.setTimeout(300_000);
@@ -57,9 +58,17 @@ describe.each(INDEX_BACKENDS)('multisig and vesting indexed from the local chain
   const vestingStart = Math.floor(Date.now() / 1000) - 60;
   const vestingAmount = toNano('10');
 
+  const spec: V3SpecValidator | undefined = V3_SPEC_PRESENT ? loadV3Spec() : undefined;
+  // `actions` is in the docs' copy of the spec only.
+  const docsSpec: V3SpecValidator | undefined = V3_DOCS_SPEC_PRESENT ? loadV3DocsSpec() : undefined;
+
+  /** A v3 answer; a 200 of a GET is validated against ../shared/spec/v3 (when present). */
   async function v3(path: string, init?: RequestInit): Promise<{ status: number; body: Json }> {
     const res = await fetch(`${stack.url}/api/v3${path}`, init);
-    return { status: res.status, body: (await res.json()) as Json };
+    const body = (await res.json()) as Json;
+    const errors = res.status === 200 && !init ? spec?.check(path.split('?')[0]!, body) : null;
+    if (errors) throw new Error(`${path} does not match the spec: ${JSON.stringify(errors.slice(0, 3))}`);
+    return { status: res.status, body };
   }
 
   async function getMethod(address: Address, method: string): Promise<V2Entry[]> {
@@ -71,7 +80,10 @@ describe.each(INDEX_BACKENDS)('multisig and vesting indexed from the local chain
   async function actionsOf(account: Address, version = 'latest'): Promise<Json[]> {
     const res = await fetch(`${stack.url}/api/v3/actions?account=${raw(account)}&sort=asc`, { headers: { 'X-Actions-Version': version } });
     expect(res.status).toBe(200);
-    return ((await res.json()) as Json)['actions'] as Json[];
+    const body = (await res.json()) as Json;
+    const errors = docsSpec?.check('/actions', body);
+    if (errors) throw new Error(`actions do not match the spec: ${JSON.stringify(errors.slice(0, 3))}`);
+    return body['actions'] as Json[];
   }
 
   const send = (from: number, to: Address, value: bigint, body: Cell, init?: StateInit) =>
