@@ -22,6 +22,7 @@ import {
 } from '../tlb';
 import { loadSnakeBytes } from '../converters';
 import type { ActionDetails, ActionJson, TokenDirectory, TraceInput, TraceMessage, TraceTransaction } from './types';
+import { V1_ACTION_TYPES } from './versions';
 
 /**
  * toncenter's action classification (indexer/events in toncenter/ton-indexer), for its v1 core
@@ -58,6 +59,8 @@ interface Block {
   deployments: Set<string>;
   /** contract_deploy blocks hanging off this block (unwound into the action list at the end). */
   deploys: Block[];
+  /** The blocks a typed block was merged from (toncenter's children_blocks). */
+  children: Block[];
   /** Typed fields, filled by a matcher (toncenter's RawAction columns this type uses). */
   fields: ActionFields;
 }
@@ -135,6 +138,7 @@ function newBlock(type: string, nodes: EventNode[]): Block {
     initiating: nodes[0]?.parent ?? null,
     deployments: new Set(),
     deploys: [],
+    children: [],
     fields: {},
   };
 }
@@ -239,6 +243,7 @@ function autoAppended(block: Block, includeExcess: boolean): Block[] {
  */
 function merge(typed: Block, head: Block, taken: Block[]): Block {
   const set = new Set([head, ...taken]);
+  typed.children = [...set];
   for (const block of set) {
     block.merged = true;
     typed.nodes.push(...block.nodes.filter((n) => !typed.nodes.includes(n)));
@@ -873,19 +878,31 @@ export function classifyTrace(trace: TraceInput, directory: TokenDirectory): Act
     }
   }
   const actions: ActionJson[] = [];
-  for (const block of [...blocks, ...deploys]) {
+  // Calls from outside (external messages) and to nowhere (logs) are not actions.
+  const listed = (block: Block) => {
     const msg = block.nodes[0]?.msg;
-    // Calls from outside (external messages) and to nowhere (logs) are not actions.
-    if (block.type === 'call_contract' && (!msg || msg.source === null || msg.destination === null)) continue;
-    actions.push(toAction(block, trace, traceEnd));
+    return block.type !== 'call_contract' || (!!msg && msg.source !== null && msg.destination !== null);
+  };
+  for (const block of [...blocks, ...deploys]) {
+    if (!listed(block)) continue;
+    const action = toAction(block, trace, traceEnd);
+    actions.push(action);
+    // serialize_blocks: a type newer than v1 lists its steps too, marked with it as ancestor.
+    if (V1_ACTION_TYPES.has(block.type)) continue;
+    for (const child of block.children) {
+      if (child.type === 'contract_deploy' || !listed(child)) continue;
+      const step = toAction(child, trace, traceEnd);
+      if (step.action_id === action.action_id || actions.some((a) => a.action_id === step.action_id)) continue;
+      actions.push({ ...step, ancestor_type: [block.type] });
+    }
   }
   return actions.length > 0 ? actions : [unknownAction(trace, traceEnd)];
 }
 
 /**
- * The actions a client sees: those of a type it accepts (ton-index-go's
- * `type = ANY(types) AND NOT(ancestor_type && types)`; our actions have no ancestors).
+ * The actions a client sees: those of a type it accepts and that are not a step of an action it
+ * accepts (ton-index-go's `type = ANY(types) AND NOT(ancestor_type && types)`).
  */
 export function selectActions(actions: readonly ActionJson[], accepted: ReadonlySet<string>): ActionJson[] {
-  return actions.filter((a) => accepted.has(a.type));
+  return actions.filter((a) => accepted.has(a.type) && !(a.ancestor_type ?? []).some((t) => accepted.has(t)));
 }

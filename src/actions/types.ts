@@ -101,4 +101,10 @@ export interface ActionJson {
   trace_external_hash?: string;
   accounts: string[];
   finality: 'finalized';
+  /**
+   * The typed actions (of types newer than v1) this generic one is a step of: ton-index-go keeps
+   * them to show a client that does not know the typed action its steps instead (`json:"-"`, never
+   * printed).
+   */
+  ancestor_type?: string[];
 }

@@ -314,6 +314,9 @@ describe('multisig and vesting actions', () => {
   const VESTING = addr(0x3c);
   const signers = [WALLET_A, WALLET_B];
   const withOrder: TokenDirectory = { ...directory, multisigOrder: (a) => (a === ORDER ? { signers } : undefined) };
+  const LATEST = expandActionTypes(['latest']);
+  /** What a client of the latest version sees (the steps of typed actions are hidden). */
+  const latest = (actions: ReturnType<typeof classifyTrace>) => selectActions(actions, LATEST);
   const orderCell = beginCell().storeUint(0x1234, 16).endCell();
 
   function createOrderTrace() {
@@ -332,7 +335,15 @@ describe('multisig and vesting actions', () => {
 
   test('new_order then the order init: multisig_create_order with the order and its signers; a deploy beside it', () => {
     const { trace, m1, t2, t3 } = createOrderTrace();
-    const actions = classifyTrace(trace, withOrder);
+    const all = classifyTrace(trace, withOrder);
+    // toncenter's serialize_blocks: a type newer than v1 is followed by its steps, marked with it.
+    expect(all.map((a) => [a.type, a.ancestor_type])).toEqual([
+      ['multisig_create_order', undefined],
+      ['call_contract', ['multisig_create_order']],
+      ['call_contract', ['multisig_create_order']],
+      ['contract_deploy', undefined],
+    ]);
+    const actions = latest(all);
     expect(actions.map((a) => a.type)).toEqual(['multisig_create_order', 'contract_deploy']);
     const [a] = actions;
     expect(a!.details).toEqual({
@@ -352,8 +363,12 @@ describe('multisig and vesting actions', () => {
     expect(a!.accounts).toEqual([WALLET_A, WALLET_B, MULTISIG, ORDER].sort());
     // An order the index has not detected: toncenter's matcher gives up, the calls stay generic.
     expect(classifyTrace(trace, directory).map((x) => x.type)).toEqual(['call_contract', 'call_contract', 'contract_deploy']);
-    // v1 clients do not see the v2 type.
-    expect(selectActions(actions, expandActionTypes(['v1'])).map((x) => x.type)).toEqual(['contract_deploy']);
+    // A v1 client sees the steps instead of the v2 type (ton-index-go's ancestor filter).
+    expect(selectActions(all, expandActionTypes(['v1'])).map((x) => [x.type, x.details['opcode']])).toEqual([
+      ['call_contract', '0xf718510f'],
+      ['call_contract', '0x9c73fba2'],
+      ['contract_deploy', '0x9c73fba2'],
+    ]);
   });
 
   test('approve by opcode (accepted) and by comment (rejected with its exit code); execute from the order', () => {
@@ -368,7 +383,7 @@ describe('multisig and vesting actions', () => {
     const t2 = tx('ap2', ORDER, m1, [m2, m3]);
     const t3 = tx('ap3', WALLET_B, m2, []);
     const t4 = tx('ap4', MULTISIG, m3, []);
-    const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, withOrder);
+    const actions = latest(classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, withOrder));
     expect(actions.map((a) => a.type)).toEqual(['multisig_approve', 'multisig_execute']);
     expect(actions[0]!.details).toEqual({ signer_index: 1, exit_code: 0, source: WALLET_B, destination: ORDER });
     expect(actions[0]!.success).toBe(true);
@@ -389,7 +404,7 @@ describe('multisig and vesting actions', () => {
     const u1 = tx('ap-c1', WALLET_A, ext2, [c1]);
     const u2 = tx('ap-c2', ORDER, c1, [c2]);
     const u3 = tx('ap-c3', WALLET_A, c2, []);
-    const rejected = classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, u2, u3] }, withOrder);
+    const rejected = latest(classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, u2, u3] }, withOrder));
     expect(rejected.map((a) => a.type)).toEqual(['multisig_approve']);
     expect(rejected[0]!.details).toEqual({ signer_index: -1, exit_code: 107, source: WALLET_A, destination: ORDER });
     expect(rejected[0]!.success).toBe(false);
@@ -405,7 +420,7 @@ describe('multisig and vesting actions', () => {
     const t2 = tx('vs2', VESTING, m1, [m2, m3]);
     const t3 = tx('vs3', WALLET_B, m2, []);
     const t4 = tx('vs4', WALLET_A, m3, []);
-    const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, directory);
+    const actions = latest(classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, directory));
     expect(actions.map((a) => a.type)).toEqual(['vesting_send_message', 'ton_transfer']);
     expect(actions[0]!.details).toEqual({ query_id: '8', message_boc: inner.toBoc().toString('base64'), source: WALLET_A, vesting: VESTING, destination: WALLET_B, amount: '3000000000' });
     expect(actions[0]!.transactions).toEqual(expect.arrayContaining([t2.hash, t4.hash]));
@@ -416,7 +431,7 @@ describe('multisig and vesting actions', () => {
     const u1 = tx('vw1', WALLET_B, ext2, [w1]);
     const u2 = tx('vw2', VESTING, w1, [w2]);
     const u3 = tx('vw3', WALLET_B, w2, []);
-    const added = classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, u2, u3] }, directory);
+    const added = latest(classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, u2, u3] }, directory));
     expect(added.map((a) => a.type)).toEqual(['vesting_add_whitelist']);
     expect(added[0]!.details).toEqual({ query_id: '9', accounts_added: [WALLET_A, MULTISIG], source: WALLET_B, vesting: VESTING });
     // Without the vesting's response toncenter's matcher does not match.

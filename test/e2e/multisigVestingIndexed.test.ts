@@ -245,8 +245,13 @@ describe.each(INDEX_BACKENDS)('multisig and vesting indexed from the local chain
     // The payment the multisig sent stays its own action (a ton_transfer with the comment).
     const paid = (await actionsOf(wallets[2]!)).find((a) => a['type'] === 'ton_transfer' && (a['details'] as Json)['comment'] === 'paid by multisig');
     expect(paid?.['details']).toMatchObject({ source: raw(multisig), destination: raw(wallets[2]!), value: payment.toString() });
-    // A v1 client is not shown the v2 types.
-    expect((await actionsOf(order, 'v1')).map((a) => a['type'])).not.toContain('multisig_approve');
+    // A v1 client is shown the steps instead (ton-index-go's ancestor_type filter): the order's init, the approval and its answer, the execute.
+    const v1 = await actionsOf(order, 'v1');
+    expect(v1.map((a) => a['type'])).not.toContain('multisig_approve');
+    expect(v1.filter((a) => a['type'] === 'call_contract').map((a) => (a['details'] as Json)['opcode'])).toEqual(
+      expect.arrayContaining(['0x9c73fba2', '0xa762230f', '0x82609bf6', '0x75097f5d']),
+    );
+    expect(v1.every((a) => !('ancestor_type' in a))).toBe(true);
   });
 
   it('lists the vesting contract with what get_vesting_data gives and its whitelist', async () => {

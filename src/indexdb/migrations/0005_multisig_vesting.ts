@@ -8,6 +8,9 @@
  * upper-case `text`, as the rest of this schema; the signer/proposer arrays are `text[]` with GIN
  * indexes (toncenter's `tonaddr[]`).
  *
+ * `actions.ancestor_type` (toncenter's column): the typed actions newer than v1 a generic action is
+ * a step of, so that a client of an older version sees the steps (src/actions selectActions).
+ *
  * `code_interfaces` is emptied: the codes it recorded were tried for the token interfaces only,
  * so a multisig, order or vesting code recorded there as "none" must be tried again (each known
  * token code is classified again once, at its next touched account).
@@ -72,6 +75,8 @@ create table vesting_whitelist (
   primary key (vesting_contract_address, wallet_address)
 );
 create index vesting_index_1 on vesting_whitelist (wallet_address);
+
+alter table actions add column ancestor_type text[] not null default '{}';
 
 delete from code_interfaces;
 `;
