@@ -437,6 +437,28 @@ describe('multisig and vesting actions', () => {
     // Without the vesting's response toncenter's matcher does not match.
     expect(classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, { ...u2, outMsgs: [] }] }, directory).map((a) => a.type)).toEqual(['call_contract']);
   });
+  test('add_whitelist of a masterchain address: the facts of toncenter\'s mainnet case (vesting.yaml, trace 03XZQ1Ck…)', () => {
+    // Its vesting, adder and the masterchain account it whitelisted; three transactions (the
+    // adder's wallet, the vesting, the response back), accounts the vesting and the adder.
+    const vestingMain = '0:E9D864419C6A77FBC1D2EC7AFE840C1C349FCC1D2E19520FC73F547DD1721E9E';
+    const adder = '0:FD8B2FC26CB0FE2D27B911FD0409D72DEDA2089C1EA7722D2910EA5354900B2D';
+    const added = '-1:ECB7B7B4C200424F8D837AC9E0C5EDCA800A162546CD5706FB86549C0FE03038';
+    const ext = external('vm', adder);
+    const w1 = message('vm-req', adder, vestingMain, 1_000_000_000n, beginCell().store(storeVestingAddWhitelist({ queryId: 0n, addresses: [address(added)] })).endCell());
+    const w2 = message('vm-resp', vestingMain, adder, 990_000_000n, beginCell().storeUint(OP.vestingAddWhitelistResponse, 32).storeUint(0, 64).endCell(), false);
+    const u1 = tx('vm1', adder, ext, [w1]);
+    const u2 = tx('vm2', vestingMain, w1, [w2]);
+    const u3 = tx('vm3', adder, w2, []);
+    const [action, ...rest] = classifyTrace({ traceId: u1.hash, externalHash: ext.hash, transactions: [u1, u2, u3] }, directory);
+    expect(action).toMatchObject({ type: 'vesting_add_whitelist', success: true, details: { query_id: '0', accounts_added: [added], source: adder, vesting: vestingMain } });
+    expect(action!.accounts).toEqual([vestingMain, adder].sort());
+    expect(new Set(action!.transactions)).toEqual(new Set([u1.hash, u2.hash, u3.hash]));
+    // Its steps follow it, for clients of v1.
+    expect(rest.map((a) => [a.type, a.ancestor_type])).toEqual([
+      ['call_contract', ['vesting_add_whitelist']],
+      ['call_contract', ['vesting_add_whitelist']],
+    ]);
+  });
 });
 
 describe('action type versions', () => {
