@@ -1,5 +1,6 @@
-import { Cell, Dictionary, loadMessageRelaxed } from '@ton/core';
+import { Address, Cell, Dictionary, loadMessageRelaxed } from '@ton/core';
 import { loadSnakeBytes, rawAddressUpper } from '../../converters';
+import { loadJettonBurn, loadJettonTransfer, loadNftTransfer, OP, type MsgAddress } from '../../tlb';
 import type { MultisigDbRow, MultisigOrderDbRow, VestingDbRow } from '../sql/multisigVesting';
 import { b64, num, str64 } from './format';
 
@@ -26,11 +27,36 @@ function addressDict(cell: Cell | null): string[] | null {
   return [...dict.keys()].sort((a, b) => a - b).map((k) => rawAddressUpper(dict.get(k)!));
 }
 
+const boc = (cell: Cell | null): string | null => (cell ? cell.toBoc().toString('base64') : null);
+const addr = (a: MsgAddress): string | null => (a instanceof Address ? rawAddressUpper(a) : null);
+/** Go's uint64 query id is a JSON number. */
+const queryNumber = (q: bigint): number => Number(q);
+
+/** parseForwardPayload: the payload's kind and comment, as ton-index-go names them. */
+function forwardPayloadFields(payload: Cell): { payload_sum_type: string; comment: string; encrypted_comment: boolean } {
+  const s = payload.beginParse(true);
+  if (s.remainingBits === 0) return { payload_sum_type: '', comment: '', encrypted_comment: false };
+  if (s.remainingBits < 32) return { payload_sum_type: 'Unknown', comment: '', encrypted_comment: false };
+  const op = s.loadUint(32);
+  const text = () => {
+    try {
+      return loadSnakeBytes(s)?.toString('utf8') ?? '';
+    } catch {
+      return '';
+    }
+  };
+  if (op === 0) return { payload_sum_type: 'TextComment', comment: text(), encrypted_comment: false };
+  if (op === OP.encryptedComment) return { payload_sum_type: 'EncryptedTextComment', comment: text(), encrypted_comment: true };
+  // STON.fi swap payloads (0x25938561) are read there; here they stay `Unknown`.
+  return { payload_sum_type: 'Unknown', comment: '', encrypted_comment: false };
+}
+
 /**
- * A sent message's body as ton-index-go's parseMessageBody reads the simple cases: none or a
- * comment is a `ton_transfer` (its reader takes the comment from the body's first bit, so the
- * four zero bytes of the opcode lead the text, as there), anything else `unknown` with its opcode
- * and BoC. (ton-index-go also parses jetton, NFT, nominator and vesting bodies here; we do not.)
+ * A sent message's body as ton-index-go's parseMessageBody reads it, for the standard cases: none
+ * or a comment is a `ton_transfer` (its reader takes the comment from the body's first bit, so the
+ * four zero bytes of the opcode lead the text, as there); TEP-74 transfer and burn, TEP-62
+ * transfer; anything else `unknown` with its opcode and BoC. (ton-index-go also parses jetton
+ * admin, minter, nominator and vesting bodies here; we give those as `unknown`.)
  */
 function parsedBody(body: Cell): { type: string; body: Record<string, unknown> } {
   const s = body.beginParse(true);
@@ -39,6 +65,51 @@ function parsedBody(body: Cell): { type: string; body: Record<string, unknown> }
     let comment = '';
     if (s.remainingBits >= 8 && s.remainingBits % 8 === 0 && s.remainingRefs <= 1) comment = loadSnakeBytes(s)?.toString('utf8') ?? '';
     return { type: 'ton_transfer', body: { comment, encrypted: false } };
+  }
+  try {
+    if (op === OP.jettonTransfer) {
+      const t = loadJettonTransfer(s);
+      const payload = forwardPayloadFields(t.forwardPayload.cell);
+      // Keys in models.JettonTransferBody's order.
+      return {
+        type: 'jetton_transfer',
+        body: {
+          query_id: queryNumber(t.queryId),
+          amount: t.amount.toString(),
+          destination: addr(t.destination),
+          response: addr(t.responseDestination),
+          custom_payload: boc(t.customPayload),
+          forward_amount: t.forwardTonAmount.toString(),
+          comment: payload.comment,
+          encrypted_comment: payload.encrypted_comment,
+          forward_payload: boc(t.forwardPayload.cell),
+          payload_sum_type: payload.payload_sum_type,
+          stonfi_swap_body: null,
+        },
+      };
+    }
+    if (op === OP.jettonBurn) {
+      const b = loadJettonBurn(s);
+      return { type: 'jetton_burn', body: { query_id: queryNumber(b.queryId), amount: b.amount.toString(), response_destination: addr(b.responseDestination) } };
+    }
+    if (op === OP.nftTransfer) {
+      const t = loadNftTransfer(s);
+      return {
+        type: 'nft_transfer',
+        body: {
+          query_id: queryNumber(t.queryId),
+          new_owner: addr(t.newOwner),
+          response_destination: addr(t.responseDestination),
+          custom_payload: boc(t.customPayload),
+          forward_amount: t.forwardAmount.toString(),
+          forward_payload: boc(t.forwardPayload.cell),
+        },
+      };
+    }
+  } catch {
+    // A body that does not read as its opcode's scheme: ton-index-go's fallback, an unknown
+    // message with its data and no opcode.
+    return { type: 'unknown', body: { opcode: 0, data: body.toBoc().toString('base64') } };
   }
   return { type: 'unknown', body: { opcode: op, data: body.toBoc().toString('base64') } };
 }
