@@ -11,4 +11,5 @@ export { rollbackTo, pruneBefore } from './rollback';
 export { tryAcquireWriter, WRITER_LOCK_KEY, type WriterLease } from './election';
 export { insertTokenStates, insertTokenEvents, readCodeInterfaces } from './tokens';
 export type * from './tokens';
+export type * from './multisigVesting';
 export type * from './rows';

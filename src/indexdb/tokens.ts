@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { insertMultisigVestingStates, type MultisigVestingRows } from './multisigVesting';
 
 /**
  * The token rows one masterchain block adds (toncenter's tables, migration 3): the detected state
@@ -8,7 +9,7 @@ import type { ClientBase } from 'pg';
  */
 
 /** The standard interfaces the detection looks for (code_interfaces.interfaces). */
-export type TokenInterface = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item';
+export type TokenInterface = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item' | 'multisig' | 'multisig_order' | 'vesting';
 
 export interface CodeInterfacesRow {
   code_hash: Buffer;
@@ -106,7 +107,7 @@ export interface NftTransferRow extends TokenEventBase {
 }
 
 /** The detected contracts of one masterchain block (the states after it). */
-export interface TokenStateRows {
+export interface TokenStateRows extends MultisigVestingRows {
   codeInterfaces: CodeInterfacesRow[];
   jettonMasters: JettonMasterRow[];
   jettonWallets: JettonWalletRow[];
@@ -196,6 +197,7 @@ export async function insertTokenStates(client: ClientBase, rows: TokenStateRows
   await bulk(client, 'jetton_wallets', JETTON_WALLET, byAddress(rows.jettonWallets), upsertNewer('jetton_wallets', JETTON_WALLET));
   await bulk(client, 'nft_collections', NFT_COLLECTION, byAddress(rows.nftCollections), upsertNewer('nft_collections', NFT_COLLECTION));
   await bulk(client, 'nft_items', NFT_ITEM, byAddress(rows.nftItems), upsertNewer('nft_items', NFT_ITEM));
+  await insertMultisigVestingStates(client, rows);
 }
 
 export async function insertTokenEvents(client: ClientBase, rows: TokenEventRows): Promise<void> {

@@ -153,7 +153,7 @@ export class IndexEventBuilder implements ReplaySource {
       for (const trace of completed) {
         const list = actions.get(trace.trace_id.toString('base64')) ?? [];
         if (list.length === 0) continue;
-        const items = list.map((action) => ({ type: action.type, accounts: action.accounts, json: JSON.stringify(action) }));
+        const items = list.map(({ ancestor_type: ancestorTypes, ...action }) => ({ type: action.type, accounts: action.accounts, ancestorTypes, json: JSON.stringify(action) }));
         const actionBook = withAddressBook ? await this.addressBook(items.flatMap((item) => item.accounts)) : undefined;
         events.push({
           type: 'actions',

@@ -53,6 +53,8 @@ export interface ActionItem {
   readonly type: string;
   /** Raw upper-case addresses the action involves (a client subscribed to one of them gets it). */
   readonly accounts: readonly string[];
+  /** The typed actions this one is a step of (a client accepting one of them is not sent it). */
+  readonly ancestorTypes?: readonly string[];
   readonly json: string;
 }
 
@@ -153,7 +155,8 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
         (action) =>
           action.accounts.some((account) => subscription.addresses.has(account)) &&
           (subscription.actionTypes.length === 0 || subscription.actionTypes.includes(action.type)) &&
-          accepted.has(action.type),
+          accepted.has(action.type) &&
+          !(action.ancestorTypes ?? []).some((t) => accepted.has(t)),
       );
       if (chosen.length === 0) return undefined;
       remember(memory, event.traceExternalHashNorm);

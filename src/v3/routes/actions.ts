@@ -30,12 +30,13 @@ export function actionGroup(query: V3Query) {
   }));
 }
 
-/** The shape of one action as ton-index-go answers it: `accounts` only when asked for. */
-export function toActionAnswer(action: ActionJson, includeAccounts: boolean): Omit<ActionJson, 'accounts'> & { accounts?: string[] } {
-  if (includeAccounts) return action;
-  const { accounts: _accounts, ...rest } = action;
-  void _accounts;
-  return rest;
+/** The shape of one action as ton-index-go answers it: `accounts` only when asked for, never `ancestor_type`. */
+export function toActionAnswer(action: ActionJson, includeAccounts: boolean): Omit<ActionJson, 'accounts' | 'ancestor_type'> & { accounts?: string[] } {
+  // A copy without the fields not printed, keys in their order.
+  const answer: Partial<ActionJson> = { ...action };
+  delete answer.ancestor_type;
+  if (!includeAccounts) delete answer.accounts;
+  return answer as Omit<ActionJson, 'accounts' | 'ancestor_type'> & { accounts?: string[] };
 }
 
 /** GetActions: actions of the index by account, transaction, message, trace, action id, time/lt. */

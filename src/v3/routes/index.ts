@@ -8,6 +8,7 @@ import { masterchainBlockShards } from './masterchainBlockShards';
 import { masterchainBlockShardState } from './masterchainBlockShardState';
 import { masterchainInfo } from './masterchainInfo';
 import { messages } from './messages';
+import { multisigOrders, multisigWallets } from './multisig';
 import { nftCollections, nftItems, nftTransfers } from './nft';
 import { pendingActions, pendingTraces, pendingTransactions } from './pending';
 import type { AnyRoute } from './route';
@@ -16,6 +17,7 @@ import { events, traces } from './traces';
 import { transactions } from './transactions';
 import { transactionsByMasterchainBlock } from './transactionsByMasterchainBlock';
 import { transactionsByMessage } from './transactionsByMessage';
+import { vestingContracts } from './vesting';
 
 /** Every indexed v3 route, in ton-index-go's order. */
 export const V3_ROUTES: readonly AnyRoute[] = [
@@ -45,4 +47,7 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   nftCollections,
   nftItems,
   nftTransfers,
+  multisigWallets,
+  multisigOrders,
+  vestingContracts,
 ];

@@ -9,7 +9,7 @@ import { messagesOf } from '../sql/transactions';
 import { NotFoundError } from '../../errors';
 import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup } from './common';
 import { defineRoute, type RouteContext } from './route';
-import { expandActionTypes } from '../../actions';
+import { expandActionTypes, selectActions } from '../../actions';
 import { queryActionsOfTraces } from '../sql/actions';
 import { toActionAnswer } from './actions';
 
@@ -83,7 +83,7 @@ async function attachActions(context: RouteContext, traceIds: readonly Buffer[],
   const accepted = expandActionTypes(version !== undefined ? [version] : supported.length > 0 ? supported : ['latest']);
   const byTrace = await queryActionsOfTraces(context.db, traceIds, [...accepted]);
   for (const trace of traces) {
-    const list = byTrace.get(trace['trace_id'] as string) ?? [];
+    const list = selectActions(byTrace.get(trace['trace_id'] as string) ?? [], accepted);
     trace['actions'] = list.map((a) => toActionAnswer(a, false));
     const info = trace['trace_info'] as Record<string, unknown>;
     if (list.length > 0) info['classification_state'] = 'ok';
