@@ -10,5 +10,6 @@ export { insertMcBlockRows, beginAtCheckpoint, readCheckpoint, CheckpointMovedEr
 export { rollbackTo, pruneBefore } from './rollback';
 export { tryAcquireWriter, WRITER_LOCK_KEY, type WriterLease } from './election';
 export { insertTokenStates, insertTokenEvents, readCodeInterfaces } from './tokens';
+export { writeMetadataCache, type MetadataCacheRow } from './metadataCache';
 export type * from './tokens';
 export type * from './rows';

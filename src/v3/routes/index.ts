@@ -3,11 +3,13 @@ import { actions } from './actions';
 import { addressBook } from './addressBook';
 import { adjacentTransactions } from './adjacentTransactions';
 import { blocks } from './blocks';
+import { dnsRecords } from './dns';
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons';
 import { masterchainBlockShards } from './masterchainBlockShards';
 import { masterchainBlockShardState } from './masterchainBlockShardState';
 import { masterchainInfo } from './masterchainInfo';
 import { messages } from './messages';
+import { metadata } from './metadata';
 import { nftCollections, nftItems, nftTransfers } from './nft';
 import { pendingActions, pendingTraces, pendingTransactions } from './pending';
 import type { AnyRoute } from './route';
@@ -31,6 +33,7 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   messages,
   topAccountsByBalance,
   addressBook,
+  metadata,
   accountStates,
   walletStates,
   traces,
@@ -45,4 +48,5 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   nftCollections,
   nftItems,
   nftTransfers,
+  dnsRecords,
 ];
