@@ -20,7 +20,9 @@ const MAINNET_ROOTS: readonly (readonly [string, DomainMethod])[] = [
   ['0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF', 'get_domain'],
   ['0:80D78A35F955A14B679FAA887FF4CD5BFC0F43B4A4EEA2A7E6927F3701B273C2', 'get_full_domain'],
 ];
-const TESTNET_ROOTS: readonly (readonly [string, DomainMethod])[] = [['0:E33ED33A42EB2032059F97D90C706F8400BB256D32139CA707F1564AD699C7DD', 'get_domain']];
+const TESTNET_ROOTS: readonly (readonly [string, DomainMethod])[] = [
+  ['0:E33ED33A42EB2032059F97D90C706F8400BB256D32139CA707F1564AD699C7DD', 'get_domain'],
+];
 
 /**
  * The DNS collections of a network (raw address → how its items name their domain) with the ones

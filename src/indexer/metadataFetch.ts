@@ -33,10 +33,27 @@ const FAILED_FOR_S = 3600;
 
 const BLOCKED = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 /** Whether an address is one a fetch may not reach by default (IPv4-mapped IPv6 read as its IPv4). */
 export function isPrivateAddress(address: string): boolean {
@@ -55,7 +72,8 @@ async function addressOf(host: string, allowPrivate: boolean): Promise<{ address
   const resolved = isIP(literal) ? [{ address: literal, family: isIP(literal) }] : await lookup(literal, { all: true });
   if (resolved.length === 0) throw new MetadataFetchError(`no addresses resolved for host: ${literal}`);
   if (!allowPrivate) {
-    for (const { address } of resolved) if (isPrivateAddress(address)) throw new MetadataFetchError(`blocked request to private IP: ${address}`);
+    for (const { address } of resolved)
+      if (isPrivateAddress(address)) throw new MetadataFetchError(`blocked request to private IP: ${address}`);
   }
   return resolved[0]!;
 }
@@ -72,36 +90,41 @@ function getOnce(url: URL, options: MetadataFetchOptions, signal: AbortSignal): 
       new Promise<Answer>((resolve, reject) => {
         // The connection goes to the checked address whatever a new lookup would say.
         const pinned: LookupFunction = (_host, lookupOptions, callback) => {
-          if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
+          if ((lookupOptions as { all?: boolean }).all)
+            (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
           else callback(null, target.address, target.family);
         };
-        const request = (url.protocol === 'https:' ? https : http).get(url, { lookup: pinned, signal, headers: { accept: 'application/json' } }, (response) => {
-          const status = response.statusCode ?? 0;
-          if (status >= 300 && status < 400 && response.headers.location) {
-            response.resume();
-            resolve({ status, location: response.headers.location, body: Buffer.alloc(0) });
-            return;
-          }
-          const declared = Number(response.headers['content-length']);
-          if (Number.isFinite(declared) && declared > options.maxBytes) {
-            response.destroy();
-            reject(new MetadataFetchError(`document larger than ${options.maxBytes} bytes`));
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > options.maxBytes) {
+        const request = (url.protocol === 'https:' ? https : http).get(
+          url,
+          { lookup: pinned, signal, headers: { accept: 'application/json' } },
+          (response) => {
+            const status = response.statusCode ?? 0;
+            if (status >= 300 && status < 400 && response.headers.location) {
+              response.resume();
+              resolve({ status, location: response.headers.location, body: Buffer.alloc(0) });
+              return;
+            }
+            const declared = Number(response.headers['content-length']);
+            if (Number.isFinite(declared) && declared > options.maxBytes) {
               response.destroy();
               reject(new MetadataFetchError(`document larger than ${options.maxBytes} bytes`));
               return;
             }
-            chunks.push(chunk);
-          });
-          response.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
-          response.on('error', reject);
-        });
+            const chunks: Buffer[] = [];
+            let size = 0;
+            response.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size > options.maxBytes) {
+                response.destroy();
+                reject(new MetadataFetchError(`document larger than ${options.maxBytes} bytes`));
+                return;
+              }
+              chunks.push(chunk);
+            });
+            response.on('end', () => resolve({ status, body: Buffer.concat(chunks) }));
+            response.on('error', reject);
+          },
+        );
         request.on('error', reject);
       }),
   );
@@ -119,7 +142,8 @@ export async function fetchMetadataDocument(uri: string, options: MetadataFetchO
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
     for (let redirects = 0; ; redirects++) {
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new MetadataFetchError(`unsupported protocol: ${url.protocol.replace(/:$/, '')}`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new MetadataFetchError(`unsupported protocol: ${url.protocol.replace(/:$/, '')}`);
       const answer = await getOnce(url, options, signal);
       if (answer.location !== undefined) {
         if (redirects >= MAX_REDIRECTS) throw new MetadataFetchError('too many redirects');
@@ -133,7 +157,8 @@ export async function fetchMetadataDocument(uri: string, options: MetadataFetchO
       } catch {
         throw new MetadataFetchError('the document is not JSON');
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new MetadataFetchError('the document is not a JSON object');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new MetadataFetchError('the document is not a JSON object');
       return parsed as Record<string, unknown>;
     }
   } catch (err) {

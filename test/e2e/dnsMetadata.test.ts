@@ -2,7 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Address, beginCell, contractAddress, Dictionary, toNano } from '@ton/core';
 import { internal, TonClient } from '@ton/ton';
-import { changeDnsRecordBody, dnsCodes, dnsCollectionInit, dnsDeployBody, dnsItemAddress, dnsRecord, sha256, type DnsCodes } from '../helpers/dns';
+import {
+  changeDnsRecordBody,
+  dnsCodes,
+  dnsCollectionInit,
+  dnsDeployBody,
+  dnsItemAddress,
+  dnsRecord,
+  sha256,
+  type DnsCodes,
+} from '../helpers/dns';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { deployTokensOn, indexCaughtUp, onchainContent, type DeployedTokens } from '../helpers/tokens';
@@ -41,7 +50,11 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
   const bag = Buffer.alloc(32, 0xcd);
   const resolver = new Address(0, Buffer.alloc(32, 0x77));
   let collection: Address;
-  const dnsCollectionContent = onchainContent({ name: 'Local DNS', description: 'domains of the local chain', image: 'https://example.org/dns.png' });
+  const dnsCollectionContent = onchainContent({
+    name: 'Local DNS',
+    description: 'domains of the local chain',
+    image: 'https://example.org/dns.png',
+  });
 
   async function v3(path: string): Promise<{ status: number; body: Json }> {
     const res = await fetch(`${stack.url}/api/v3${path}`);
@@ -59,8 +72,12 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     server = http.createServer((req, res) => {
       requests.push(req.url ?? '');
       res.setHeader('content-type', 'application/json');
-      if (req.url === '/collection.json') res.end(JSON.stringify({ name: 'Off-chain collection name', description: 'from the document', image: 'https://example.org/c.png' }));
-      else if (req.url === '/items/0.json') res.end(JSON.stringify({ name: 'Item zero', description: 'an off-chain item', attributes: [{ trait_type: 'k', value: 'v' }] }));
+      if (req.url === '/collection.json')
+        res.end(
+          JSON.stringify({ name: 'Off-chain collection name', description: 'from the document', image: 'https://example.org/c.png' }),
+        );
+      else if (req.url === '/items/0.json')
+        res.end(JSON.stringify({ name: 'Item zero', description: 'an off-chain item', attributes: [{ trait_type: 'k', value: 'v' }] }));
       else {
         res.statusCode = 404;
         res.end('{}');
@@ -74,8 +91,17 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     collection = contractAddress(0, collectionInit);
     db = await createTestDatabase(backend, 'names');
     stack = await startLocalStack([
-      '--block-interval', '300', '--index', 'on', ...(db.url ? ['--database-url', db.url] : []),
-      '--dns-collections', collection.toString(), '--metadata-fetch', '--metadata-fetch-private', '--metadata-fetch-timeout', '5000',
+      '--block-interval',
+      '300',
+      '--index',
+      'on',
+      ...(db.url ? ['--database-url', db.url] : []),
+      '--dns-collections',
+      collection.toString(),
+      '--metadata-fetch',
+      '--metadata-fetch-private',
+      '--metadata-fetch-timeout',
+      '5000',
     ]);
     client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     const { keyPair } = stack.localnet.wallets;
@@ -98,11 +124,25 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     await transferFromWallet(client, keyPair, [internal({ to: collection, value: toNano('1'), init: collectionInit, bounce: false })]);
     await transferFromWallet(client, keyPair, [
       internal({ to: collection, value: toNano('0.3'), body: dnsDeployBody(owner, 'alice', { wallet: dnsRecord.wallet(owner) }) }),
-      internal({ to: collection, value: toNano('0.3'), body: dnsDeployBody(owner, 'alicewonder', { wallet: dnsRecord.wallet(owner), storage: dnsRecord.storage(bag) }) }),
-      internal({ to: collection, value: toNano('0.3'), body: dnsDeployBody(owner, 'bob', { wallet: dnsRecord.wallet(recipient), dns_next_resolver: dnsRecord.nextResolver(resolver) }) }),
+      internal({
+        to: collection,
+        value: toNano('0.3'),
+        body: dnsDeployBody(owner, 'alicewonder', { wallet: dnsRecord.wallet(owner), storage: dnsRecord.storage(bag) }),
+      }),
+      internal({
+        to: collection,
+        value: toNano('0.3'),
+        body: dnsDeployBody(owner, 'bob', { wallet: dnsRecord.wallet(recipient), dns_next_resolver: dnsRecord.nextResolver(resolver) }),
+      }),
     ]);
     // A later change by the owner: alice gets a site record.
-    await transferFromWallet(client, keyPair, [internal({ to: dnsItemAddress(codes, collection, 'alice'), value: toNano('0.1'), body: changeDnsRecordBody('site', dnsRecord.site(adnl)) })]);
+    await transferFromWallet(client, keyPair, [
+      internal({
+        to: dnsItemAddress(codes, collection, 'alice'),
+        value: toNano('0.1'),
+        body: changeDnsRecordBody('site', dnsRecord.site(adnl)),
+      }),
+    ]);
     await indexCaughtUp(stack);
   });
 
@@ -131,7 +171,9 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     ]);
     expect(Object.keys(body['address_book'] as Json).sort()).toEqual([raw(alice), raw(tokens.owner)].sort());
     const bob = await v3('/dns/records?domain=bob.ton');
-    expect(bob.body['records']).toEqual([expect.objectContaining({ domain: 'bob.ton', dns_wallet: raw(recipient), dns_next_resolver: raw(resolver), dns_site_adnl: null })]);
+    expect(bob.body['records']).toEqual([
+      expect.objectContaining({ domain: 'bob.ton', dns_wallet: raw(recipient), dns_next_resolver: raw(resolver), dns_site_adnl: null }),
+    ]);
   });
 
   it('answers dns/records by wallet, shortest domain first, paged', async () => {
@@ -143,7 +185,10 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     const second = await v3(`/dns/records?wallet=${raw(tokens.owner)}&limit=1&offset=1`);
     expect((second.body['records'] as Json[]).map((r) => r['domain'])).toEqual(['alicewonder.ton']);
     expect(await v3('/dns/records')).toEqual({ status: 422, body: { error: 'either wallet address or domain is required' } });
-    expect(await v3(`/dns/records?domain=alice.ton&wallet=${raw(tokens.owner)}`)).toEqual({ status: 422, body: { error: 'provide either wallet address or domain, not both' } });
+    expect(await v3(`/dns/records?domain=alice.ton&wallet=${raw(tokens.owner)}`)).toEqual({
+      status: 422,
+      body: { error: 'provide either wallet address or domain, not both' },
+    });
     expect((await v3('/dns/records?domain=nobody.ton')).body['records']).toEqual([]);
   });
 
@@ -157,23 +202,44 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
   });
 
   it('decodes the on-chain jetton content (snake and chunked) in metadata, with the wallet pointing at its master', async () => {
-    const { status, body } = await v3(`/metadata?address=${raw(tokens.minter)}&address=${encodeURIComponent(tokens.jettonWallet.toString())}&address=not-an-address`);
+    const { status, body } = await v3(
+      `/metadata?address=${raw(tokens.minter)}&address=${encodeURIComponent(tokens.jettonWallet.toString())}&address=not-an-address`,
+    );
     expect(status).toBe(200);
     checked('/metadata', body);
     expect(body[raw(tokens.minter)]).toEqual({
       is_indexed: true,
       token_info: [
-        { valid: true, type: 'jetton_masters', name: 'On-chain jetton', symbol: 'OCJ', description: 'chunked description', is_nsfw: false, is_scam: false, extra: { decimals: '6' } },
+        {
+          valid: true,
+          type: 'jetton_masters',
+          name: 'On-chain jetton',
+          symbol: 'OCJ',
+          description: 'chunked description',
+          is_nsfw: false,
+          is_scam: false,
+          extra: { decimals: '6' },
+        },
       ],
     });
     expect(body[raw(tokens.jettonWallet)]).toEqual({
       is_indexed: true,
-      token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: raw(tokens.owner), jetton: raw(tokens.minter), balance: tokens.jettonAmount.toString() } }],
+      token_info: [
+        {
+          valid: true,
+          type: 'jetton_wallets',
+          extra: { owner: raw(tokens.owner), jetton: raw(tokens.minter), balance: tokens.jettonAmount.toString() },
+        },
+      ],
     });
     expect(Object.keys(body).sort()).toEqual([raw(tokens.minter), raw(tokens.jettonWallet)].sort());
     const masters = await v3(`/jetton/masters?address=${raw(tokens.minter)}`);
     checked('/jetton/masters', masters.body);
     expect((masters.body['metadata'] as Json)[raw(tokens.minter)]).toEqual(body[raw(tokens.minter)]);
+    // accountStates carries it too (ton-index-go's QueryAccountStates reads metadata of its accounts).
+    const states = await v3(`/accountStates?address=${raw(tokens.minter)}`);
+    checked('/accountStates', states.body);
+    expect((states.body['metadata'] as Json)[raw(tokens.minter)]).toEqual(body[raw(tokens.minter)]);
     const none = await fetch(`${stack.url}/api/v3/jetton/masters?address=${raw(tokens.minter)}`, { headers: { 'X-No-Metadata': 'true' } });
     expect(((await none.json()) as Json)['metadata']).toEqual({});
   });
@@ -184,7 +250,17 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     checked('/metadata', body);
     expect(body[raw(collection)]).toEqual({
       is_indexed: true,
-      token_info: [{ valid: true, type: 'nft_collections', name: 'Local DNS', description: 'domains of the local chain', image: 'https://example.org/dns.png', is_nsfw: false, is_scam: false }],
+      token_info: [
+        {
+          valid: true,
+          type: 'nft_collections',
+          name: 'Local DNS',
+          description: 'domains of the local chain',
+          image: 'https://example.org/dns.png',
+          is_nsfw: false,
+          is_scam: false,
+        },
+      ],
     });
     const index = BigInt('0x' + sha256('alice').toString('hex')).toString();
     expect(body[raw(alice)]).toEqual({
@@ -193,7 +269,12 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     });
     const items = await v3(`/nft/items?address=${raw(alice)}`);
     checked('/nft/items', items.body);
-    expect((items.body['nft_items'] as Json[])[0]).toMatchObject({ index, collection_address: raw(collection), owner_address: raw(tokens.owner), content: { domain: 'alice.ton' } });
+    expect((items.body['nft_items'] as Json[])[0]).toMatchObject({
+      index,
+      collection_address: raw(collection),
+      owner_address: raw(tokens.owner),
+      content: { domain: 'alice.ton' },
+    });
   });
 
   it('fetches off-chain documents in the background (not indexed until then), the on-chain name over the fetched one', async () => {

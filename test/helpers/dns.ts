@@ -200,7 +200,10 @@ export function dnsCollectionInit(codes: DnsCodes, content: Cell): StateInit {
 }
 
 export function dnsItemAddress(codes: DnsCodes, collection: Address, name: string): Address {
-  const data = beginCell().storeUint(BigInt('0x' + sha256(name).toString('hex')), 256).storeAddress(collection).endCell();
+  const data = beginCell()
+    .storeUint(BigInt('0x' + sha256(name).toString('hex')), 256)
+    .storeAddress(collection)
+    .endCell();
   return contractAddress(0, { code: codes.item, data });
 }
 

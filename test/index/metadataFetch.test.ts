@@ -13,7 +13,13 @@ describe('off-chain metadata fetch', () => {
   let server: http.Server;
   let base: string;
   const hanging = new Set<http.ServerResponse>();
-  const document = { name: 'Off-chain jetton', symbol: 'OFF', description: 'served by the test', image: 'https://example.org/off.png', decimals: '6' };
+  const document = {
+    name: 'Off-chain jetton',
+    symbol: 'OFF',
+    description: 'served by the test',
+    image: 'https://example.org/off.png',
+    decimals: '6',
+  };
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -58,9 +64,24 @@ describe('off-chain metadata fetch', () => {
   });
 
   it('refuses loopback and private addresses by default', async () => {
-    await expect(fetchMetadataDocument(`${base}/meta.json`, { ...allowed, allowPrivate: false })).rejects.toThrow('blocked request to private IP: 127.0.0.1');
-    await expect(fetchMetadataDocument('http://localhost:9/meta.json', { ...allowed, allowPrivate: false })).rejects.toThrow(/blocked request to private IP/);
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0']) {
+    await expect(fetchMetadataDocument(`${base}/meta.json`, { ...allowed, allowPrivate: false })).rejects.toThrow(
+      'blocked request to private IP: 127.0.0.1',
+    );
+    await expect(fetchMetadataDocument('http://localhost:9/meta.json', { ...allowed, allowPrivate: false })).rejects.toThrow(
+      /blocked request to private IP/,
+    );
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+    ]) {
       expect([address, isPrivateAddress(address)]).toEqual([address, true]);
     }
     for (const address of ['1.1.1.1', '8.8.8.8', '2606:4700::1111']) expect([address, isPrivateAddress(address)]).toEqual([address, false]);
@@ -76,7 +97,9 @@ describe('off-chain metadata fetch', () => {
   });
 
   it('refuses other protocols, non-objects and error statuses', async () => {
-    await expect(fetchMetadataDocument('ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi', allowed)).rejects.toThrow('unsupported protocol: ipfs');
+    await expect(fetchMetadataDocument('ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi', allowed)).rejects.toThrow(
+      'unsupported protocol: ipfs',
+    );
     await expect(fetchMetadataDocument('file:///etc/passwd', allowed)).rejects.toThrow('unsupported protocol: file');
     await expect(fetchMetadataDocument(`${base}/array.json`, allowed)).rejects.toThrow('the document is not a JSON object');
     await expect(fetchMetadataDocument(`${base}/missing.json`, allowed)).rejects.toThrow('non-OK HTTP status: 404');
@@ -84,7 +107,10 @@ describe('off-chain metadata fetch', () => {
 
   it('writes one cache row per URI asked, the document or the failure', async () => {
     const rows: MetadataCacheRow[] = [];
-    const fetcher = new MetadataFetcher(allowed, async (row) => void rows.push(row), { warn: () => undefined, debug: () => undefined } as never);
+    const fetcher = new MetadataFetcher(allowed, async (row) => void rows.push(row), {
+      warn: () => undefined,
+      debug: () => undefined,
+    } as never);
     fetcher.request([`${base}/meta.json`, `${base}/big-declared.json`, `${base}/meta.json`]);
     await fetcher.settled();
     await fetcher.stop();

@@ -110,10 +110,16 @@ export interface TokenMetadata {
  * document of its URI when one was fetched (fetchContent's rules: a failed fetch falls back to the
  * on-chain fields when they are enough, else the token is `valid: false`; no document yet: not indexed).
  */
-export function tokenMetadata(type: MetadataTokenType, content: Record<string, unknown> | null, nftIndex: string | null, cached: CachedDocument | undefined): TokenMetadata {
+export function tokenMetadata(
+  type: MetadataTokenType,
+  content: Record<string, unknown> | null,
+  nftIndex: string | null,
+  cached: CachedDocument | undefined,
+): TokenMetadata {
   const onchain = fieldsOf(content ?? {});
   const uri = contentUri(content);
-  if (uri === undefined) return { info: hasAnyData(onchain, type) ? validInfo(type, onchain, nftIndex) : invalidInfo(type, nftIndex), indexed: true };
+  if (uri === undefined)
+    return { info: hasAnyData(onchain, type) ? validInfo(type, onchain, nftIndex) : invalidInfo(type, nftIndex), indexed: true };
   if (!cached) return { info: nftIndex === null ? { type } : { type, nft_index: nftIndex }, indexed: false };
   if (cached.valid && cached.content) return { info: validInfo(type, merged(fieldsOf(cached.content), onchain), nftIndex), indexed: true };
   return { info: hasAnyData(onchain, type) ? validInfo(type, onchain, nftIndex) : invalidInfo(type, nftIndex), indexed: true };

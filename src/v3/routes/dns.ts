@@ -14,7 +14,11 @@ export const dnsRecords = defineRoute({
   path: '/dns/records',
   summary: 'DNS records by wallet or domain',
   parameters: [
-    { name: 'wallet', type: 'string', description: 'Wallet address in any form. DNS records that contain this address in wallet category will be returned.' },
+    {
+      name: 'wallet',
+      type: 'string',
+      description: 'Wallet address in any form. DNS records that contain this address in wallet category will be returned.',
+    },
     { name: 'domain', type: 'string', description: 'Domain name to search for. DNS records with this exact domain name will be returned.' },
     { name: 'limit', type: 'integer', description: 'Rows to return, 1..1000 (default 100).' },
     { name: 'offset', type: 'integer', description: 'Rows to skip.' },
@@ -44,7 +48,10 @@ export const dnsRecords = defineRoute({
         dns_site_adnl: r.dns_site_adnl,
         dns_storage_bag_id: r.dns_storage_bag_id,
       })),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.nft_item_address, r.nft_item_owner, r.dns_wallet])),
+      address_book: await bookOf(
+        context,
+        rows.flatMap((r) => [r.nft_item_address, r.nft_item_owner, r.dns_wallet]),
+      ),
     };
   },
 });

@@ -11,7 +11,15 @@ import { defineRoute } from './route';
 export const metadata = defineRoute({
   path: '/metadata',
   summary: 'Token metadata of addresses',
-  parameters: [{ name: 'address', type: 'string', list: true, required: true, description: 'List of addresses in any form to get address metadata. Max: 1024.' }],
+  parameters: [
+    {
+      name: 'address',
+      type: 'string',
+      list: true,
+      required: true,
+      description: 'List of addresses in any form to get address metadata. Max: 1024.',
+    },
+  ],
   parse(query) {
     const given = query.list('address');
     if (given.length === 0) throw new ValidationError('at least 1 address required');
