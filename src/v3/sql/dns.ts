@@ -1,15 +1,8 @@
+import type { DnsEntryRow } from '../../indexdb';
 import type { V3Database } from '../db';
 
 /** A dns_entries row as ton-index-go's QueryDNSRecords reads it (its columns, its order). */
-export interface DnsRecordDbRow {
-  nft_item_address: string;
-  nft_item_owner: string | null;
-  domain: string;
-  dns_next_resolver: string | null;
-  dns_wallet: string | null;
-  dns_site_adnl: string | null;
-  dns_storage_bag_id: string | null;
-}
+export type DnsRecordDbRow = Omit<DnsEntryRow, 'last_transaction_lt'>;
 
 /**
  * QueryDNSRecords: the entries whose wallet record is `wallet`, or whose domain is `domain`
