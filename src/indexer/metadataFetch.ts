@@ -84,8 +84,18 @@ interface Answer {
   readonly body: Buffer;
 }
 
+/** `work`, or a rejection as soon as `signal` aborts (a name lookup does not take the signal itself). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new MetadataFetchError('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new MetadataFetchError('aborted'));
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 function getOnce(url: URL, options: MetadataFetchOptions, signal: AbortSignal): Promise<Answer> {
-  return addressOf(url.hostname, options.allowPrivate).then(
+  return untilAborted(addressOf(url.hostname, options.allowPrivate), signal).then(
     (target) =>
       new Promise<Answer>((resolve, reject) => {
         // The connection goes to the checked address whatever a new lookup would say.
