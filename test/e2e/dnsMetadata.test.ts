@@ -268,6 +268,7 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
       token_info: [{ valid: true, type: 'nft_items', nft_index: index, is_nsfw: false, is_scam: false, extra: { domain: 'alice.ton' } }],
     });
     const items = await v3(`/nft/items?address=${raw(alice)}`);
+    expect([items.status, items.body['error']]).toEqual([200, undefined]);
     checked('/nft/items', items.body);
     expect((items.body['nft_items'] as Json[])[0]).toMatchObject({
       index,
