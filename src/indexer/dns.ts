@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Address, beginCell, Dictionary, type Cell, type DictionaryValue } from '@ton/core';
 import { rawAddressUpper, stackCell, stackInt } from '../converters';
 import type { GetMethodOutcome } from '../chain';
+import { IndexStoreError } from '../indexdb';
 
 /**
  * TEP-81 DNS items as toncenter's index reads them (NftItemDetectorR): an NFT item counts as a
@@ -30,7 +31,15 @@ const TESTNET_ROOTS: readonly (readonly [string, DomainMethod])[] = [
  */
 export function dnsRootsFor(network: string, extra: readonly string[] = []): ReadonlyMap<string, DomainMethod | 'either'> {
   const roots = new Map<string, DomainMethod | 'either'>(network === 'testnet' ? TESTNET_ROOTS : MAINNET_ROOTS);
-  for (const text of extra) roots.set(rawAddressUpper(Address.parse(text)), 'either');
+  for (const text of extra) {
+    let address: Address;
+    try {
+      address = Address.parse(text);
+    } catch {
+      throw new IndexStoreError(`--dns-collections: ${JSON.stringify(text)} is not an address`);
+    }
+    roots.set(rawAddressUpper(address), 'either');
+  }
   return roots;
 }
 

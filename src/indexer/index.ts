@@ -109,6 +109,8 @@ export async function startIndex(
   const indexLogger = logger.child({ component: 'index' });
   const kind: IndexStoreKind = config.databaseUrl ? 'postgres' : 'pglite';
   const indexDir = config.databaseUrl ? null : indexDirFor(config);
+  // Read before anything opens: a mistyped address stops the start with its text.
+  const dnsRoots = dnsRootsFor(config.network, (config.dnsCollections ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''));
   const claimed = kind === 'pglite' ? IndexStore.claimDirectory(indexDir) : undefined;
   const blockListeners = new Set<(block: CommittedMcBlock) => void>();
   const rollbackListeners = new Set<(common: number) => void>();
@@ -132,7 +134,7 @@ export async function startIndex(
       embeddedChain,
       fromSeqno: config.indexFrom,
       retentionDays: config.indexRetention,
-      dnsRoots: dnsRootsFor(config.network, (config.dnsCollections ?? '').split(',').map((a) => a.trim()).filter((a) => a !== '')),
+      dnsRoots,
     });
     indexer.on('block', (block: CommittedMcBlock) => {
       for (const listener of blockListeners) listener(block);

@@ -1,5 +1,5 @@
 import { beginCell } from '@ton/core';
-import { fullDomain, readDnsRecords, tonDomain } from '../../src/indexer/dns';
+import { dnsRootsFor, fullDomain, readDnsRecords, tonDomain } from '../../src/indexer/dns';
 import { tokenMetadata } from '../../src/v3/models/metadata';
 
 /**
@@ -50,5 +50,15 @@ describe('token metadata rules', () => {
     });
     // Not resolved to the item itself (other than 8 bits): not a DNS entry.
     expect(readDnsRecords({ exitCode: 0, gasUsed: 0, stack: [{ type: 'int', value: 0n }, { type: 'null' }] })).toBeUndefined();
+  });
+});
+
+describe('DNS roots', () => {
+  it("are toncenter's of the network plus --dns-collections; a mistyped one is refused with its text", () => {
+    expect([...dnsRootsFor('mainnet').values()]).toEqual(['get_domain', 'get_full_domain']);
+    expect([...dnsRootsFor('testnet').keys()]).toEqual(['0:E33ED33A42EB2032059F97D90C706F8400BB256D32139CA707F1564AD699C7DD']);
+    const local = dnsRootsFor('local', ['0:' + 'ab'.repeat(32)]);
+    expect(local.get('0:' + 'AB'.repeat(32))).toBe('either');
+    expect(() => dnsRootsFor('local', ['nope'])).toThrow('--dns-collections: "nope" is not an address');
   });
 });
