@@ -15,7 +15,8 @@ export async function rollbackTo(client: ClientBase, mcSeqno: number): Promise<v
   if (mcSeqno < first) {
     await client.query(
       'truncate blocks, shard_state, transactions, messages, message_contents, account_states, latest_account_states, traces, trace_edges, index_checkpoint, ' +
-        'jetton_masters, jetton_wallets, nft_collections, nft_items, jetton_transfers, jetton_burns, nft_transfers, multisig, multisig_orders, vesting_contracts, vesting_whitelist cascade',
+        'jetton_masters, jetton_wallets, nft_collections, nft_items, jetton_transfers, jetton_burns, nft_transfers, multisig, multisig_orders, ' +
+        'vesting_contracts, vesting_whitelist, dns_entries cascade',
     );
     return;
   }
@@ -36,6 +37,7 @@ export async function rollbackTo(client: ClientBase, mcSeqno: number): Promise<v
     await client.query(`delete from ${table} where address in (select account from _rollback_accounts)`);
   }
   await client.query('delete from vesting_whitelist where vesting_contract_address in (select account from _rollback_accounts)');
+  await client.query('delete from dns_entries where nft_item_address in (select account from _rollback_accounts)');
   await client.query(`
     insert into latest_account_states (account, hash, balance, balance_extra_currencies, account_status, frozen_hash, data_hash, code_hash,
                                        timestamp, last_trans_hash, last_trans_lt)

@@ -32,6 +32,7 @@ import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces } from './traces';
 import { writeCompletedTraceActions } from '../actions';
 import { TokenDetector } from './tokenDetection';
+import type { DomainMethod } from './dns';
 import { tokenEvents } from './tokenEvents';
 
 export interface IndexerOptions {
@@ -45,6 +46,8 @@ export interface IndexerOptions {
   readonly fetchAhead?: number;
   /** Detect jetton and NFT contracts and their transfers (default on). */
   readonly detectTokens?: boolean;
+  /** The DNS collections whose items' records are indexed (./dns.ts dnsRootsFor; default none). */
+  readonly dnsRoots?: ReadonlyMap<string, DomainMethod | 'either'>;
 }
 
 /** What one committed masterchain block added, as the streaming layer consumes it. */
@@ -152,7 +155,7 @@ export class Indexer extends EventEmitter {
     super();
     this.setMaxListeners(0);
     const fetcher = new BlockFetcher(pool, logger, () => this.stopped);
-    this.detector = options.detectTokens === false ? undefined : new TokenDetector();
+    this.detector = options.detectTokens === false ? undefined : new TokenDetector(options.dnsRoots);
     this.source = new McBlockSource(pool, fetcher, logger, this.detector);
   }
 

@@ -1,10 +1,11 @@
 import { Address, beginCell, type Cell } from '@ton/core';
 import { parseTokenContent, rawAddressUpper, readJettonWalletData, readNftItemData, stackAddress, stackCell, stackInt } from '../converters';
-import { contractAt, contractOf, type AccountRead } from '../chain';
+import { contractAt, contractOf, type AccountRead, type LoadedContract } from '../chain';
 import { okStack, runQuiet } from './getMethodRuns';
 import { multisigConfirmsOrder, readMultisig, readMultisigOrder, readVesting } from './multisigDetection';
 import type {
   CodeInterfacesRow,
+  DnsEntryRow,
   JettonMasterRow,
   JettonWalletRow,
   LatestAccountStateRow,
@@ -15,6 +16,7 @@ import type {
 } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import type { BlockRef } from '../proofs';
+import { dnsResolveAll, fullDomain, readDnsRecords, tonDomain, type DomainMethod } from './dns';
 
 /**
  * Token detection at index time, as toncenter's index worker does it: for every account a block
@@ -52,7 +54,7 @@ export interface BlockTokens {
 }
 
 export const NO_TOKENS: BlockTokens = {
-  states: { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [], multisigs: [], multisigOrders: [], vestings: [] },
+  states: { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [], dnsEntries: [], multisigs: [], multisigOrders: [], vestings: [] },
   jettonWallets: new Map(),
   nftItems: new Map(),
 };
@@ -94,6 +96,9 @@ export class TokenDetector {
   /** `address|claimed parent|claimed key` → whether the parent gave the address back. */
   private readonly confirmations = new Map<string, boolean>();
 
+  /** `dnsRoots`: the DNS collections (raw address → how their items name their domain), see ./dns.ts. */
+  constructor(private readonly dnsRoots: ReadonlyMap<string, DomainMethod | 'either'> = new Map()) {}
+
   /** The code hashes the index classified before (code_interfaces), at the pipeline's start. */
   load(rows: readonly CodeInterfacesRow[]): void {
     for (const row of rows) this.codes.set(row.code_hash.toString('hex'), new Set(row.interfaces));
@@ -115,7 +120,17 @@ export class TokenDetector {
     if (candidates.length === 0) return NO_TOKENS;
     const deadline = Date.now() + DETECTION_MS;
     const session = pool.openSession({}, deadline);
-    const states: TokenStateRows = { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [], multisigs: [], multisigOrders: [], vestings: [] };
+    const states: TokenStateRows = {
+      codeInterfaces: [],
+      jettonMasters: [],
+      jettonWallets: [],
+      nftCollections: [],
+      nftItems: [],
+      dnsEntries: [],
+      multisigs: [],
+      multisigOrders: [],
+      vestings: [],
+    };
     const jettonWallets = new Map<string, DetectedJettonWallet>();
     const nftItems = new Map<string, DetectedNftItem>();
     await inBatches(candidates, DETECTIONS_AT_ONCE, async ({ read, row }) => {
@@ -206,6 +221,28 @@ export class TokenDetector {
               if (cell) content = contentJson(cell);
             }
           }
+          const root = confirmed && collectionAddress ? this.dnsRoots.get(rawAddressUpper(collectionAddress)) : undefined;
+          if (root && fields.init) {
+            const domain = await this.domainOf(contract, root);
+            if (domain !== undefined) {
+              // As toncenter: the domain joins the item's content; the records, when they read, make its entry.
+              content = { ...content, domain };
+              const records = readDnsRecords(await runQuiet(contract, 'dnsresolve', dnsResolveAll()));
+              if (records) {
+                const entry: DnsEntryRow = {
+                  nft_item_address: row.account,
+                  nft_item_owner: raw(fields.owner),
+                  domain,
+                  dns_next_resolver: records.nextResolver,
+                  dns_wallet: records.wallet,
+                  dns_site_adnl: records.siteAdnl,
+                  dns_storage_bag_id: records.storageBagId,
+                  last_transaction_lt: base.last_transaction_lt,
+                };
+                states.dnsEntries.push(entry);
+              }
+            }
+          }
           if (confirmed) {
             const item: NftItemRow = {
               ...base,
@@ -250,6 +287,15 @@ export class TokenDetector {
       }
     });
     return { states, jettonWallets, nftItems };
+  }
+
+  /** A DNS item's domain by its root's method (`either`: `get_domain`, then `get_full_domain`). */
+  private async domainOf(contract: LoadedContract, root: DomainMethod | 'either'): Promise<string | undefined> {
+    if (root !== 'get_full_domain') {
+      const domain = tonDomain(await runQuiet(contract, 'get_domain', []));
+      if (domain !== undefined || root === 'get_domain') return domain;
+    }
+    return fullDomain(await runQuiet(contract, 'get_full_domain', []));
   }
 
   private async confirm(key: string, check: () => Promise<boolean>): Promise<boolean> {

@@ -7,6 +7,7 @@ import { MIGRATION_0001_SCHEMA_V1 } from './0001_schema_v1';
 import { MIGRATION_0002_ACTIONS } from './0002_actions';
 import { MIGRATION_0003_TOKENS } from './0003_tokens';
 import { MIGRATION_0005_MULTISIG_VESTING } from './0005_multisig_vesting';
+import { MIGRATION_0006_DNS_METADATA } from './0006_dns_metadata';
 
 export interface Migration {
   readonly version: number;
@@ -18,8 +19,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'schema v1', sql: MIGRATION_0001_SCHEMA_V1 },
   { version: 2, name: 'actions', sql: MIGRATION_0002_ACTIONS },
   { version: 3, name: 'tokens', sql: MIGRATION_0003_TOKENS },
-  // 4 is the names/metadata branch's (developed in parallel); applied in version order.
+  // 4: the backfill's table (a branch merged after these two).
   { version: 5, name: 'multisig vesting', sql: MIGRATION_0005_MULTISIG_VESTING },
+  { version: 6, name: 'dns and metadata', sql: MIGRATION_0006_DNS_METADATA },
 ];
 
 /** The schema version this code writes and reads. A database above it is refused at start. */

@@ -3,7 +3,7 @@ import { ValidationError } from '../../errors';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
 import { queryActions } from '../sql/actions';
-import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup } from './common';
+import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
 import { defineRoute } from './route';
 
 /** Longest action type name accepted in a filter (ton-index-go's validateActionTypeFilter bounds names). */
@@ -72,6 +72,6 @@ export const actions = defineRoute({
     const rows = await queryActions(context.db, { ...params, types, ...params.utime, ...params.lt }, params.paging);
     const list = selectActions(rows, accepted);
     const book = list.length === 0 ? {} : await addressBookFor(context, list.flatMap((a) => a.accounts));
-    return { actions: list.map((a) => toActionAnswer(a, params.includeAccounts)), address_book: book, metadata: {} };
+    return { actions: list.map((a) => toActionAnswer(a, params.includeAccounts)), address_book: book, metadata: await metadataFor(context, list.flatMap((a) => a.accounts)) };
   },
 });

@@ -3,11 +3,13 @@ import { actions } from './actions';
 import { addressBook } from './addressBook';
 import { adjacentTransactions } from './adjacentTransactions';
 import { blocks } from './blocks';
+import { dnsRecords } from './dns';
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons';
 import { masterchainBlockShards } from './masterchainBlockShards';
 import { masterchainBlockShardState } from './masterchainBlockShardState';
 import { masterchainInfo } from './masterchainInfo';
 import { messages } from './messages';
+import { metadata } from './metadata';
 import { multisigOrders, multisigWallets } from './multisig';
 import { nftCollections, nftItems, nftTransfers } from './nft';
 import { pendingActions, pendingTraces, pendingTransactions } from './pending';
@@ -33,6 +35,7 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   messages,
   topAccountsByBalance,
   addressBook,
+  metadata,
   accountStates,
   walletStates,
   traces,
@@ -50,4 +53,5 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   multisigWallets,
   multisigOrders,
   vestingContracts,
+  dnsRecords,
 ];

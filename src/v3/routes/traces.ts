@@ -7,7 +7,7 @@ import { masterchainBlockExists } from '../sql/blocks';
 import { queryTraces, queryTraceTransactions } from '../sql/traces';
 import { messagesOf } from '../sql/transactions';
 import { NotFoundError } from '../../errors';
-import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup } from './common';
+import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup, metadataFor } from './common';
 import { defineRoute, type RouteContext } from './route';
 import { expandActionTypes, selectActions } from '../../actions';
 import { queryActionsOfTraces } from '../sql/actions';
@@ -74,7 +74,7 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
   if (request.includeActions) await attachActions(context, rows.map((r) => r.trace_id), traces, request.supported);
   const addresses = transactionAddresses(loaded);
   const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses);
-  return { traces, addressBook };
+  return { traces, addressBook, metadata: await metadataFor(context, addresses) };
 }
 
 /** include_actions: each trace's stored actions of the accepted types (src/actions fills them). */
@@ -109,8 +109,8 @@ export const traces = defineRoute({
   parameters: TRACE_PARAMETERS,
   parse: (query) => tracesRequest(query, false),
   async run(context, request) {
-    const { traces: list, addressBook } = await runTraces(context, request);
-    return { traces: list, address_book: addressBook, metadata: {} };
+    const { traces: list, addressBook, metadata } = await runTraces(context, request);
+    return { traces: list, address_book: addressBook, metadata };
   },
 });
 
@@ -121,7 +121,7 @@ export const events = defineRoute({
   parameters: TRACE_PARAMETERS,
   parse: (query) => tracesRequest(query, true),
   async run(context, request) {
-    const { traces: list, addressBook } = await runTraces(context, request);
-    return { events: list, address_book: addressBook, metadata: {} };
+    const { traces: list, addressBook, metadata } = await runTraces(context, request);
+    return { events: list, address_book: addressBook, metadata };
   },
 });

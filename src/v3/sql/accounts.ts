@@ -3,6 +3,7 @@ import type { LatestStateRow } from '../models/account';
 import { friendlyOf, interfacesOfCode } from '../models/format';
 import type { Paging } from '../params/rules';
 import { SqlParams, whereClause, matchAny } from './builder';
+import { queryBookDomains } from './dns';
 
 /** ton-index-go reads at most this many account states per request (`limit 1000`). */
 export const ACCOUNT_STATES_LIMIT = 1000;
@@ -43,7 +44,8 @@ export interface AddressBookEntry {
 
 /**
  * QueryAddressBookImpl for raw upper-case addresses: the friendly form by the account's code
- * (wallets and code-less accounts non-bounceable), no domain (no DNS table yet), interfaces by the
+ * (wallets and code-less accounts non-bounceable), the domain of a DNS item it owns whose wallet
+ * record is itself (the shortest, sql/dns.ts; only for accounts the index holds, as there), interfaces by the
  * code hash (wallets). As ton-index-go: an account the index holds without code (uninit, frozen,
  * nonexist) has `interfaces: null` (its nil slice); one it has never seen gets the code-less form
  * and `[]`.
@@ -61,10 +63,11 @@ export async function queryAddressBook(
     [unique],
   );
   const codes = new Map(rows.map((r) => [r.account, r.code_hash]));
+  const domains = await queryBookDomains(db, [...codes.keys()]);
   for (const raw of unique) {
     const code = codes.get(raw);
     const interfaces = code === undefined ? [] : code === null ? null : interfacesOfCode(code);
-    book.set(raw, { user_friendly: friendlyOf(raw, code ?? null, testnet), domain: null, interfaces });
+    book.set(raw, { user_friendly: friendlyOf(raw, code ?? null, testnet), domain: domains.get(raw) ?? null, interfaces });
   }
   return book;
 }
