@@ -93,6 +93,12 @@ async function benchWallets(globalId: number): Promise<BenchWallets> {
   return { v4, v5, key };
 }
 
+/**
+ * valid_until of every transfer: the chain clock moves a block interval (here an hour) per block
+ * sealed on demand, so the wallets' default (now + 60 s by the wall clock) expires after a few blocks.
+ */
+const NEVER_EXPIRES = 0xffffffff;
+
 const payments = (count: number, first: number) =>
   Array.from({ length: count }, (_, i) => internal({ to: receiver(first + i), value: toNano('0.001'), bounce: false }));
 
@@ -107,6 +113,7 @@ async function transferBoc(wallets: BenchWallets, walletIndex: number, seqno: nu
     seqno,
     signer: async (cell) => sign(null, cell.hash(), wallets.key),
     sendMode: SendMode.PAY_GAS_SEPARATELY,
+    timeout: NEVER_EXPIRES,
     messages: payments(count, first),
   });
   return externalBoc(contract.address, body);
@@ -118,6 +125,7 @@ async function wideTransferBoc(wallets: BenchWallets, seqno: number, first: numb
     seqno,
     signer: async (cell) => sign(null, cell.hash(), wallets.key),
     sendMode: SendMode.PAY_GAS_SEPARATELY,
+    timeout: NEVER_EXPIRES,
     messages: payments(WIDE_MESSAGES, first),
   });
   return externalBoc(wallets.v5.address, body);
@@ -164,6 +172,7 @@ async function fill(): Promise<ChainHead> {
     return res?.status === 200;
   });
   let mined = 0;
+  let rounds = 0;
   try {
     // The chain's global id (config param 19): part of a v5r1 wallet's id, so of its address.
     const p19 = (await fetch(`${api.root}/api/v2/getConfigParam?config_id=19`).then((res) => res.json())) as { result: { config: { bytes: string } } };
@@ -186,6 +195,7 @@ async function fill(): Promise<ChainHead> {
       await post(`${api.root}/api/v2/sendBoc`, { boc: await transferBoc(wallets, 1, round, 3, round * 3 + 7) });
       await post(`${api.root}/api/v2/sendBoc`, { boc: await wideTransferBoc(wallets, round, round * WIDE_MESSAGES + 11) });
       mined = ((await post(`${api.root}/localnet/mine`, {})) as { seqno: number }).seqno;
+      rounds++;
       while (mined - (await indexed()) > FILL_MAX_LAG) await new Promise((resolve) => setTimeout(resolve, 200));
       if ((round + 1) % 10 === 0) {
         console.log(`  fill: ${round + 1}/${ROUNDS} blocks, ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`);
@@ -200,7 +210,7 @@ async function fill(): Promise<ChainHead> {
   const chainHead: ChainHead = { file, seqno: head.seqno, rootHash: head.rootHash.toString('hex') };
   if (!existsSync(file)) throw new Error(`the API did not save the chain to ${file}`);
   writeFileSync(headFile, JSON.stringify(chainHead));
-  console.log(`  filled: ${ROUNDS} blocks, chain and index in ${((performance.now() - started) / 1000).toFixed(0)} s -> ${file}, ${DATABASE}`);
+  console.log(`  filled: ${rounds} rounds, chain and index in ${((performance.now() - started) / 1000).toFixed(0)} s -> ${file}, ${DATABASE}`);
   return chainHead;
 }
 
@@ -327,6 +337,10 @@ interface Figure {
   errors: number;
   /** The API process's CPU time per request, ms. */
   cpuPerRequest?: number;
+  /** Answers per second at 50 connections. */
+  rps?: number;
+  /** Mean answer size, KB. */
+  kb?: number;
   /** p99 with one connection (no request waits behind another), ms. */
   p99Single?: number;
   /** PostgreSQL's own time for one request (all its statements, EXPLAIN ANALYZE), ms. */
@@ -353,6 +367,8 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
     name,
     target,
     cpuPerRequest,
+    rps: result.requests.total / SECONDS,
+    kb: result.throughput.total / Math.max(1, result.requests.total) / 1024,
     p99Single: single.latency.p99,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -411,13 +427,19 @@ export async function runV3Bench(): Promise<void> {
   const figures: Figure[] = [];
   try {
     const count = Number((await client.query<{ n: string }>('select count(*) as n from transactions')).rows[0]!.n);
-    console.log(`  index: ${count} transactions, ${(await client.query('select 1 from blocks')).rowCount} blocks`);
+    const blocks = (await client.query('select 1 from blocks')).rowCount;
+    console.log(`  index: ${count} transactions, ${blocks} blocks${count < 100_000 ? ' (fewer than the issue\'s 100 000: a fill stopped by BENCH_V3_FILL_MINUTES)' : ''}`);
     await client.query('analyze');
 
-    // transactions?account=A&limit=100: the deep wallet (v4r2 #0; every page of its first 10 000) and others.
-    const accounts = (await client.query<{ account: string }>('select account from transactions group by account order by count(*) desc limit 500')).rows.map(
-      (r) => r.account,
-    );
+    // transactions?account=A&limit=100: the deep wallet (v4r2 #0; its pages to offset 3 000) and the 500 busiest others.
+    // The v5r1 wallet's transactions hold 250 messages each (the fill's shortcut, not a usual
+    // account): left out of the sampled requests, as the messages it sent.
+    const wide = (
+      await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")
+    ).rows[0]!.source;
+    const accounts = (
+      await client.query<{ account: string }>('select account from transactions where account <> $1 group by account order by count(*) desc limit 500', [wide])
+    ).rows.map((r) => r.account);
     const deep = accounts[0]!;
     const accountPaths = accounts.flatMap((a, i) => [
       `/transactions?account=${a}&limit=100`,
@@ -427,7 +449,7 @@ export async function runV3Bench(): Promise<void> {
     figures.at(-1)!.pg = await pgTimeOf(client, '/transactions', { account: deep, limit: '100' });
 
     const messages = (
-      await client.query<{ msg_hash: Buffer }>("select msg_hash from messages where direction = 'in' order by random() limit 2000")
+      await client.query<{ msg_hash: Buffer }>("select msg_hash from messages where direction = 'in' and source is distinct from $1 order by random() limit 2000", [wide])
     ).rows.map((r) => r.msg_hash);
     figures.push(await cannon(api, 'transactionsByMessage?msg_hash=H', 10, messages.map((h) => `/transactionsByMessage?msg_hash=${hex(h)}`)));
     figures.at(-1)!.pg = await pgTimeOf(client, '/transactionsByMessage', { msg_hash: hex(messages[0]!) });
@@ -448,12 +470,12 @@ export async function runV3Bench(): Promise<void> {
     figures.at(-1)!.pg = await pgTimeOf(client, '/blocks', { workchain: '0', limit: '100', sort: 'desc' });
 
     console.log(`\n  ${CONNECTIONS} connections, ${SECONDS} s each, response cache off, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'1-conn p99'.padStart(10)} target  result`);
+    console.log(`  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'req/s'.padStart(6)} ${'KB/ans'.padStart(6)} ${'1-conn p99'.padStart(10)} target  result`);
     for (const f of figures) {
       const bad = f.non2xx + f.errors;
       const pass = f.p99 <= f.target && bad === 0;
       console.log(
-        `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}`,
+        `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}`,
       );
     }
 
