@@ -13,8 +13,8 @@ import {
   toUtime,
   type Paging,
 } from '../params/rules';
-import { queryAddressBook, type AddressBookEntry } from '../sql/accounts';
-import { messagesOf, type LoadedTransactions } from '../sql/transactions';
+import { addressBookOf, queryAddressBook, type AddressBookEntry } from '../sql/accounts';
+import { messagesOf, type LoadedTransactions, type LoadOptions } from '../sql/transactions';
 import type { RouteContext, RouteParameter } from './route';
 import { contentUri, jettonWalletMetadata, tokenMetadata, type AddressMetadataJson, type TokenMetadata } from '../models/metadata';
 import { queryCachedDocuments, queryTokenContents, queryWalletInfos } from '../sql/metadata';
@@ -79,10 +79,25 @@ export const RANGE_PARAMETERS: readonly RouteParameter[] = [
   { name: 'end_lt', type: 'integer' },
 ];
 
-/** `address_book` of a set of raw addresses, or `{}` when the client asked for none. */
-export async function addressBookFor(context: RouteContext, raw: Iterable<string>): Promise<Record<string, AddressBookEntry>> {
+/**
+ * `address_book` of a set of raw addresses, or `{}` when the client asked for none. `codes`: their
+ * code hashes when the answer's statement looked them up already (no statement of its own then).
+ */
+export async function addressBookFor(
+  context: RouteContext,
+  raw: Iterable<string>,
+  known?: { codes?: ReadonlyMap<string, Buffer | null>; domains?: ReadonlyMap<string, string> },
+): Promise<Record<string, AddressBookEntry>> {
   if (context.settings.noAddressBook) return {};
-  return Object.fromEntries(await queryAddressBook(context.db, raw, context.settings.testnet));
+  const book = known?.codes
+    ? addressBookOf(raw, known.codes, context.settings.testnet, known.domains ?? new Map())
+    : await queryAddressBook(context.db, raw, context.settings.testnet);
+  return Object.fromEntries(book);
+}
+
+/** Load the address book's code hashes with the transactions (one statement) unless none is wanted. */
+export function loadOptions(context: RouteContext): LoadOptions {
+  return { addressBook: !context.settings.noAddressBook };
 }
 
 /** The accounts a page of transactions names (account, in_msg source, out_msgs destinations). */
@@ -101,7 +116,7 @@ export function transactionAddresses(loaded: LoadedTransactions): string[] {
 /** models.TransactionsResponse. */
 export async function transactionsResponse(context: RouteContext, loaded: LoadedTransactions) {
   const transactions = loaded.rows.map((row) => toTransactionJson(row, messagesOf(loaded, row), loaded.states));
-  const addressBook = loaded.rows.length === 0 ? {} : await addressBookFor(context, transactionAddresses(loaded));
+  const addressBook = loaded.rows.length === 0 ? {} : await addressBookFor(context, transactionAddresses(loaded), loaded);
   return { transactions, address_book: addressBook };
 }
 

@@ -4,7 +4,7 @@ import { toTransactionJson } from '../models/transaction';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
 import { masterchainBlockExists } from '../sql/blocks';
-import { queryTraces, queryTraceTransactions } from '../sql/traces';
+import { queryTracesWithTransactions } from '../sql/traces';
 import { messagesOf } from '../sql/transactions';
 import { NotFoundError } from '../../errors';
 import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup, metadataFor } from './common';
@@ -39,7 +39,7 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
   if (request.mcSeqno !== undefined && !(await masterchainBlockExists(db, request.mcSeqno))) {
     throw new NotFoundError(`masterchain block ${request.mcSeqno} not found`);
   }
-  const rows = await queryTraces(
+  const { traces: rows, loaded } = await queryTracesWithTransactions(
     db,
     {
       account: request.account?.raw,
@@ -51,9 +51,8 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
       ...request.lt,
     },
     request.paging,
+    { addressBook: !context.settings.noAddressBook, maxTransactions: MAX_TRACE_TRANSACTIONS },
   );
-  const small = rows.filter((r) => Number(r.nodes_ ?? 0) <= MAX_TRACE_TRANSACTIONS);
-  const loaded = await queryTraceTransactions(db, small.map((r) => r.trace_id));
   const byTrace = new Map<string, TraceTransaction[]>();
   for (const row of loaded.rows) {
     const messages = messagesOf(loaded, row);
@@ -73,7 +72,7 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
   );
   if (request.includeActions) await attachActions(context, rows.map((r) => r.trace_id), traces, request.supported);
   const addresses = transactionAddresses(loaded);
-  const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses);
+  const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses, loaded);
   return { traces, addressBook, metadata: await metadataFor(context, addresses) };
 }
 

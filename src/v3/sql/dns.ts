@@ -30,8 +30,16 @@ export async function queryBookDomains(db: V3Database, rawAddresses: readonly st
   const rows = await db.query<{ nft_item_owner: string; domain: string | null }>(
     `select distinct on (nft_item_owner) nft_item_owner, domain from dns_entries
      where nft_item_owner = any($1) and nft_item_owner = dns_wallet
-     order by nft_item_owner, length(domain)`,
+     order by nft_item_owner, length(domain), domain`,
     [rawAddresses],
   );
   return new Map(rows.filter((r) => r.domain !== null).map((r) => [r.nft_item_owner, r.domain!]));
+}
+
+/**
+ * The same rule for one account as a scalar subquery (`account`: an SQL expression of the outer
+ * query, never client text), for statements that build the address book with their page.
+ */
+export function bookDomainOf(account: string): string {
+  return `select D.domain from dns_entries as D where D.nft_item_owner = ${account} and D.nft_item_owner = D.dns_wallet and D.domain is not null order by length(D.domain), D.domain limit 1`;
 }
