@@ -71,6 +71,27 @@ export interface TraceInvalidatedEvent {
 
 export type StreamEvent = TransactionsEvent | AccountStateChangeEvent | ActionsEvent | TraceEvent | TraceInvalidatedEvent;
 
+/** About the memory an event holds (its serialized parts; strings are counted by length), for the resume window's bound. */
+export function eventBytes(event: StreamEvent): number {
+  const book = (b: AddressBookJson | undefined) => {
+    let n = 0;
+    if (b) for (const [address, entry] of b) n += address.length + entry.length;
+    return n;
+  };
+  switch (event.type) {
+    case 'transactions':
+      return 64 + book(event.addressBook) + event.transactions.reduce((n, t) => n + t.json.length + t.addresses.reduce((m, a) => m + a.length, 0), 0);
+    case 'account_state_change':
+      return 64 + event.account.length + event.stateJson.length;
+    case 'actions':
+      return 64 + book(event.addressBook) + event.actions.reduce((n, a) => n + a.json.length + a.accounts.reduce((m, x) => m + x.length, 0), 0);
+    case 'trace':
+      return 64 + book(event.addressBook) + event.traceJson.length + event.transactionsJson.length;
+    case 'trace_invalidated':
+      return 64 + event.traceExternalHashNorm.length;
+  }
+}
+
 /** supported_action_types lists expanded to the types they accept (clients share a few lists). */
 const acceptedTypes = new Map<string, ReadonlySet<string>>();
 
