@@ -138,7 +138,7 @@ export async function startServer(
       pollMs: 1000,
       ...(config.databaseUrl ? { sharedDatabase: { connectionString: config.databaseUrl } } : {}),
     });
-    index.onBlock((block) => started.committed(block.mcSeqno));
+    index.onBlock((block) => started.committed(block.mcSeqno, block.tokenStates.jettonWallets));
     index.onRollback((common) => started.rolledBack(common));
     follower = started;
     // The follower reads the index: it starts once the store is open (at once with PostgreSQL).

@@ -1,11 +1,14 @@
 import type { Pool } from 'pg';
 import { expandActionTypes } from '../actions';
-import { readCheckpoint } from '../indexdb';
+import { readCheckpoint, type JettonWalletRow } from '../indexdb';
 import {
   assembleTrace,
   MAX_TRACE_TRANSACTIONS,
   messagesOf,
   queryActionsOfTraces,
+  queryJettonWallets,
+  toJettonWalletJson,
+  type JettonWalletDbRow,
   queryAddressBook,
   queryTraceTransactions,
   queryTransactions,
@@ -95,10 +98,29 @@ export class IndexEventBuilder implements ReplaySource {
   }
 
   /**
+   * The jetton wallets among the accounts of `loaded` in their state after the block: `known`, the
+   * rows the pipeline committed with it (the writer's instance, live), else the index's stored ones
+   * whose state is still that one (the index keeps each wallet's newest state: a wallet changed
+   * again later has its event with the later block, so a replay ends at the same balance).
+   */
+  private async jettonWalletsAfter(loaded: LoadedTransactions, known?: readonly JettonWalletRow[]): Promise<JettonWalletDbRow[]> {
+    const lastLt = new Map<string, string>();
+    for (const row of loaded.rows) lastLt.set(row.account, String(row.lt));
+    if (lastLt.size === 0) return [];
+    const wallets = known
+      ? known.map((row) => ({ ...row, last_transaction_lt: String(row.last_transaction_lt), mintless_amount: null, mintless_start_from: null, mintless_expire_at: null }))
+      : await queryJettonWallets(this.db, { addresses: [...lastLt.keys()], owners: [], jettons: [], excludeZeroBalance: false }, { limit: lastLt.size, offset: 0, sort: undefined });
+    const order = [...lastLt.keys()];
+    return wallets
+      .filter((wallet) => lastLt.get(wallet.address) === String(wallet.last_transaction_lt))
+      .sort((a, b) => order.indexOf(a.address) - order.indexOf(b.address));
+  }
+
+  /**
    * The events of masterchain block `seqno` (committed). `withAddressBook`: look the address book
    * up (a query per event kind); live blocks only do when a connection asked for it, as toncenter.
    */
-  async build(seqno: number, committedAt = Date.now(), withAddressBook = true): Promise<SourceBlock> {
+  async build(seqno: number, committedAt = Date.now(), withAddressBook = true, knownJettonWallets?: readonly JettonWalletRow[]): Promise<SourceBlock> {
     const loaded = await queryTransactions(this.db, { mcSeqno: seqno }, { limit: BLOCK_TRANSACTIONS_LIMIT, offset: 0, sort: 'asc' });
     if (loaded.rows.length === 0) return { mcSeqno: seqno, committedAt, events: [] };
     const traceIds = [...new Map(loaded.rows.filter((r) => r.trace_id).map((r) => [hex(r.trace_id!), r.trace_id!])).values()];
@@ -109,6 +131,7 @@ export class IndexEventBuilder implements ReplaySource {
       withAddressBook ? this.addressBook(transactionAddresses(loaded)) : Promise.resolve(undefined),
     ]);
     const completed = completedTraces(seqno, traceRows);
+    const jettonWallets = await this.jettonWalletsAfter(loaded, knownJettonWallets);
     const [actions, whole] =
       completed.length === 0
         ? [new Map<string, ActionOfTrace[]>(), undefined]
@@ -117,7 +140,7 @@ export class IndexEventBuilder implements ReplaySource {
             queryTraceTransactions(this.db, completed.map((t) => t.trace_id)),
           ]);
     const events = await blockEvents(
-      { loaded, traces: traceRows, completed, actions, whole, ...(book ? { transactionsBook: book } : {}) },
+      { loaded, traces: traceRows, completed, actions, whole, jettonWallets, ...(book ? { transactionsBook: book } : {}) },
       withAddressBook ? (addresses) => this.addressBook(addresses) : undefined,
     );
     return { mcSeqno: seqno, committedAt, events };
@@ -145,6 +168,11 @@ export interface BlockEventInput {
   readonly whole: LoadedTransactions | undefined;
   /** The address book of the transactions event, when looked up. */
   readonly transactionsBook?: AddressBookJson;
+  /**
+   * The jetton wallets among the block's accounts, in their state after the block (a wallet whose
+   * stored state is a later one is left out: its later block has its event).
+   */
+  readonly jettonWallets?: readonly JettonWalletDbRow[];
 }
 
 /**
@@ -190,6 +218,19 @@ export async function blockEvents(input: BlockEventInput, addressBook?: (address
     const state = hash ? loaded.states.get(hex(hash)) : undefined;
     if (!hash || !state) continue;
     events.push({ type: 'account_state_change', finality: 'finalized', account: row.account, stateJson: JSON.stringify(toAccountStateJson(hash, state)) });
+  }
+  // jettons_change: each jetton wallet the block changed, its state after the block.
+  for (const wallet of input.jettonWallets ?? []) {
+    const walletBook = addressBook ? await addressBook([wallet.address, wallet.owner, wallet.jetton]) : undefined;
+    events.push({
+      type: 'jettons_change',
+      finality: 'finalized',
+      wallet: wallet.address,
+      owner: wallet.owner,
+      jetton: wallet.jetton,
+      jettonJson: JSON.stringify(toJettonWalletJson(wallet)),
+      ...(walletBook ? { addressBook: walletBook } : {}),
+    });
   }
   if (completed.length === 0 || !whole) return events;
   // actions: of every trace that became complete in this block and has some.
