@@ -6,6 +6,7 @@
  * when it arrived (Date.now(), the parent's clock too), and how many transactions it held.
  */
 import http from 'node:http';
+import { onSseFrames } from './sseFrames';
 
 interface Start {
   readonly url: string;
@@ -33,25 +34,16 @@ function open(url: URL, addresses: readonly string[], total: number): void {
         res.resume();
         return;
       }
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const at = Date.now();
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (frame.startsWith('event: connected')) {
-            if (++connected === total) process.send!({ kind: 'connected', connected, failed });
-            continue;
-          }
-          const id = /^id: (\d+):\d+$/m.exec(frame);
-          const data = /^data: (.*)$/m.exec(frame);
-          if (!id || !data) continue;
-          const event = JSON.parse(data[1]!) as { type: string; transactions?: unknown[] };
-          if (event.type === 'transactions') arrivals.push({ seqno: Number(id[1]), at, transactions: event.transactions?.length ?? 0 });
+      onSseFrames(res, (frame, at) => {
+        if (frame.startsWith('event: connected')) {
+          if (++connected === total) process.send!({ kind: 'connected', connected, failed });
+          return;
         }
+        const id = /^id: (\d+):\d+$/m.exec(frame);
+        const data = /^data: (.*)$/m.exec(frame);
+        if (!id || !data) return;
+        const event = JSON.parse(data[1]!) as { type: string; transactions?: unknown[] };
+        if (event.type === 'transactions') arrivals.push({ seqno: Number(id[1]), at, transactions: event.transactions?.length ?? 0 });
       });
     },
   );

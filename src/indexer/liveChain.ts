@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import type { LatestAccountStateRow, MessageContentRow, MessageRow, TraceRow, TransactionRow } from '../indexdb';
+import type { MessageContentRow } from '../indexdb';
 import type { LitePool } from '../liteclient';
-import type { BlockRef } from '../proofs';
 import { BlockFetcher, FetchStoppedError } from './blockFetcher';
+import type { CommittedMcBlock } from './indexer';
 import { verifiedHead, waitForHead } from './head';
 import { McBlockSource, messageRowsOf, transactionsInOrder, type McHead } from './mcBlockSource';
 import { assembleTraces, MemoryTraceEdges } from './traces';
@@ -17,19 +17,9 @@ import { assembleTraces, MemoryTraceEdges } from './traces';
  * stored.
  */
 
-/** One masterchain block as the index would have committed it (the rows, no token detection). */
-export interface ChainBlock {
-  readonly mcSeqno: number;
-  readonly id: BlockRef;
-  readonly genUtime: number;
-  /** In lt order (then account), trace ids set. */
-  readonly transactions: readonly TransactionRow[];
-  readonly messages: readonly MessageRow[];
+/** One masterchain block as the index would have committed it (its rows and message bodies; no token detection). */
+export interface ChainBlock extends Omit<CommittedMcBlock, 'tokenStates' | 'tokenEvents'> {
   readonly messageContents: readonly MessageContentRow[];
-  /** The state after this masterchain block of every account its blocks touched. */
-  readonly accountStates: readonly LatestAccountStateRow[];
-  /** The traces the block touched, their state after it (complete: no message left in flight). */
-  readonly traces: readonly TraceRow[];
 }
 
 export interface LiveChainStatus {

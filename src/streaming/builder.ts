@@ -124,14 +124,15 @@ export class IndexEventBuilder implements ReplaySource {
     const loaded = await queryTransactions(this.db, { mcSeqno: seqno }, { limit: BLOCK_TRANSACTIONS_LIMIT, offset: 0, sort: 'asc' });
     if (loaded.rows.length === 0) return { mcSeqno: seqno, committedAt, events: [] };
     const traceIds = [...new Map(loaded.rows.filter((r) => r.trace_id).map((r) => [hex(r.trace_id!), r.trace_id!])).values()];
-    const [traceRows, book] = await Promise.all([
+    // One round trip for what depends only on the block's transactions.
+    const [traceRows, book, jettonWallets] = await Promise.all([
       traceIds.length === 0
         ? Promise.resolve([] as TraceRowLite[])
         : this.db.query<TraceRowLite>('select trace_id, external_hash_norm, state, mc_seqno_end, nodes_ from traces where trace_id = any($1)', [traceIds]),
       withAddressBook ? this.addressBook(transactionAddresses(loaded)) : Promise.resolve(undefined),
+      this.jettonWalletsAfter(loaded, knownJettonWallets),
     ]);
     const completed = completedTraces(seqno, traceRows);
-    const jettonWallets = await this.jettonWalletsAfter(loaded, knownJettonWallets);
     const [actions, whole] =
       completed.length === 0
         ? [new Map<string, ActionOfTrace[]>(), undefined]
