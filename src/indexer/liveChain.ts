@@ -40,6 +40,7 @@ const DEFAULT_MAX_LAG_BLOCKS = 200;
 /** Masterchain blocks whose ids are kept to find the common block after a rewind (local chain). */
 const REMEMBERED_IDS = 1024;
 const RETRY_MS = 1000;
+const STOP_WAIT_MS = 5000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -80,7 +81,8 @@ export class LiveChainFollower extends EventEmitter {
   async stop(): Promise<void> {
     this.stopped = true;
     this.statusValue = { ...this.statusValue, state: 'stopped' };
-    await this.running;
+    // A block being read finishes; a fetch stuck on a server is not waited for beyond STOP_WAIT_MS (as the index's stop).
+    await Promise.race([this.running, sleep(STOP_WAIT_MS)]);
   }
 
   private async headAtStart(): Promise<number> {
