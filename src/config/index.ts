@@ -370,6 +370,14 @@ export const OPTIONS = {
     min: 1,
     max: 10_000_000,
   },
+  streamWindowBytes: {
+    flag: 'stream-window-bytes',
+    kind: 'bytes',
+    defaultValue: 64 * 1024 * 1024,
+    description: 'streaming API: most bytes of events kept in memory for resume (with --index off the window is all a resume can reach)',
+    min: 64 * 1024,
+    max: 16 * 1024 ** 3,
+  },
   pendingTtl: {
     flag: 'pending-ttl',
     kind: 'int',

@@ -20,6 +20,7 @@ export { verifiedBlockRoot, BlockFetcher } from './blockFetcher';
 export { parseBlock, type ParsedBlock, type ParsedTransaction, type ParsedMessage } from './parseBlock';
 export { indexMetrics } from '../metrics';
 export { tokenEvents } from './tokenEvents';
+export { LiveChainFollower, type ChainBlock, type LiveChainStatus, type LiveChainOptions } from './liveChain';
 export { TokenDetector, NO_TOKENS, type BlockTokens, type TouchedAccount } from './tokenDetection';
 export { dnsRootsFor, type DomainMethod } from './dns';
 export { MetadataFetcher, fetchMetadataDocument, isPrivateAddress, MetadataFetchError, type MetadataFetchOptions, type MetadataRequests } from './metadataFetch';

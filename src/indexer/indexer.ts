@@ -26,10 +26,10 @@ import {
 } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import { BlockFetcher, BlockUnavailableError, FetchStoppedError } from './blockFetcher';
-import { McBlockSource, type McHead, type PreparedMcBlock } from './mcBlockSource';
+import { McBlockSource, messageRowsOf, transactionsInOrder, type McHead, type PreparedMcBlock } from './mcBlockSource';
 import { indexMetrics } from '../metrics';
-import type { ParsedTransaction } from './parseBlock';
-import { assembleTraces } from './traces';
+import { assembleTraces, databaseTraceEdges } from './traces';
+import { verifiedHead, waitForHead } from './head';
 import { writeCompletedTraceActions } from '../actions';
 import { TokenDetector } from './tokenDetection';
 import type { DomainMethod } from './dns';
@@ -181,29 +181,12 @@ export class Indexer extends EventEmitter {
     this.statusValue = { ...this.statusValue, ...patch };
   }
 
-  /** The newest masterchain seqno some usable server reports (proven when the pool verifies). */
   private verifiedHead(): number | null {
-    let best: number | null = null;
-    const servers = this.pool.status().length;
-    for (let index = 0; index < servers; index++) {
-      if (!this.pool.heads.trusted(index)) continue;
-      const seqno = this.pool.heads.headOf(index)?.last.seqno;
-      if (seqno !== undefined && (best === null || seqno > best)) best = seqno;
-    }
-    return best;
+    return verifiedHead(this.pool);
   }
 
   private waitForHead(timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.pool.heads.off('head', done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      timer.unref();
-      this.pool.heads.on('head', done);
-    });
+    return waitForHead(this.pool, timeoutMs);
   }
 
   private async electionLoop(): Promise<void> {
@@ -402,16 +385,16 @@ export class Indexer extends EventEmitter {
         const touchedTraces = new Map<string, TraceRow>();
         let from = previous;
         for (const block of blocks) {
-          const transactions: ParsedTransaction[] = [block.mc, ...block.shardBlocks].flatMap((b) => b.transactions);
-          transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));
+          const transactions = transactionsInOrder(block);
+          const { messages, messageContents } = messageRowsOf(transactions);
           // Pending edges of earlier blocks (of this batch too: their rows are in already) are read here.
-          const { traces, edges } = await assembleTraces(client, transactions, block.seqno);
+          const { traces, edges } = await assembleTraces(databaseTraceEdges(client), transactions, block.seqno);
           const rows: McBlockRows = {
             blocks: [block.mc.row, ...block.shardBlocks.map((b) => b.row)],
             shardState: block.mc.shardTops.map((top) => ({ mc_seqno: block.seqno, workchain: top.workchain, shard: BigInt(top.shard), seqno: top.seqno })),
             transactions: transactions.map((tx) => tx.row),
-            messages: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).map((m) => m.row)),
-            messageContents: transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages).flatMap((m) => m.contents)),
+            messages,
+            messageContents,
             accountStates: block.accounts,
             latestAccountStates: block.accounts,
             traces,
