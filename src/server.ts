@@ -8,14 +8,14 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
-import { indexEnabled, startIndex, type IndexService } from './indexer';
+import { indexEnabled, LiveChainFollower, startIndex, type IndexService } from './indexer';
 import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './cells';
-import { IndexEventBuilder, IndexFollower, pendingEvents, StreamingService } from './streaming';
+import { ChainEventSource, IndexEventBuilder, IndexFollower, pendingEvents, StreamingService, type SourceStatus } from './streaming';
 import { PENDING_DEFAULTS, PendingTraces, RedisPendingTraces, type PendingOptions, type PendingTraceStore } from './emulate';
 
 /**
@@ -28,10 +28,6 @@ const LISTEN_BACKLOG = 4096;
 
 /** Longest the start waits for the TVM workers to be ready, ms. */
 const TVM_WARM_WAIT_MS = 5000;
-
-/** The streaming API's answer with --index off (its events are built from the index's blocks). */
-const STREAMING_WITHOUT_INDEX =
-  'streaming is not available: its events come from the block index, and this instance runs with --index off (start it with --index on or --database-url)';
 
 /** A running API server and everything it owns, stopped in the right order by `stop()`. */
 export interface RunningServer {
@@ -117,39 +113,42 @@ export async function startServer(
         })
       : undefined;
   await cache?.connect();
-  // The streaming API's events are the index's committed blocks; without the index it has no
-  // source, and says so (503) instead of subscribing clients to a stream that never moves.
+  // The streaming API's events are the index's committed blocks; without the index, the verified
+  // head's blocks read live (the index pipeline's fetch and checks, nothing stored: resume within
+  // the in-memory window only).
   const streamingLogger = logger.child({ component: 'streaming' });
   const builder = index ? new IndexEventBuilder(index.pool, config.network === 'testnet') : undefined;
   const indexService = index;
-  const streaming = new StreamingService({
+  let chainSource: ChainEventSource | undefined;
+  const streaming: StreamingService = new StreamingService({
     config,
     logger: streamingLogger,
     access,
     ...(builder ? { replay: builder } : {}),
-    ...(indexService
-      ? {
-          sourceStatus: () => {
-            const health = indexService.health();
-            return { ok: health.available, reason: health.reason };
-          },
-        }
-      : { noSource: STREAMING_WITHOUT_INDEX }),
+    sourceStatus: (): SourceStatus => {
+      if (!indexService) return chainSource?.status() ?? { ok: false, reason: 'the chain source is not started', source: 'chain' };
+      const health = indexService.health();
+      return { ok: health.available, reason: health.reason, source: 'index' };
+    },
   });
-  let follower: IndexFollower | undefined;
+  let follower: { stop(): Promise<void> } | undefined;
   let serverStopping = false;
   if (index && builder) {
     const started = new IndexFollower(builder, streaming, streamingLogger, {
       pollMs: 1000,
       ...(config.databaseUrl ? { sharedDatabase: { connectionString: config.databaseUrl } } : {}),
     });
-    index.onBlock((block) => started.committed(block.mcSeqno));
+    index.onBlock((block) => started.committed(block.mcSeqno, block.tokenStates.jettonWallets));
     index.onRollback((common) => started.rolledBack(common));
     follower = started;
     // The follower reads the index: it starts once the store is open (at once with PostgreSQL).
     const startFollower = () => started.start().catch((err: unknown) => streamingLogger.warn({ err }, 'streaming: the follower could not read the index at start'));
     if (index.opened()) await startFollower();
     else void index.ready.then(() => (serverStopping ? undefined : startFollower()), () => {});
+  } else {
+    chainSource = new ChainEventSource(new LiveChainFollower(pool, streamingLogger), streaming, streamingLogger);
+    chainSource.start();
+    follower = chainSource;
   }
   // Messages sent through us, emulated at once and kept until the index commits them (pending
   // traces): only with the index, which both serves them (v3) and says when they landed. With

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
-import { Address, Cell, ExternalAddress, Slice } from '@ton/core';
+import { Address, Cell, ExternalAddress, loadMessageRelaxed, Slice } from '@ton/core';
 import {
   isEmptyPayload,
+  loadMultisigApprove,
+  loadMultisigApproveRejectedExitCode,
+  loadMultisigExecute,
+  loadMultisigNewOrder,
+  loadMultisigOrderInit,
+  loadVestingAddWhitelist,
+  loadVestingSendMessage,
   loadDnsChangeRecord,
   loadJettonBurn,
   loadJettonInternalTransfer,
@@ -15,6 +22,7 @@ import {
 } from '../tlb';
 import { loadSnakeBytes } from '../converters';
 import type { ActionDetails, ActionJson, TokenDirectory, TraceInput, TraceMessage, TraceTransaction } from './types';
+import { V1_ACTION_TYPES } from './versions';
 
 /**
  * toncenter's action classification (indexer/events in toncenter/ton-indexer), for its v1 core
@@ -51,6 +59,8 @@ interface Block {
   deployments: Set<string>;
   /** contract_deploy blocks hanging off this block (unwound into the action list at the end). */
   deploys: Block[];
+  /** The blocks a typed block was merged from (toncenter's children_blocks). */
+  children: Block[];
   /** Typed fields, filled by a matcher (toncenter's RawAction columns this type uses). */
   fields: ActionFields;
 }
@@ -66,6 +76,8 @@ interface ActionFields {
   value?: bigint | null;
   amount?: bigint | null;
   details?: ActionDetails;
+  /** Accounts the action concerns beyond its addresses (a multisig order's signers). */
+  accounts?: readonly string[];
 }
 
 function opcodeOf(node: EventNode): number | null {
@@ -126,6 +138,7 @@ function newBlock(type: string, nodes: EventNode[]): Block {
     initiating: nodes[0]?.parent ?? null,
     deployments: new Set(),
     deploys: [],
+    children: [],
     fields: {},
   };
 }
@@ -230,6 +243,7 @@ function autoAppended(block: Block, includeExcess: boolean): Block[] {
  */
 function merge(typed: Block, head: Block, taken: Block[]): Block {
   const set = new Set([head, ...taken]);
+  typed.children = [...set];
   for (const block of set) {
     block.merged = true;
     typed.nodes.push(...block.nodes.filter((n) => !typed.nodes.includes(n)));
@@ -503,6 +517,145 @@ function electionMatcher(type: string, requestOp: number, confirmationOp: number
   };
 }
 
+const boc = (cell: Cell): string => cell.toBoc().toString('base64');
+
+/**
+ * multisig_create_order (toncenter's MultisigCreateOrderBlockMatcher): a signer's or proposer's
+ * `new_order` to the multisig and the multisig's `init` deploying the order. Only an order the
+ * index detected counts (toncenter reads it from its interfaces; its signers join the accounts).
+ */
+const multisigCreateOrder: Matcher = (block, directory) => {
+  if (!isCall(block, OP.multisigNewOrder)) return null;
+  const head = block.nodes[0]!;
+  const request = tryLoad(head, loadMultisigNewOrder);
+  const init = block.next.find((b) => isCall(b, OP.multisigOrderInit));
+  if (!request || !init) return null;
+  const initNode = init.nodes[0]!;
+  const deploy = tryLoad(initNode, loadMultisigOrderInit);
+  const orderAddress = initNode.msg!.destination;
+  const order = orderAddress ? directory.multisigOrder?.(orderAddress) : undefined;
+  if (!deploy || !order) return null;
+  const typed = newBlock('multisig_create_order', []);
+  typed.fields = {
+    source: head.msg!.source,
+    destination: head.msg!.destination,
+    destinationSecondary: orderAddress,
+    accounts: order.signers,
+    details: {
+      query_id: request.queryId.toString(),
+      order_seqno: request.orderSeqno.toString(),
+      is_created_by_signer: request.signer,
+      is_signed_by_creator: deploy.approveOnInit,
+      creator_index: request.index,
+      expiration_date: request.expirationDate,
+      order_boc: boc(deploy.order),
+    },
+  };
+  typed.failed = block.failed;
+  return merge(typed, block, [init]);
+};
+
+/**
+ * multisig_approve: a signer's `approve` (or the comment "approve") to an order, with the order's
+ * `approve_accepted` or `approve_rejected` answer (one of them is required).
+ */
+const multisigApprove: Matcher = (block, directory) => {
+  const head = block.nodes[0];
+  if (!head || block.merged) return null;
+  const byOpcode = isCall(block, OP.multisigApprove);
+  const byComment = block.type === 'ton_transfer' && block.fields.details?.['comment'] === 'approve';
+  if (!byOpcode && !byComment) return null;
+  const accepted = block.next.find((b) => isCall(b, OP.multisigApproveAccepted));
+  const rejected = accepted ? undefined : block.next.find((b) => isCall(b, OP.multisigApproveRejected));
+  const answer = accepted ?? rejected;
+  const orderAddress = head.msg!.destination;
+  const order = orderAddress ? directory.multisigOrder?.(orderAddress) : undefined;
+  if (!answer || !order) return null;
+  const exitCode = rejected ? (tryLoad(rejected.nodes[0]!, loadMultisigApproveRejectedExitCode) ?? 0) : 0;
+  // By comment the signer's index is unknown: -1, as toncenter.
+  const signerIndex = byOpcode ? (tryLoad(head, loadMultisigApprove)?.signerIndex ?? -1) : -1;
+  const typed = newBlock('multisig_approve', []);
+  typed.fields = { source: head.msg!.source, destination: orderAddress, accounts: order.signers, details: { signer_index: signerIndex, exit_code: exitCode } };
+  typed.failed = !accepted;
+  return merge(typed, block, [answer]);
+};
+
+/** multisig_execute: a detected order's `execute` to its multisig (the messages it sends stay actions of their own). */
+const multisigExecute: Matcher = (block, directory) => {
+  if (!isCall(block, OP.multisigExecute)) return null;
+  const head = block.nodes[0]!;
+  const execute = tryLoad(head, loadMultisigExecute);
+  const orderAddress = head.msg!.source;
+  const order = orderAddress ? directory.multisigOrder?.(orderAddress) : undefined;
+  if (!execute || !order) return null;
+  const typed = newBlock('multisig_execute', []);
+  typed.fields = {
+    source: orderAddress,
+    destination: head.msg!.destination,
+    accounts: order.signers,
+    details: {
+      query_id: execute.queryId.toString(),
+      order_seqno: execute.orderSeqno.toString(),
+      expiration_date: execute.expirationDate,
+      approvals_num: execute.approvalsNum,
+      signers_hash: execute.signersHash.toString('base64'),
+      order_boc: boc(execute.order),
+    },
+  };
+  typed.failed = block.failed;
+  return merge(typed, block, []);
+};
+
+/** A vesting request with the vesting's response (toncenter's matchers require it). */
+function vestingResponse(block: Block, responseOp: number): Block | undefined {
+  return block.next.find((b) => isCall(b, responseOp));
+}
+
+/** vesting_send_message: the owner's `send` to its vesting contract, answered by `send_response`. */
+const vestingSendMessage: Matcher = (block) => {
+  if (!isCall(block, OP.vestingSendMessage)) return null;
+  const head = block.nodes[0]!;
+  const request = tryLoad(head, loadVestingSendMessage);
+  const response = vestingResponse(block, OP.vestingSendMessageResponse);
+  if (!request || !response) return null;
+  let destination: string | null = null;
+  let amount: bigint | null = null;
+  try {
+    const message = loadMessageRelaxed(request.message.beginParse(true));
+    destination = raw(message.info.dest ?? null);
+    amount = message.info.type === 'internal' ? message.info.value.coins : null;
+  } catch {
+    return null; // toncenter's parser raises on a message it cannot read: no action
+  }
+  const typed = newBlock('vesting_send_message', []);
+  typed.fields = {
+    source: head.msg!.source,
+    destination: head.msg!.destination,
+    destinationSecondary: destination,
+    amount,
+    details: { query_id: request.queryId.toString(), message_boc: boc(request.message) },
+  };
+  typed.failed = block.failed;
+  return merge(typed, block, [response]);
+};
+
+/** vesting_add_whitelist: the vesting sender's `add_whitelist`, answered by `add_whitelist_response`. */
+const vestingAddWhitelist: Matcher = (block) => {
+  if (!isCall(block, OP.vestingAddWhitelist)) return null;
+  const head = block.nodes[0]!;
+  const request = tryLoad(head, loadVestingAddWhitelist);
+  const response = vestingResponse(block, OP.vestingAddWhitelistResponse);
+  if (!request || !response) return null;
+  const typed = newBlock('vesting_add_whitelist', []);
+  typed.fields = {
+    source: head.msg!.source,
+    destination: head.msg!.destination,
+    details: { query_id: request.queryId.toString(), accounts_added: request.addresses.map((a) => raw(a)) },
+  };
+  typed.failed = block.failed;
+  return merge(typed, block, [response]);
+};
+
 /** Matchers in toncenter's order (the subset we classify). */
 const MATCHERS: readonly Matcher[] = [
   nftMint,
@@ -513,6 +666,11 @@ const MATCHERS: readonly Matcher[] = [
   electionMatcher('election_deposit', OP.electorNewStake, OP.electorNewStakeConfirmation),
   electionMatcher('election_recover', OP.electorRecoverStakeRequest, OP.electorRecoverStakeResponse),
   jettonMint,
+  multisigCreateOrder,
+  multisigApprove,
+  multisigExecute,
+  vestingSendMessage,
+  vestingAddWhitelist,
 ];
 
 /** toncenter's action id: base64 SHA-256 of the first node's message hash (or tx hash) and the type. */
@@ -530,7 +688,7 @@ function toAction(block: Block, trace: TraceInput, traceEnd: { lt: bigint; utime
   const f = block.fields;
   const accounts = new Set<string>();
   for (const n of nodes) accounts.add(n.tx.account);
-  for (const a of [f.source, f.sourceSecondary, f.destination, f.destinationSecondary]) if (a) accounts.add(a);
+  for (const a of [f.source, f.sourceSecondary, f.destination, f.destinationSecondary, ...(f.accounts ?? [])]) if (a) accounts.add(a);
   if (block.initiating) {
     txHashes.add(block.initiating.tx.hash);
     accounts.add(block.initiating.tx.account);
@@ -644,6 +802,16 @@ function detailsOf(block: Block): ActionDetails {
     case 'election_deposit':
     case 'election_recover':
       return omitEmpty({ stake_holder: f.source ?? null, amount: str(f.amount) }, ['amount']);
+    case 'multisig_create_order':
+      return { ...d, source: f.source ?? null, destination: f.destination ?? null, destination_order: f.destinationSecondary ?? null };
+    case 'multisig_approve':
+      return { signer_index: d['signer_index'] ?? null, exit_code: d['exit_code'] ?? null, source: f.source ?? null, destination: f.destination ?? null };
+    case 'multisig_execute':
+      return { ...d, source: f.source ?? null, destination: f.destination ?? null };
+    case 'vesting_send_message':
+      return { query_id: d['query_id'] ?? null, message_boc: d['message_boc'] ?? null, source: f.source ?? null, vesting: f.destination ?? null, destination: f.destinationSecondary ?? null, amount: str(f.amount) };
+    case 'vesting_add_whitelist':
+      return { query_id: d['query_id'] ?? null, accounts_added: d['accounts_added'] ?? [], source: f.source ?? null, vesting: f.destination ?? null };
     default:
       return d;
   }
@@ -710,19 +878,31 @@ export function classifyTrace(trace: TraceInput, directory: TokenDirectory): Act
     }
   }
   const actions: ActionJson[] = [];
-  for (const block of [...blocks, ...deploys]) {
+  // Calls from outside (external messages) and to nowhere (logs) are not actions.
+  const listed = (block: Block) => {
     const msg = block.nodes[0]?.msg;
-    // Calls from outside (external messages) and to nowhere (logs) are not actions.
-    if (block.type === 'call_contract' && (!msg || msg.source === null || msg.destination === null)) continue;
-    actions.push(toAction(block, trace, traceEnd));
+    return block.type !== 'call_contract' || (!!msg && msg.source !== null && msg.destination !== null);
+  };
+  for (const block of [...blocks, ...deploys]) {
+    if (!listed(block)) continue;
+    const action = toAction(block, trace, traceEnd);
+    actions.push(action);
+    // serialize_blocks: a type newer than v1 lists its steps too, marked with it as ancestor.
+    if (V1_ACTION_TYPES.has(block.type)) continue;
+    for (const child of block.children) {
+      if (child.type === 'contract_deploy' || !listed(child)) continue;
+      const step = toAction(child, trace, traceEnd);
+      if (step.action_id === action.action_id || actions.some((a) => a.action_id === step.action_id)) continue;
+      actions.push({ ...step, ancestor_type: [block.type] });
+    }
   }
   return actions.length > 0 ? actions : [unknownAction(trace, traceEnd)];
 }
 
 /**
- * The actions a client sees: those of a type it accepts (ton-index-go's
- * `type = ANY(types) AND NOT(ancestor_type && types)`; our actions have no ancestors).
+ * The actions a client sees: those of a type it accepts and that are not a step of an action it
+ * accepts (ton-index-go's `type = ANY(types) AND NOT(ancestor_type && types)`).
  */
 export function selectActions(actions: readonly ActionJson[], accepted: ReadonlySet<string>): ActionJson[] {
-  return actions.filter((a) => accepted.has(a.type));
+  return actions.filter((a) => accepted.has(a.type) && !(a.ancestor_type ?? []).some((t) => accepted.has(t)));
 }

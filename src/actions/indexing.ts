@@ -127,15 +127,16 @@ export async function insertActions(client: ClientBase, traceIds: readonly Buffe
   // sent as JSON text and expanded per row.
   await client.query(
     `insert into actions (trace_id, action_id, type, tx_hashes, start_lt, end_lt, start_utime, end_utime, trace_end_lt, trace_end_utime,
-                          trace_mc_seqno_end, trace_external_hash, success, accounts, details)
+                          trace_mc_seqno_end, trace_external_hash, success, accounts, details, ancestor_type)
      select r.trace_id, r.action_id, r.type,
             array(select decode(h, 'base64') from jsonb_array_elements_text(r.tx_hashes::jsonb) h),
             r.start_lt, r.end_lt, r.start_utime, r.end_utime, r.trace_end_lt, r.trace_end_utime, r.trace_mc_seqno_end, r.trace_external_hash,
-            r.success, array(select a from jsonb_array_elements_text(r.accounts::jsonb) a), r.details::jsonb
+            r.success, array(select a from jsonb_array_elements_text(r.accounts::jsonb) a), r.details::jsonb,
+            array(select t from jsonb_array_elements_text(r.ancestor_type::jsonb) t)
        from unnest($1::bytea[], $2::bytea[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int4[], $8::int4[], $9::int8[], $10::int4[],
-                   $11::int4[], $12::bytea[], $13::bool[], $14::text[], $15::text[])
+                   $11::int4[], $12::bytea[], $13::bool[], $14::text[], $15::text[], $16::text[])
          as r(trace_id, action_id, type, tx_hashes, start_lt, end_lt, start_utime, end_utime, trace_end_lt, trace_end_utime,
-              trace_mc_seqno_end, trace_external_hash, success, accounts, details)`,
+              trace_mc_seqno_end, trace_external_hash, success, accounts, details, ancestor_type)`,
     [
       actions.map((a) => b64(a.trace_id)),
       actions.map((a) => b64(a.action_id)),
@@ -152,6 +153,7 @@ export async function insertActions(client: ClientBase, traceIds: readonly Buffe
       actions.map((a) => a.success),
       actions.map((a) => JSON.stringify(a.accounts)),
       actions.map((a) => JSON.stringify(a.details)),
+      actions.map((a) => JSON.stringify(a.ancestor_type ?? [])),
     ],
   );
   return actions.length;
@@ -193,7 +195,7 @@ export async function writeCompletedTraceActions(
 }
 
 /**
- * The detected jetton wallets and NFT items (tables of migration 3) among the accounts the traces
+ * The detected jetton wallets, NFT items (migration 3) and multisig orders (migration 5) among the accounts the traces
  * name, as the classifier's directory: toncenter's classifier reads the same detected contracts.
  */
 export async function indexedTokenDirectory(client: ClientBase, inputs: readonly TraceInput[]): Promise<TokenDirectory> {
@@ -214,8 +216,11 @@ export async function indexedTokenDirectory(client: ClientBase, inputs: readonly
     'select address, index::text as index, collection_address from nft_items where address = any($1)',
     [list],
   );
-  if (wallets.rows.length === 0 && items.rows.length === 0) return EMPTY_DIRECTORY;
+  // Multisig orders (migration 5): their signers join the multisig actions' accounts.
+  const orders = await client.query<{ address: string; signers: string[] | null }>('select address, signers from multisig_orders where address = any($1)', [list]);
+  if (wallets.rows.length === 0 && items.rows.length === 0 && orders.rows.length === 0) return EMPTY_DIRECTORY;
   const walletMap = new Map(wallets.rows.map((r) => [r.address, { owner: r.owner, jetton: r.jetton }]));
   const itemMap = new Map(items.rows.map((r) => [r.address, { index: r.index, collection: r.collection_address }]));
-  return { jettonWallet: (address) => walletMap.get(address), nftItem: (address) => itemMap.get(address) };
+  const orderMap = new Map(orders.rows.map((r) => [r.address, { signers: r.signers ?? [] }]));
+  return { jettonWallet: (address) => walletMap.get(address), nftItem: (address) => itemMap.get(address), multisigOrder: (address) => orderMap.get(address) };
 }

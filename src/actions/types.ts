@@ -61,15 +61,24 @@ export interface NftItemInfo {
   readonly collection: string | null;
 }
 
+/** A multisig v2 order the index detected (confirmed by its multisig's `get_order_address`). */
+export interface MultisigOrderInfo {
+  /** Its signers, raw upper-case (toncenter adds them to the action's accounts). */
+  readonly signers: readonly string[];
+}
+
 export interface TokenDirectory {
   jettonWallet(address: string): JettonWalletInfo | undefined;
   nftItem(address: string): NftItemInfo | undefined;
+  /** Multisig orders; a directory without it knows none (toncenter then leaves the calls generic). */
+  multisigOrder?(address: string): MultisigOrderInfo | undefined;
 }
 
 /** A directory that knows nothing (classification from the trace's messages alone). */
 export const EMPTY_DIRECTORY: TokenDirectory = {
   jettonWallet: () => undefined,
   nftItem: () => undefined,
+  multisigOrder: () => undefined,
 };
 
 export type ActionDetails = Record<string, unknown>;
@@ -92,4 +101,10 @@ export interface ActionJson {
   trace_external_hash?: string;
   accounts: string[];
   finality: 'finalized';
+  /**
+   * The typed actions (of types newer than v1) this generic one is a step of: ton-index-go keeps
+   * them to show a client that does not know the typed action its steps instead (`json:"-"`, never
+   * printed).
+   */
+  ancestor_type?: string[];
 }

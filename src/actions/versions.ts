@@ -68,5 +68,8 @@ export function expandActionTypes(names: readonly string[]): Set<string> {
   return out;
 }
 
+/** toncenter's v1 types: a typed action of any other type also lists its steps (with `ancestor_type`). */
+export const V1_ACTION_TYPES: ReadonlySet<string> = new Set(V1);
+
 /** The types with a basic (generic) meaning: what a classified action falls back to. */
 export const BASIC_ACTION_TYPES: ReadonlySet<string> = new Set(['call_contract', 'contract_deploy', 'tick_tock', 'ton_transfer']);

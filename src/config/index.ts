@@ -370,6 +370,14 @@ export const OPTIONS = {
     min: 1,
     max: 10_000_000,
   },
+  streamWindowBytes: {
+    flag: 'stream-window-bytes',
+    kind: 'bytes',
+    defaultValue: 64 * 1024 * 1024,
+    description: 'streaming API: most bytes of events kept in memory for resume (with --index off the window is all a resume can reach)',
+    min: 64 * 1024,
+    max: 16 * 1024 ** 3,
+  },
   pendingTtl: {
     flag: 'pending-ttl',
     kind: 'int',
@@ -432,6 +440,47 @@ export const OPTIONS = {
     description: 'delete indexed masterchain blocks older than this many days (0 = keep all)',
     min: 0,
     max: 100_000,
+  },
+  dnsCollections: {
+    flag: 'dns-collections',
+    kind: 'string',
+    defaultValue: undefined,
+    description: "comma-separated NFT collections whose items the index reads as TON DNS items, besides toncenter's .ton and .t.me roots of the network",
+  },
+  metadataFetch: {
+    flag: 'metadata-fetch',
+    kind: 'bool',
+    defaultValue: false,
+    description: 'fetch off-chain TEP-64 metadata (http and https URIs) in the background for the metadata answers, cached in the index',
+  },
+  metadataFetchTimeout: {
+    flag: 'metadata-fetch-timeout',
+    kind: 'int',
+    defaultValue: 10000,
+    description: 'deadline of one off-chain metadata fetch (connect, redirects and body), ms',
+    ...DURATION,
+  },
+  metadataFetchMaxBytes: {
+    flag: 'metadata-fetch-max-bytes',
+    kind: 'bytes',
+    defaultValue: 1024 * 1024,
+    description: 'largest off-chain metadata document read (bytes, or 512kb / 2mb); a larger one is a failed fetch',
+    min: 1,
+    max: 64 * 1024 ** 2,
+  },
+  metadataFetchConcurrency: {
+    flag: 'metadata-fetch-concurrency',
+    kind: 'int',
+    defaultValue: 4,
+    description: 'off-chain metadata fetches at once',
+    min: 1,
+    max: 256,
+  },
+  metadataFetchPrivate: {
+    flag: 'metadata-fetch-private',
+    kind: 'bool',
+    defaultValue: false,
+    description: 'let metadata fetches reach loopback, private and link-local addresses (refused by default)',
   },
 } as const satisfies Record<string, OptionSpec>;
 

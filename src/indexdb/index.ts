@@ -10,5 +10,7 @@ export { insertMcBlockRows, beginAtCheckpoint, readCheckpoint, advanceBackfill, 
 export { rollbackTo, pruneBefore } from './rollback';
 export { tryAcquireWriter, WRITER_LOCK_KEY, type WriterLease } from './election';
 export { insertTokenStates, insertTokenEvents, readCodeInterfaces } from './tokens';
+export { writeMetadataCache, type MetadataCacheRow } from './metadataCache';
 export type * from './tokens';
+export type * from './multisigVesting';
 export type * from './rows';

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { MULTISIG_VESTING_STATE_TABLES } from './multisigVesting';
 
 /**
  * Removes every masterchain block above `mcSeqno` (inside the caller's transaction) and puts the
@@ -14,7 +15,8 @@ export async function rollbackTo(client: ClientBase, mcSeqno: number): Promise<v
   if (mcSeqno < first) {
     await client.query(
       'truncate blocks, shard_state, transactions, messages, message_contents, account_states, latest_account_states, traces, trace_edges, index_checkpoint, ' +
-        'jetton_masters, jetton_wallets, nft_collections, nft_items, jetton_transfers, jetton_burns, nft_transfers cascade',
+        'jetton_masters, jetton_wallets, nft_collections, nft_items, jetton_transfers, jetton_burns, nft_transfers, multisig, multisig_orders, ' +
+        'vesting_contracts, vesting_whitelist, dns_entries cascade',
     );
     return;
   }
@@ -31,9 +33,11 @@ export async function rollbackTo(client: ClientBase, mcSeqno: number): Promise<v
   await client.query('delete from latest_account_states where account in (select account from _rollback_accounts)');
   // Token states of those accounts describe a state that is gone: they are dropped and come back
   // with the next state the detection sees (transfers and burns go with their transactions).
-  for (const table of ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items']) {
+  for (const table of ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items', ...MULTISIG_VESTING_STATE_TABLES]) {
     await client.query(`delete from ${table} where address in (select account from _rollback_accounts)`);
   }
+  await client.query('delete from vesting_whitelist where vesting_contract_address in (select account from _rollback_accounts)');
+  await client.query('delete from dns_entries where nft_item_address in (select account from _rollback_accounts)');
   await client.query(`
     insert into latest_account_states (account, hash, balance, balance_extra_currencies, account_status, frozen_hash, data_hash, code_hash,
                                        timestamp, last_trans_hash, last_trans_lt)

@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import { insertMultisigVestingStates, type MultisigVestingRows } from './multisigVesting';
 
 /**
  * The token rows one masterchain block adds (toncenter's tables, migration 3): the detected state
@@ -8,7 +9,7 @@ import type { ClientBase } from 'pg';
  */
 
 /** The standard interfaces the detection looks for (code_interfaces.interfaces). */
-export type TokenInterface = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item';
+export type TokenInterface = 'jetton_master' | 'jetton_wallet' | 'nft_collection' | 'nft_item' | 'multisig' | 'multisig_order' | 'vesting';
 
 export interface CodeInterfacesRow {
   code_hash: Buffer;
@@ -105,13 +106,27 @@ export interface NftTransferRow extends TokenEventBase {
   forward_payload: string | null;
 }
 
+/** A TEP-81 DNS item's domain and records (toncenter's dns_entries, migration 6). */
+export interface DnsEntryRow {
+  nft_item_address: string;
+  nft_item_owner: string | null;
+  domain: string;
+  dns_next_resolver: string | null;
+  dns_wallet: string | null;
+  /** 64 hex digits, upper-case as toncenter's Bits256 text. */
+  dns_site_adnl: string | null;
+  dns_storage_bag_id: string | null;
+  last_transaction_lt: bigint;
+}
+
 /** The detected contracts of one masterchain block (the states after it). */
-export interface TokenStateRows {
+export interface TokenStateRows extends MultisigVestingRows {
   codeInterfaces: CodeInterfacesRow[];
   jettonMasters: JettonMasterRow[];
   jettonWallets: JettonWalletRow[];
   nftCollections: NftCollectionRow[];
   nftItems: NftItemRow[];
+  dnsEntries: DnsEntryRow[];
 }
 
 export interface TokenEventRows {
@@ -137,6 +152,10 @@ const NFT_COLLECTION: readonly Column[] = [
 const NFT_ITEM: readonly Column[] = [
   ['address', 'text'], ['init', 'bool'], ['index', 'numeric'], ['collection_address', 'text'], ['owner_address', 'text'], ['content', 'text', 'jsonb'],
   ['last_transaction_lt', 'int8'], ['code_hash', 'bytea'], ['data_hash', 'bytea'],
+];
+const DNS_ENTRY: readonly Column[] = [
+  ['nft_item_address', 'text'], ['nft_item_owner', 'text'], ['domain', 'text'], ['dns_next_resolver', 'text'], ['dns_wallet', 'text'],
+  ['dns_site_adnl', 'text'], ['dns_storage_bag_id', 'text'], ['last_transaction_lt', 'int8'],
 ];
 const EVENT_BASE: readonly Column[] = [
   ['tx_hash', 'bytea'], ['tx_lt', 'int8'], ['tx_now', 'int4'], ['tx_aborted', 'bool'], ['mc_seqno', 'int4'], ['query_id', 'numeric'], ['trace_id', 'bytea'],
@@ -171,9 +190,9 @@ async function bulk(client: ClientBase, table: string, columns: readonly Column[
 }
 
 /** A newer state only: a replayed older block never moves a contract back. */
-function upsertNewer(table: string, columns: readonly Column[]): string {
-  const set = columns.filter(([name]) => name !== 'address').map(([name]) => `${name} = excluded.${name}`).join(', ');
-  return `on conflict (address) do update set ${set} where ${table}.last_transaction_lt is null or excluded.last_transaction_lt >= ${table}.last_transaction_lt`;
+function upsertNewer(table: string, columns: readonly Column[], key = 'address'): string {
+  const set = columns.filter(([name]) => name !== key).map(([name]) => `${name} = excluded.${name}`).join(', ');
+  return `on conflict (${key}) do update set ${set} where ${table}.last_transaction_lt is null or excluded.last_transaction_lt >= ${table}.last_transaction_lt`;
 }
 
 /** One row per key (the last wins): a statement may not update a row twice. */
@@ -196,6 +215,9 @@ export async function insertTokenStates(client: ClientBase, rows: TokenStateRows
   await bulk(client, 'jetton_wallets', JETTON_WALLET, byAddress(rows.jettonWallets), upsertNewer('jetton_wallets', JETTON_WALLET));
   await bulk(client, 'nft_collections', NFT_COLLECTION, byAddress(rows.nftCollections), upsertNewer('nft_collections', NFT_COLLECTION));
   await bulk(client, 'nft_items', NFT_ITEM, byAddress(rows.nftItems), upsertNewer('nft_items', NFT_ITEM));
+  await insertMultisigVestingStates(client, rows);
+  const dns = lastPer(rows.dnsEntries, (r) => r.nft_item_address);
+  await bulk(client, 'dns_entries', DNS_ENTRY, dns, upsertNewer('dns_entries', DNS_ENTRY, 'nft_item_address'));
 }
 
 export async function insertTokenEvents(client: ClientBase, rows: TokenEventRows): Promise<void> {

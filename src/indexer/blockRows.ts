@@ -9,9 +9,8 @@ import {
   type TraceRow,
   type WrittenRows,
 } from '../indexdb';
-import type { PreparedMcBlock } from './mcBlockSource';
-import type { ParsedTransaction } from './parseBlock';
-import { assembleTraces } from './traces';
+import { messageRowsOf, transactionsInOrder, type PreparedMcBlock } from './mcBlockSource';
+import { assembleTraces, databaseTraceEdges } from './traces';
 import { tokenEvents } from './tokenEvents';
 
 /** What writing one masterchain block put in the index. */
@@ -30,16 +29,15 @@ export interface WrittenBlock {
  * moves its own mark (the backfill).
  */
 export async function writeMcBlock(client: ClientBase, block: PreparedMcBlock, move?: CheckpointMove): Promise<WrittenBlock> {
-  const transactions: ParsedTransaction[] = [block.mc, ...block.shardBlocks].flatMap((b) => b.transactions);
-  transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));
-  const { traces, edges } = await assembleTraces(client, transactions, block.seqno);
-  const messagesOf = (tx: ParsedTransaction) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages);
+  const transactions = transactionsInOrder(block);
+  const { messages, messageContents } = messageRowsOf(transactions);
+  const { traces, edges } = await assembleTraces(databaseTraceEdges(client), transactions, block.seqno);
   const rows: McBlockRows = {
     blocks: [block.mc.row, ...block.shardBlocks.map((b) => b.row)],
     shardState: block.mc.shardTops.map((top) => ({ mc_seqno: block.seqno, workchain: top.workchain, shard: BigInt(top.shard), seqno: top.seqno })),
     transactions: transactions.map((tx) => tx.row),
-    messages: transactions.flatMap((tx) => messagesOf(tx).map((m) => m.row)),
-    messageContents: transactions.flatMap((tx) => messagesOf(tx).flatMap((m) => m.contents)),
+    messages,
+    messageContents,
     accountStates: block.accounts,
     latestAccountStates: block.accounts,
     traces,

@@ -9,9 +9,11 @@ import type { Logger } from 'pino';
 import { useNativeCellHashing } from '../cells';
 import type { AppConfig } from '../config';
 import { ApiError } from '../errors';
-import { IndexStore, IndexStoreError, type IndexStoreKind } from '../indexdb';
+import { IndexStore, IndexStoreError, writeMetadataCache, type IndexStoreKind } from '../indexdb';
 import type { LitePool } from '../liteclient';
+import { dnsRootsFor } from './dns';
 import { Indexer, STARTING_STATUS, type CommittedMcBlock, type IndexStatus } from './indexer';
+import { MetadataFetcher, type MetadataRequests } from './metadataFetch';
 
 export { isConnectionError } from './connectionErrors';
 export { Indexer, type CommittedMcBlock, type IndexStatus, type IndexState, type IndexerOptions } from './indexer';
@@ -19,7 +21,10 @@ export { verifiedBlockRoot, BlockFetcher } from './blockFetcher';
 export { parseBlock, type ParsedBlock, type ParsedTransaction, type ParsedMessage } from './parseBlock';
 export { indexMetrics } from '../metrics';
 export { tokenEvents } from './tokenEvents';
+export { LiveChainFollower, type ChainBlock, type LiveChainStatus, type LiveChainOptions } from './liveChain';
 export { TokenDetector, NO_TOKENS, type BlockTokens, type TouchedAccount } from './tokenDetection';
+export { dnsRootsFor, type DomainMethod } from './dns';
+export { MetadataFetcher, fetchMetadataDocument, isPrivateAddress, MetadataFetchError, type MetadataFetchOptions, type MetadataRequests } from './metadataFetch';
 
 /**
  * Whether the index runs: `--index`, else on with a database URL or with the embedded chain (its
@@ -71,6 +76,8 @@ export interface IndexService {
    * domain error `unavailable` ("the index is starting"), as v3 answers.
    */
   readonly pool: Pick<IndexStore['pool'], 'query'>;
+  /** The off-chain metadata fetcher (`--metadata-fetch`), absent when off. */
+  readonly metadata?: MetadataRequests & { settled(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -104,6 +111,8 @@ export async function startIndex(
   const indexLogger = logger.child({ component: 'index' });
   const kind: IndexStoreKind = config.databaseUrl ? 'postgres' : 'pglite';
   const indexDir = config.databaseUrl ? null : indexDirFor(config);
+  // Read before anything opens: a mistyped address stops the start with its text.
+  const dnsRoots = dnsRootsFor(config.network, (config.dnsCollections ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''));
   const claimed = kind === 'pglite' ? IndexStore.claimDirectory(indexDir) : undefined;
   const blockListeners = new Set<(block: CommittedMcBlock) => void>();
   const rollbackListeners = new Set<(common: number) => void>();
@@ -127,6 +136,7 @@ export async function startIndex(
       embeddedChain,
       fromSeqno: config.indexFrom,
       retentionDays: config.indexRetention,
+      dnsRoots,
     });
     indexer.on('block', (block: CommittedMcBlock) => {
       for (const listener of blockListeners) listener(block);
@@ -149,6 +159,22 @@ export async function startIndex(
   } else {
     await ready;
   }
+  const poolQuery = ((...args: Parameters<IndexStore['pool']['query']>) => {
+    if (!open) return Promise.reject(new ApiError('unavailable', failure ? `the index cannot open: ${failure}` : INDEX_STARTING));
+    return (open.store.pool.query as (...a: typeof args) => unknown)(...args);
+  }) as IndexStore['pool']['query'];
+  const metadata = config.metadataFetch
+    ? new MetadataFetcher(
+        {
+          timeoutMs: config.metadataFetchTimeout,
+          maxBytes: config.metadataFetchMaxBytes,
+          concurrency: config.metadataFetchConcurrency,
+          allowPrivate: config.metadataFetchPrivate,
+        },
+        (row) => writeMetadataCache({ query: poolQuery }, row),
+        indexLogger.child({ component: 'metadata' }),
+      )
+    : undefined;
   const need = (): OpenIndex => {
     if (!open) throw new Error(failure ? `the index cannot open: ${failure}` : 'the index database is still opening (await ready)');
     return open;
@@ -163,12 +189,8 @@ export async function startIndex(
     get indexer() {
       return need().indexer;
     },
-    pool: {
-      query: ((...args: Parameters<IndexStore['pool']['query']>) => {
-        if (!open) return Promise.reject(new ApiError('unavailable', failure ? `the index cannot open: ${failure}` : INDEX_STARTING));
-        return (open.store.pool.query as (...a: typeof args) => unknown)(...args);
-      }) as IndexStore['pool']['query'],
-    },
+    pool: { query: poolQuery },
+    ...(metadata ? { metadata } : {}),
     health: () => {
       if (!open) {
         const reason = failure ? `the index cannot open: ${failure}` : INDEX_STARTING;
@@ -190,6 +212,7 @@ export async function startIndex(
     },
     stop: () =>
       (stopping ??= (async () => {
+        await metadata?.stop();
         const running = await ready.catch(() => null);
         if (!running) return;
         await running.indexer.stop();

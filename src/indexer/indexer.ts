@@ -23,8 +23,10 @@ import type { LitePool } from '../liteclient';
 import { BlockFetcher, BlockUnavailableError, FetchStoppedError } from './blockFetcher';
 import { McBlockSource, type PreparedMcBlock } from './mcBlockSource';
 import { indexMetrics } from '../metrics';
+import { verifiedHead, waitForHead } from './head';
 import { writeCompletedTraceActions } from '../actions';
 import { TokenDetector } from './tokenDetection';
+import type { DomainMethod } from './dns';
 import { BackfillLane, type BackfillProgress } from './backfill';
 import { writeMcBlock, type WrittenBlock } from './blockRows';
 import { isConnectionError } from './connectionErrors';
@@ -44,6 +46,8 @@ export interface IndexerOptions {
   readonly fetchAhead?: number;
   /** Detect jetton and NFT contracts and their transfers (default on). */
   readonly detectTokens?: boolean;
+  /** The DNS collections whose items' records are indexed (./dns.ts dnsRootsFor; default none). */
+  readonly dnsRoots?: ReadonlyMap<string, DomainMethod | 'either'>;
 }
 
 /** What one committed masterchain block added, as the streaming layer consumes it. */
@@ -163,7 +167,7 @@ export class Indexer extends EventEmitter {
     super();
     this.setMaxListeners(0);
     const fetcher = new BlockFetcher(pool, logger, () => this.stopped);
-    this.detector = options.detectTokens === false ? undefined : new TokenDetector();
+    this.detector = options.detectTokens === false ? undefined : new TokenDetector(options.dnsRoots);
     this.source = new McBlockSource(pool, fetcher, logger, this.detector);
     // A remote network: a backfill for --index-from, or one a previous run left under way.
     if (!options.embeddedChain) {
@@ -201,29 +205,12 @@ export class Indexer extends EventEmitter {
     this.statusValue = { ...this.statusValue, ...patch };
   }
 
-  /** The newest masterchain seqno some usable server reports (proven when the pool verifies). */
   private verifiedHead(): number | null {
-    let best: number | null = null;
-    const servers = this.pool.status().length;
-    for (let index = 0; index < servers; index++) {
-      if (!this.pool.heads.trusted(index)) continue;
-      const seqno = this.pool.heads.headOf(index)?.last.seqno;
-      if (seqno !== undefined && (best === null || seqno > best)) best = seqno;
-    }
-    return best;
+    return verifiedHead(this.pool);
   }
 
   private waitForHead(timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.pool.heads.off('head', done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      timer.unref();
-      this.pool.heads.on('head', done);
-    });
+    return waitForHead(this.pool, timeoutMs);
   }
 
   private async electionLoop(): Promise<void> {

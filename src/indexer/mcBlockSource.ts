@@ -3,10 +3,10 @@ import type { Logger } from 'pino';
 import { accountAt, masterchainBlock } from '../chain';
 import type { BlockRef } from '../proofs';
 import { ApiError } from '../errors';
-import type { AccountStateRow, LatestAccountStateRow } from '../indexdb';
+import type { AccountStateRow, LatestAccountStateRow, MessageContentRow, MessageRow } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import type { BlockFetcher } from './blockFetcher';
-import { extraCurrenciesJson, parseBlock, type ParsedBlock } from './parseBlock';
+import { extraCurrenciesJson, parseBlock, type ParsedBlock, type ParsedTransaction } from './parseBlock';
 import { accountInUpdate, CellMemory, updatedAccounts, type StateAccount } from './blockStates';
 import { indexMetrics } from '../metrics';
 import { NO_TOKENS, type BlockTokens, type TokenDetector, type TouchedAccount } from './tokenDetection';
@@ -238,6 +238,19 @@ export class McBlockSource {
     });
     return rows;
   }
+}
+
+/** The transactions of a masterchain block and its new shard blocks, in lt order (then account): the order traces are assembled in. */
+export function transactionsInOrder(block: PreparedMcBlock): ParsedTransaction[] {
+  const transactions: ParsedTransaction[] = [block.mc, ...block.shardBlocks].flatMap((b) => b.transactions);
+  transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));
+  return transactions;
+}
+
+/** The message rows of these transactions (each transaction's inbound, then its outbound) and their bodies and init states. */
+export function messageRowsOf(transactions: readonly ParsedTransaction[]): { messages: MessageRow[]; messageContents: MessageContentRow[] } {
+  const all = transactions.flatMap((tx) => (tx.inMessage ? [tx.inMessage, ...tx.outMessages] : tx.outMessages));
+  return { messages: all.map((m) => m.row), messageContents: all.flatMap((m) => m.contents) };
 }
 
 export { MASTERCHAIN_SHARD };

@@ -1,9 +1,11 @@
-import { Address, beginCell, type Cell, type TupleItem } from '@ton/core';
+import { Address, beginCell, type Cell } from '@ton/core';
 import { parseTokenContent, rawAddressUpper, readJettonWalletData, readNftItemData, stackAddress, stackCell, stackInt } from '../converters';
-import { contractAt, contractOf, type AccountRead, type GetMethodOutcome, type LoadedContract } from '../chain';
-import { ApiError } from '../errors';
+import { contractAt, contractOf, type AccountRead, type LoadedContract } from '../chain';
+import { okStack, runQuiet } from './getMethodRuns';
+import { multisigConfirmsOrder, readMultisig, readMultisigOrder, readVesting } from './multisigDetection';
 import type {
   CodeInterfacesRow,
+  DnsEntryRow,
   JettonMasterRow,
   JettonWalletRow,
   LatestAccountStateRow,
@@ -14,6 +16,7 @@ import type {
 } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import type { BlockRef } from '../proofs';
+import { dnsResolveAll, fullDomain, readDnsRecords, tonDomain, type DomainMethod } from './dns';
 
 /**
  * Token detection at index time, as toncenter's index worker does it: for every account a block
@@ -32,10 +35,7 @@ const DETECTIONS_AT_ONCE = 8;
 const MAX_CONFIRMATIONS = 200_000;
 /** Deadline of one block's detection, ms. */
 const DETECTION_MS = 120_000;
-const ALL_INTERFACES: readonly TokenInterface[] = ['jetton_master', 'jetton_wallet', 'nft_collection', 'nft_item'];
-
-/** Errors that say the chain or the pool could not answer now (retry the block), not that the contract failed. */
-const TRANSIENT_KINDS = new Set(['timeout', 'unavailable', 'liteServer', 'invalidAnswer', 'proof']);
+const ALL_INTERFACES: readonly TokenInterface[] = ['jetton_master', 'jetton_wallet', 'nft_collection', 'nft_item', 'multisig', 'multisig_order', 'vesting'];
 
 /** What a block's transactions need to know about the contracts they ran on (events). */
 export interface DetectedJettonWallet {
@@ -54,7 +54,7 @@ export interface BlockTokens {
 }
 
 export const NO_TOKENS: BlockTokens = {
-  states: { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [] },
+  states: { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [], dnsEntries: [], multisigs: [], multisigOrders: [], vestings: [] },
   jettonWallets: new Map(),
   nftItems: new Map(),
 };
@@ -64,10 +64,6 @@ export interface TouchedAccount {
   /** The proven lite read of its state, when the pipeline made one (else the state came from the block). */
   readonly read?: AccountRead;
   readonly row: LatestAccountStateRow;
-}
-
-function ok(outcome: GetMethodOutcome, entries: number): TupleItem[] | undefined {
-  return outcome.exitCode === 0 && outcome.stack.length === entries ? outcome.stack : undefined;
 }
 
 /** TEP-64 content as toncenter's parse_token_data keeps it: the attributes, or `{"uri": …}`. */
@@ -94,21 +90,14 @@ async function inBatches<T>(items: readonly T[], size: number, work: (item: T) =
   );
 }
 
-/** A get-method run whose deterministic failures (bad stack, a worker that gave up) read as a failed method. */
-async function runQuiet(contract: LoadedContract, method: string, stack: TupleItem[]): Promise<GetMethodOutcome> {
-  try {
-    return await contract.run(method, stack);
-  } catch (err) {
-    if (err instanceof ApiError && !TRANSIENT_KINDS.has(err.kind)) return { exitCode: -1, gasUsed: 0, stack: [] };
-    throw err;
-  }
-}
-
 export class TokenDetector {
   /** code hash (hex) → the interfaces its get-methods answered. */
   private readonly codes = new Map<string, ReadonlySet<TokenInterface>>();
   /** `address|claimed parent|claimed key` → whether the parent gave the address back. */
   private readonly confirmations = new Map<string, boolean>();
+
+  /** `dnsRoots`: the DNS collections (raw address → how their items name their domain), see ./dns.ts. */
+  constructor(private readonly dnsRoots: ReadonlyMap<string, DomainMethod | 'either'> = new Map()) {}
 
   /** The code hashes the index classified before (code_interfaces), at the pipeline's start. */
   load(rows: readonly CodeInterfacesRow[]): void {
@@ -131,7 +120,17 @@ export class TokenDetector {
     if (candidates.length === 0) return NO_TOKENS;
     const deadline = Date.now() + DETECTION_MS;
     const session = pool.openSession({}, deadline);
-    const states: TokenStateRows = { codeInterfaces: [], jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [] };
+    const states: TokenStateRows = {
+      codeInterfaces: [],
+      jettonMasters: [],
+      jettonWallets: [],
+      nftCollections: [],
+      nftItems: [],
+      dnsEntries: [],
+      multisigs: [],
+      multisigOrders: [],
+      vestings: [],
+    };
     const jettonWallets = new Map<string, DetectedJettonWallet>();
     const nftItems = new Map<string, DetectedNftItem>();
     await inBatches(candidates, DETECTIONS_AT_ONCE, async ({ read, row }) => {
@@ -144,7 +143,7 @@ export class TokenDetector {
       const base = { address: row.account, last_transaction_lt: row.last_trans_lt ?? 0n, code_hash: row.code_hash!, data_hash: row.data_hash ?? Buffer.alloc(32) };
 
       if (tried.has('jetton_master')) {
-        const stack = ok(await runQuiet(contract, 'get_jetton_data', []), 5);
+        const stack = okStack(await runQuiet(contract, 'get_jetton_data', []), 5);
         const supply = stackInt(stack?.[0]);
         const mintable = stackInt(stack?.[1]);
         const admin = stackAddress(stack?.[2]);
@@ -164,7 +163,7 @@ export class TokenDetector {
         }
       }
       if (tried.has('jetton_wallet')) {
-        const stack = ok(await runQuiet(contract, 'get_wallet_data', []), 4);
+        const stack = okStack(await runQuiet(contract, 'get_wallet_data', []), 4);
         const fields = stack && readJettonWalletData(stack);
         if (fields) {
           found.add('jetton_wallet');
@@ -172,7 +171,7 @@ export class TokenDetector {
           const owner = rawAddressUpper(fields.owner);
           const confirmed = await this.confirm(`${row.account}|${jetton}|${owner}`, async () => {
             const master = await contractAt(session, block, fields.jetton, deadline);
-            const answer = ok(await runQuiet(master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(fields.owner).endCell() }]), 1);
+            const answer = okStack(await runQuiet(master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(fields.owner).endCell() }]), 1);
             const given = stackAddress(answer?.[0]);
             return given instanceof Address && rawAddressUpper(given) === row.account;
           });
@@ -191,7 +190,7 @@ export class TokenDetector {
         }
       }
       if (tried.has('nft_collection')) {
-        const stack = ok(await runQuiet(contract, 'get_collection_data', []), 3);
+        const stack = okStack(await runQuiet(contract, 'get_collection_data', []), 3);
         const next = stackInt(stack?.[0]);
         const content = stackCell(stack?.[1]);
         const owner = stackAddress(stack?.[2]);
@@ -202,7 +201,7 @@ export class TokenDetector {
         }
       }
       if (tried.has('nft_item')) {
-        const stack = ok(await runQuiet(contract, 'get_nft_data', []), 5);
+        const stack = okStack(await runQuiet(contract, 'get_nft_data', []), 5);
         const fields = stack && readNftItemData(stack);
         if (fields) {
           found.add('nft_item');
@@ -212,14 +211,36 @@ export class TokenDetector {
           if (collectionAddress) {
             const collection = await contractAt(session, block, collectionAddress, deadline);
             confirmed = await this.confirm(`${row.account}|${rawAddressUpper(collectionAddress)}|${fields.index}`, async () => {
-              const answer = ok(await runQuiet(collection, 'get_nft_address_by_index', [{ type: 'int', value: fields.index }]), 1);
+              const answer = okStack(await runQuiet(collection, 'get_nft_address_by_index', [{ type: 'int', value: fields.index }]), 1);
               const given = stackAddress(answer?.[0]);
               return given instanceof Address && rawAddressUpper(given) === row.account;
             });
             if (confirmed && fields.init) {
-              const full = ok(await runQuiet(collection, 'get_nft_content', [{ type: 'int', value: fields.index }, { type: 'cell', cell: fields.individualContent }]), 1);
+              const full = okStack(await runQuiet(collection, 'get_nft_content', [{ type: 'int', value: fields.index }, { type: 'cell', cell: fields.individualContent }]), 1);
               const cell = stackCell(full?.[0]);
               if (cell) content = contentJson(cell);
+            }
+          }
+          const root = confirmed && collectionAddress ? this.dnsRoots.get(rawAddressUpper(collectionAddress)) : undefined;
+          if (root && fields.init) {
+            const domain = await this.domainOf(contract, root);
+            if (domain !== undefined) {
+              // As toncenter: the domain joins the item's content; the records, when they read, make its entry.
+              content = { ...content, domain };
+              const records = readDnsRecords(await runQuiet(contract, 'dnsresolve', dnsResolveAll()));
+              if (records) {
+                const entry: DnsEntryRow = {
+                  nft_item_address: row.account,
+                  nft_item_owner: raw(fields.owner),
+                  domain,
+                  dns_next_resolver: records.nextResolver,
+                  dns_wallet: records.wallet,
+                  dns_site_adnl: records.siteAdnl,
+                  dns_storage_bag_id: records.storageBagId,
+                  last_transaction_lt: base.last_transaction_lt,
+                };
+                states.dnsEntries.push(entry);
+              }
             }
           }
           if (confirmed) {
@@ -236,12 +257,45 @@ export class TokenDetector {
           }
         }
       }
+      if (tried.has('multisig')) {
+        const multisig = await readMultisig(contract, base);
+        if (multisig) {
+          found.add('multisig');
+          states.multisigs.push(multisig);
+        }
+      }
+      if (tried.has('multisig_order')) {
+        const claim = await readMultisigOrder(contract, base);
+        if (claim) {
+          found.add('multisig_order');
+          const confirmed = await this.confirm(`${row.account}|${claim.row.multisig_address}|${claim.seqno}`, async () =>
+            multisigConfirmsOrder(await contractAt(session, block, claim.multisig, deadline), claim.seqno, row.account),
+          );
+          if (confirmed) states.multisigOrders.push(claim.row);
+        }
+      }
+      if (tried.has('vesting')) {
+        const vesting = await readVesting(contract, base);
+        if (vesting) {
+          found.add('vesting');
+          states.vestings.push(vesting);
+        }
+      }
       if (!known) {
         this.codes.set(codeHex, found);
         states.codeInterfaces.push({ code_hash: row.code_hash!, interfaces: [...found] });
       }
     });
     return { states, jettonWallets, nftItems };
+  }
+
+  /** A DNS item's domain by its root's method (`either`: `get_domain`, then `get_full_domain`). */
+  private async domainOf(contract: LoadedContract, root: DomainMethod | 'either'): Promise<string | undefined> {
+    if (root !== 'get_full_domain') {
+      const domain = tonDomain(await runQuiet(contract, 'get_domain', []));
+      if (domain !== undefined || root === 'get_domain') return domain;
+    }
+    return fullDomain(await runQuiet(contract, 'get_full_domain', []));
   }
 
   private async confirm(key: string, check: () => Promise<boolean>): Promise<boolean> {

@@ -24,28 +24,27 @@ export interface AssembledTraces {
 
 const hex = (b: Buffer) => b.toString('hex');
 
-/**
- * Sets `trace_id` on the transactions (and their messages) of one masterchain block, given in lt
- * order, and returns the trace and edge rows to upsert. Reads pending edges and the traces they
- * belong to inside the caller's transaction.
- */
-export async function assembleTraces(client: ClientBase, transactions: readonly ParsedTransaction[], mcSeqno: number): Promise<AssembledTraces> {
-  // Receivers of messages sent in an earlier block: their pending edges, one query.
-  const incoming = transactions.filter((tx) => tx.inMessage?.internal).map((tx) => tx.inMessage!.row.msg_hash);
-  const pending = new Map<string, Parent>();
-  if (incoming.length > 0) {
-    const { rows } = await client.query<{ trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }>(
-      'select trace_id, msg_hash, left_tx from trace_edges where msg_hash = any($1::bytea[]) and incomplete',
-      [incoming],
-    );
-    for (const row of rows) pending.set(hex(row.msg_hash), { traceId: row.trace_id, leftTx: row.left_tx });
-  }
-  const traces = new Map<string, TraceRow>();
-  if (pending.size > 0) {
-    const ids = [...new Set([...pending.values()].map((p) => hex(p.traceId)))].map((h) => Buffer.from(h, 'hex'));
-    const { rows } = await client.query<Record<keyof TraceRow, unknown>>('select * from traces where trace_id = any($1::bytea[])', [ids]);
-    for (const row of rows) {
-      traces.set(hex(row.trace_id as Buffer), {
+/** Where the pending edges of earlier blocks are kept: the index's tables, or memory (no index). */
+export interface TraceEdgeSource {
+  /** The incomplete edges (sent, not yet received) of these message hashes. */
+  pendingEdges(msgHashes: readonly Buffer[]): Promise<readonly { trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }[]>;
+  /** These traces' rows, as fresh objects (assembleTraces updates them). */
+  traces(ids: readonly Buffer[]): Promise<readonly TraceRow[]>;
+}
+
+/** The index's pending edges and traces, read inside the caller's transaction. */
+export function databaseTraceEdges(client: ClientBase): TraceEdgeSource {
+  return {
+    pendingEdges: async (msgHashes) =>
+      (
+        await client.query<{ trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }>(
+          'select trace_id, msg_hash, left_tx from trace_edges where msg_hash = any($1::bytea[]) and incomplete',
+          [msgHashes],
+        )
+      ).rows,
+    traces: async (ids) => {
+      const { rows } = await client.query<Record<keyof TraceRow, unknown>>('select * from traces where trace_id = any($1::bytea[])', [ids]);
+      return rows.map((row) => ({
         trace_id: row.trace_id as Buffer,
         external_hash: row.external_hash as Buffer | null,
         external_hash_norm: row.external_hash_norm as Buffer | null,
@@ -59,8 +58,73 @@ export async function assembleTraces(client: ClientBase, transactions: readonly 
         pending_edges_: BigInt(row.pending_edges_ as string),
         edges_: BigInt(row.edges_ as string),
         nodes_: BigInt(row.nodes_ as string),
-      });
+      }));
+    },
+  };
+}
+
+/**
+ * The pending edges and traces without the index (the streaming API's live source): in memory,
+ * bounded. An edge forgotten (over `maxEdges`, oldest first) makes its receiver the root of a new
+ * trace, as a message sent before the index began does.
+ */
+export class MemoryTraceEdges implements TraceEdgeSource {
+  private readonly edges = new Map<string, { trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }>();
+  private readonly pendingTraces = new Map<string, TraceRow>();
+
+  constructor(private readonly maxEdges = 100_000) {}
+
+  async pendingEdges(msgHashes: readonly Buffer[]) {
+    return msgHashes.flatMap((hash) => {
+      const edge = this.edges.get(hex(hash));
+      return edge ? [edge] : [];
+    });
+  }
+
+  async traces(ids: readonly Buffer[]) {
+    return ids.flatMap((id) => {
+      const trace = this.pendingTraces.get(hex(id));
+      return trace ? [{ ...trace }] : [];
+    });
+  }
+
+  /** What one masterchain block's assembly returned: received edges leave, sent ones wait. */
+  apply({ traces, edges }: AssembledTraces): void {
+    for (const edge of edges) {
+      const key = hex(edge.msg_hash);
+      if (edge.incomplete && edge.left_tx) this.edges.set(key, { trace_id: edge.trace_id, msg_hash: edge.msg_hash, left_tx: edge.left_tx });
+      else this.edges.delete(key);
     }
+    for (const trace of traces) {
+      if (trace.state === 'pending') this.pendingTraces.set(hex(trace.trace_id), { ...trace });
+      else this.pendingTraces.delete(hex(trace.trace_id));
+    }
+    while (this.edges.size > this.maxEdges) this.edges.delete(this.edges.keys().next().value!);
+    while (this.pendingTraces.size > this.maxEdges) this.pendingTraces.delete(this.pendingTraces.keys().next().value!);
+  }
+
+  clear(): void {
+    this.edges.clear();
+    this.pendingTraces.clear();
+  }
+}
+
+/**
+ * Sets `trace_id` on the transactions (and their messages) of one masterchain block, given in lt
+ * order, and returns the trace and edge rows to upsert. Reads pending edges and the traces they
+ * belong to from `source` (the index: inside the caller's transaction).
+ */
+export async function assembleTraces(source: TraceEdgeSource, transactions: readonly ParsedTransaction[], mcSeqno: number): Promise<AssembledTraces> {
+  // Receivers of messages sent in an earlier block: their pending edges, one query.
+  const incoming = transactions.filter((tx) => tx.inMessage?.internal).map((tx) => tx.inMessage!.row.msg_hash);
+  const pending = new Map<string, Parent>();
+  if (incoming.length > 0) {
+    for (const row of await source.pendingEdges(incoming)) pending.set(hex(row.msg_hash), { traceId: row.trace_id, leftTx: row.left_tx });
+  }
+  const traces = new Map<string, TraceRow>();
+  if (pending.size > 0) {
+    const ids = [...new Set([...pending.values()].map((p) => hex(p.traceId)))].map((h) => Buffer.from(h, 'hex'));
+    for (const row of await source.traces(ids)) traces.set(hex(row.trace_id), row);
   }
   const sentHere = new Map<string, Parent>();
   const edges = new Map<string, TraceEdgeRow>();

@@ -145,6 +145,7 @@ export function createV3Router(services: AppServices): Router {
       cache: services.cache,
       testnet: services.config.network === 'testnet',
       ...(services.pending ? { pending: services.pending } : {}),
+      ...(services.index?.metadata ? { metadataFetch: services.index.metadata } : {}),
       sendError: (req, res, err) => sendV3Error(req, res, err, services),
     }),
   );

@@ -1,11 +1,14 @@
 import type { Pool } from 'pg';
 import { expandActionTypes } from '../actions';
-import { readCheckpoint } from '../indexdb';
+import { readCheckpoint, type JettonWalletRow } from '../indexdb';
 import {
   assembleTrace,
   MAX_TRACE_TRANSACTIONS,
   messagesOf,
   queryActionsOfTraces,
+  queryJettonWallets,
+  toJettonWalletJson,
+  type JettonWalletDbRow,
   queryAddressBook,
   queryTraceTransactions,
   queryTransactions,
@@ -35,7 +38,7 @@ import type { AddressBookJson, StreamEvent, TransactionItem } from './events';
 /** Most transactions a block's events are built from (a masterchain block of mainnet has a few hundred). */
 const BLOCK_TRANSACTIONS_LIMIT = 100_000;
 
-interface TraceRowLite {
+export interface TraceRowLite {
   trace_id: Buffer;
   external_hash_norm: Buffer | null;
   state: string | null;
@@ -95,106 +98,187 @@ export class IndexEventBuilder implements ReplaySource {
   }
 
   /**
+   * The jetton wallets among the accounts of `loaded` in their state after the block: `known`, the
+   * rows the pipeline committed with it (the writer's instance, live), else the index's stored ones
+   * whose state is still that one (the index keeps each wallet's newest state: a wallet changed
+   * again later has its event with the later block, so a replay ends at the same balance).
+   */
+  private async jettonWalletsAfter(loaded: LoadedTransactions, known?: readonly JettonWalletRow[]): Promise<JettonWalletDbRow[]> {
+    const lastLt = new Map<string, string>();
+    for (const row of loaded.rows) lastLt.set(row.account, String(row.lt));
+    if (lastLt.size === 0) return [];
+    const wallets = known
+      ? known.map((row) => ({ ...row, last_transaction_lt: String(row.last_transaction_lt), mintless_amount: null, mintless_start_from: null, mintless_expire_at: null }))
+      : await queryJettonWallets(this.db, { addresses: [...lastLt.keys()], owners: [], jettons: [], excludeZeroBalance: false }, { limit: lastLt.size, offset: 0, sort: undefined });
+    const order = [...lastLt.keys()];
+    return wallets
+      .filter((wallet) => lastLt.get(wallet.address) === String(wallet.last_transaction_lt))
+      .sort((a, b) => order.indexOf(a.address) - order.indexOf(b.address));
+  }
+
+  /**
    * The events of masterchain block `seqno` (committed). `withAddressBook`: look the address book
    * up (a query per event kind); live blocks only do when a connection asked for it, as toncenter.
    */
-  async build(seqno: number, committedAt = Date.now(), withAddressBook = true): Promise<SourceBlock> {
+  async build(seqno: number, committedAt = Date.now(), withAddressBook = true, knownJettonWallets?: readonly JettonWalletRow[]): Promise<SourceBlock> {
     const loaded = await queryTransactions(this.db, { mcSeqno: seqno }, { limit: BLOCK_TRANSACTIONS_LIMIT, offset: 0, sort: 'asc' });
     if (loaded.rows.length === 0) return { mcSeqno: seqno, committedAt, events: [] };
     const traceIds = [...new Map(loaded.rows.filter((r) => r.trace_id).map((r) => [hex(r.trace_id!), r.trace_id!])).values()];
-    const traces = new Map<string, TraceRowLite>();
-    const [traceRows, book] = await Promise.all([
+    // One round trip for what depends only on the block's transactions.
+    const [traceRows, book, jettonWallets] = await Promise.all([
       traceIds.length === 0
         ? Promise.resolve([] as TraceRowLite[])
         : this.db.query<TraceRowLite>('select trace_id, external_hash_norm, state, mc_seqno_end, nodes_ from traces where trace_id = any($1)', [traceIds]),
       withAddressBook ? this.addressBook(transactionAddresses(loaded)) : Promise.resolve(undefined),
+      this.jettonWalletsAfter(loaded, knownJettonWallets),
     ]);
-    for (const row of traceRows) traces.set(hex(row.trace_id), row);
-    /** The key a trace is known by in events: its normalized external hash, else its id (no external message). */
-    const traceKey = (traceId: Buffer | null, fallback: Buffer): string => {
-      const trace = traceId ? traces.get(hex(traceId)) : undefined;
-      return (trace?.external_hash_norm ?? traceId ?? fallback).toString('base64');
-    };
-
-    const events: StreamEvent[] = [];
-    // transactions: grouped by trace, in the order of each trace's first transaction here.
-    const groups = new Map<string, { key: string; items: TransactionItem[] }>();
-    for (const row of loaded.rows) {
-      const key = traceKey(row.trace_id, row.hash);
-      const json = toTransactionJson(row, messagesOf(loaded, row), loaded.states);
-      const group = groups.get(key) ?? { key, items: [] };
-      group.items.push({ account: row.account, addresses: transactionAddresses(loaded, [row]), json: JSON.stringify(json) });
-      groups.set(key, group);
-    }
-    for (const group of groups.values()) {
-      events.push({
-        type: 'transactions',
-        finality: 'finalized',
-        traceExternalHashNorm: group.key,
-        transactions: [...group.items].reverse(),
-        ...(book ? { addressBook: book } : {}),
-      });
-    }
-    // account_state_change: the state after each account's last transaction in the block.
-    const lastByAccount = new Map<string, (typeof loaded.rows)[number]>();
-    for (const row of loaded.rows) lastByAccount.set(row.account, row);
-    for (const row of lastByAccount.values()) {
-      const hash = row.account_state_hash_after;
-      const state = hash ? loaded.states.get(hex(hash)) : undefined;
-      if (!hash || !state) continue;
-      events.push({ type: 'account_state_change', finality: 'finalized', account: row.account, stateJson: JSON.stringify(toAccountStateJson(hash, state)) });
-    }
-    // trace: every trace that became complete in this block, whole.
-    const completed = [...traces.values()].filter(
-      (t) => t.state === 'complete' && Number(t.mc_seqno_end) === seqno && Number(t.nodes_ ?? 0) <= MAX_TRACE_TRANSACTIONS,
+    const completed = completedTraces(seqno, traceRows);
+    const [actions, whole] =
+      completed.length === 0
+        ? [new Map<string, ActionOfTrace[]>(), undefined]
+        : await Promise.all([
+            queryActionsOfTraces(this.db, completed.map((t) => t.trace_id), ALL_ACTION_TYPES),
+            queryTraceTransactions(this.db, completed.map((t) => t.trace_id)),
+          ]);
+    const events = await blockEvents(
+      { loaded, traces: traceRows, completed, actions, whole, jettonWallets, ...(book ? { transactionsBook: book } : {}) },
+      withAddressBook ? (addresses) => this.addressBook(addresses) : undefined,
     );
-    if (completed.length > 0) {
-      const actions = await queryActionsOfTraces(this.db, completed.map((t) => t.trace_id), ALL_ACTION_TYPES);
-      for (const trace of completed) {
-        const list = actions.get(trace.trace_id.toString('base64')) ?? [];
-        if (list.length === 0) continue;
-        const items = list.map((action) => ({ type: action.type, accounts: action.accounts, json: JSON.stringify(action) }));
-        const actionBook = withAddressBook ? await this.addressBook(items.flatMap((item) => item.accounts)) : undefined;
-        events.push({
-          type: 'actions',
-          finality: 'finalized',
-          traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
-          actions: items,
-          ...(actionBook ? { addressBook: actionBook } : {}),
-        });
-      }
-      const whole = await queryTraceTransactions(this.db, completed.map((t) => t.trace_id));
-      const byTrace = new Map<string, TraceTransaction[]>();
-      const rowsByTrace = new Map<string, (typeof whole.rows)[number][]>();
-      for (const row of whole.rows) {
-        const messages = messagesOf(whole, row);
-        const json = toTransactionJson(row, messages, whole.states);
-        const id = row.trace_id ? hex(row.trace_id) : '';
-        const list = byTrace.get(id) ?? [];
-        list.push({
-          hash: json['hash'] as string,
-          inMsgHash: messages.find((m) => m.direction === 'in')?.msg_hash.toString('base64'),
-          outMsgHashes: (json['out_msgs'] as { hash: string }[]).map((m) => m.hash),
-          json,
-        });
-        byTrace.set(id, list);
-        rowsByTrace.set(id, [...(rowsByTrace.get(id) ?? []), row]);
-      }
-      for (const trace of completed) {
-        const transactions = byTrace.get(hex(trace.trace_id)) ?? [];
-        const { root } = assembleTrace(transactions);
-        if (!root) continue;
-        const traceBook = withAddressBook ? await this.addressBook(transactionAddresses(whole, rowsByTrace.get(hex(trace.trace_id)) ?? [])) : undefined;
-        events.push({
-          type: 'trace',
-          finality: 'finalized',
-          traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
-          traceJson: JSON.stringify(root),
-          transactionsJson: JSON.stringify(Object.fromEntries(transactions.map((t) => [t.hash, t.json]))),
-          ...(traceBook ? { addressBook: traceBook } : {}),
-        });
-      }
-    }
     return { mcSeqno: seqno, committedAt, events };
   }
+}
+
+type ActionOfTrace = Awaited<ReturnType<typeof queryActionsOfTraces>> extends Map<string, (infer A)[]> ? A : never;
+
+/** The traces that became complete in masterchain block `seqno` (small enough to send whole). */
+export function completedTraces<T extends TraceRowLite>(seqno: number, traces: readonly T[]): T[] {
+  return traces.filter((t) => t.state === 'complete' && Number(t.mc_seqno_end) === seqno && Number(t.nodes_ ?? 0) <= MAX_TRACE_TRANSACTIONS);
+}
+
+/** What one masterchain block's events are built from, wherever the rows came from (the index, or blocks held in memory). */
+export interface BlockEventInput {
+  /** The block's transactions, ascending lt, with their messages and the account states known. */
+  readonly loaded: LoadedTransactions;
+  /** The traces of those transactions. */
+  readonly traces: readonly TraceRowLite[];
+  /** Those that became complete in the block (completedTraces). */
+  readonly completed: readonly TraceRowLite[];
+  /** Their classified actions by base64 trace id (none without the index). */
+  readonly actions: ReadonlyMap<string, readonly ActionOfTrace[]>;
+  /** Every transaction of the completed traces (ascending lt); undefined when none completed. */
+  readonly whole: LoadedTransactions | undefined;
+  /** The address book of the transactions event, when looked up. */
+  readonly transactionsBook?: AddressBookJson;
+  /**
+   * The jetton wallets among the block's accounts, in their state after the block (a wallet whose
+   * stored state is a later one is left out: its later block has its event).
+   */
+  readonly jettonWallets?: readonly JettonWalletDbRow[];
+}
+
+/**
+ * The events of one committed masterchain block, in delivery order (see the class comment): the
+ * one function live, replayed and index-less events come from. `addressBook` looks the book of
+ * the actions and trace events up (absent: none).
+ */
+export async function blockEvents(input: BlockEventInput, addressBook?: (addresses: Iterable<string>) => Promise<AddressBookJson>): Promise<StreamEvent[]> {
+  const { loaded, completed, whole } = input;
+  const book = input.transactionsBook;
+  const traces = new Map<string, TraceRowLite>();
+  for (const row of input.traces) traces.set(hex(row.trace_id), row);
+  /** The key a trace is known by in events: its normalized external hash, else its id (no external message). */
+  const traceKey = (traceId: Buffer | null, fallback: Buffer): string => {
+    const trace = traceId ? traces.get(hex(traceId)) : undefined;
+    return (trace?.external_hash_norm ?? traceId ?? fallback).toString('base64');
+  };
+
+  const events: StreamEvent[] = [];
+  // transactions: grouped by trace, in the order of each trace's first transaction here.
+  const groups = new Map<string, { key: string; items: TransactionItem[] }>();
+  for (const row of loaded.rows) {
+    const key = traceKey(row.trace_id, row.hash);
+    const json = toTransactionJson(row, messagesOf(loaded, row), loaded.states);
+    const group = groups.get(key) ?? { key, items: [] };
+    group.items.push({ account: row.account, addresses: transactionAddresses(loaded, [row]), json: JSON.stringify(json) });
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    events.push({
+      type: 'transactions',
+      finality: 'finalized',
+      traceExternalHashNorm: group.key,
+      transactions: [...group.items].reverse(),
+      ...(book ? { addressBook: book } : {}),
+    });
+  }
+  // account_state_change: the state after each account's last transaction in the block.
+  const lastByAccount = new Map<string, (typeof loaded.rows)[number]>();
+  for (const row of loaded.rows) lastByAccount.set(row.account, row);
+  for (const row of lastByAccount.values()) {
+    const hash = row.account_state_hash_after;
+    const state = hash ? loaded.states.get(hex(hash)) : undefined;
+    if (!hash || !state) continue;
+    events.push({ type: 'account_state_change', finality: 'finalized', account: row.account, stateJson: JSON.stringify(toAccountStateJson(hash, state)) });
+  }
+  // jettons_change: each jetton wallet the block changed, its state after the block.
+  for (const wallet of input.jettonWallets ?? []) {
+    const walletBook = addressBook ? await addressBook([wallet.address, wallet.owner, wallet.jetton]) : undefined;
+    events.push({
+      type: 'jettons_change',
+      finality: 'finalized',
+      wallet: wallet.address,
+      owner: wallet.owner,
+      jetton: wallet.jetton,
+      jettonJson: JSON.stringify(toJettonWalletJson(wallet)),
+      ...(walletBook ? { addressBook: walletBook } : {}),
+    });
+  }
+  if (completed.length === 0 || !whole) return events;
+  // actions: of every trace that became complete in this block and has some.
+  for (const trace of completed) {
+    const list = input.actions.get(trace.trace_id.toString('base64')) ?? [];
+    if (list.length === 0) continue;
+    // ancestor_type selects what a client of an older actions version sees; it is never printed.
+    const items = list.map(({ ancestor_type: ancestorTypes, ...action }) => ({ type: action.type, accounts: action.accounts, ancestorTypes, json: JSON.stringify(action) }));
+    const actionBook = addressBook ? await addressBook(items.flatMap((item) => item.accounts)) : undefined;
+    events.push({
+      type: 'actions',
+      finality: 'finalized',
+      traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
+      actions: items,
+      ...(actionBook ? { addressBook: actionBook } : {}),
+    });
+  }
+  // trace: every trace that became complete in this block, whole.
+  const byTrace = new Map<string, TraceTransaction[]>();
+  const rowsByTrace = new Map<string, (typeof whole.rows)[number][]>();
+  for (const row of whole.rows) {
+    const messages = messagesOf(whole, row);
+    const json = toTransactionJson(row, messages, whole.states);
+    const id = row.trace_id ? hex(row.trace_id) : '';
+    const list = byTrace.get(id) ?? [];
+    list.push({
+      hash: json['hash'] as string,
+      inMsgHash: messages.find((m) => m.direction === 'in')?.msg_hash.toString('base64'),
+      outMsgHashes: (json['out_msgs'] as { hash: string }[]).map((m) => m.hash),
+      json,
+    });
+    byTrace.set(id, list);
+    rowsByTrace.set(id, [...(rowsByTrace.get(id) ?? []), row]);
+  }
+  for (const trace of completed) {
+    const transactions = byTrace.get(hex(trace.trace_id)) ?? [];
+    const { root } = assembleTrace(transactions);
+    if (!root) continue;
+    const traceBook = addressBook ? await addressBook(transactionAddresses(whole, rowsByTrace.get(hex(trace.trace_id)) ?? [])) : undefined;
+    events.push({
+      type: 'trace',
+      finality: 'finalized',
+      traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
+      traceJson: JSON.stringify(root),
+      transactionsJson: JSON.stringify(Object.fromEntries(transactions.map((t) => [t.hash, t.json]))),
+      ...(traceBook ? { addressBook: traceBook } : {}),
+    });
+  }
+  return events;
 }

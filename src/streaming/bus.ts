@@ -1,4 +1,4 @@
-import type { StreamEvent } from './events';
+import { eventBytes, type StreamEvent } from './events';
 
 /**
  * The event bus of one instance: blocks of events arrive in masterchain order (publish), each
@@ -57,6 +57,17 @@ export class ResumeError extends Error {
   }
 }
 
+/** The answer to a resume from before the oldest event kept (the index's retention, or the in-memory window without it). */
+function tooOld(id: EventId, oldest: number | null): ResumeError {
+  const oldestId = oldest === null ? null : formatEventId({ seqno: oldest, index: 0 });
+  return new ResumeError(
+    `event id ${formatEventId(id)} is older than the oldest event kept${oldestId ? ` (${oldestId})` : ''}: ` +
+      'resume from there or re-read the gap through /api/v3',
+    410,
+    oldestId,
+  );
+}
+
 /** A live connection: gets every published event (its own filter decides) and invalidations. */
 export interface LiveListener {
   deliver(id: string, event: StreamEvent, block: SourceBlock): void;
@@ -65,6 +76,8 @@ export interface LiveListener {
 export interface EventBusOptions {
   /** Most events kept in memory for resume (whole blocks; at least the newest block stays). */
   readonly windowEvents: number;
+  /** Most bytes of events kept in memory for resume (eventBytes; whole blocks; at least the newest block stays). */
+  readonly windowBytes?: number;
   /** Blocks rebuilt per replay read. */
   readonly replayPage?: number;
   /** How long a resume from an id newer than this instance's newest waits for it (another instance may be ahead), ms. */
@@ -78,6 +91,9 @@ export class EventBus {
   /** Contiguous blocks, oldest first. */
   private window: SourceBlock[] = [];
   private windowEventCount = 0;
+  private windowByteCount = 0;
+  /** eventBytes of each block in the window, in the same order. */
+  private windowBlockBytes: number[] = [];
   private lastSeqnoValue: number | null = null;
   private readonly listeners = new Set<LiveListener>();
   private waiters: Array<() => void> = [];
@@ -118,6 +134,9 @@ export class EventBus {
     else if (last !== null && block.mcSeqno !== last + 1) this.dropWindow();
     this.window.push(block);
     this.windowEventCount += block.events.length;
+    const bytes = block.events.reduce((n, event) => n + eventBytes(event), 0);
+    this.windowBlockBytes.push(bytes);
+    this.windowByteCount += bytes;
     this.lastSeqnoValue = block.mcSeqno;
     this.trimWindow();
     block.events.forEach((event, index) => {
@@ -138,6 +157,7 @@ export class EventBus {
     while (this.window.length > 0 && this.window[this.window.length - 1]!.mcSeqno > seqno) {
       const block = this.window.pop()!;
       this.windowEventCount -= block.events.length;
+      this.windowByteCount -= this.windowBlockBytes.pop()!;
       dropped.push(block);
     }
     if (this.lastSeqnoValue !== null && this.lastSeqnoValue > seqno) this.lastSeqnoValue = seqno;
@@ -168,11 +188,15 @@ export class EventBus {
   private dropWindow(): void {
     this.window = [];
     this.windowEventCount = 0;
+    this.windowBlockBytes = [];
+    this.windowByteCount = 0;
   }
 
   private trimWindow(): void {
-    while (this.window.length > 1 && this.windowEventCount > this.options.windowEvents) {
+    const maxBytes = this.options.windowBytes ?? Infinity;
+    while (this.window.length > 1 && (this.windowEventCount > this.options.windowEvents || this.windowByteCount > maxBytes)) {
       this.windowEventCount -= this.window.shift()!.events.length;
+      this.windowByteCount -= this.windowBlockBytes.shift()!;
     }
   }
 
@@ -218,15 +242,7 @@ export class EventBus {
       throw new ResumeError(`event id ${formatEventId(id)} is newer than the newest event (${this.newestEventId() ?? 'none yet'})`, 400);
     }
     const oldest = await this.oldestResumableSeqno();
-    if (oldest === null || id.seqno < oldest) {
-      const oldestId = oldest === null ? null : formatEventId({ seqno: oldest, index: 0 });
-      throw new ResumeError(
-        `event id ${formatEventId(id)} is older than the oldest event kept${oldestId ? ` (${oldestId})` : ''}: ` +
-          'resume from there or re-read the gap through /api/v3',
-        410,
-        oldestId,
-      );
-    }
+    if (oldest === null || id.seqno < oldest) throw tooOld(id, oldest);
   }
 
   /**
@@ -265,7 +281,8 @@ export class EventBus {
           continue;
         }
       } else {
-        throw new ResumeError(`event id ${formatEventId(from)} is older than the oldest event kept`, 410);
+        // The window moved past the client while it was replayed (no index to rebuild from).
+        throw tooOld(from, windowStart ?? null);
       }
       for (const block of blocks) {
         if (block.mcSeqno < seqno) continue;

@@ -53,6 +53,8 @@ export interface ActionItem {
   readonly type: string;
   /** Raw upper-case addresses the action involves (a client subscribed to one of them gets it). */
   readonly accounts: readonly string[];
+  /** The typed actions this one is a step of (a client accepting one of them is not sent it). */
+  readonly ancestorTypes?: readonly string[];
   readonly json: string;
 }
 
@@ -64,12 +66,48 @@ export interface ActionsEvent {
   readonly addressBook?: AddressBookJson;
 }
 
+/** A jetton wallet's new state (toncenter's JettonsNotification): to subscribers of the wallet or of its owner. */
+export interface JettonsChangeEvent {
+  readonly type: 'jettons_change';
+  readonly finality: Finality;
+  /** Raw upper-case addresses of the wallet, its owner and its jetton master. */
+  readonly wallet: string;
+  readonly owner: string;
+  readonly jetton: string;
+  /** models.JettonWallet (v3's /jetton/wallets item). */
+  readonly jettonJson: string;
+  readonly addressBook?: AddressBookJson;
+}
+
 export interface TraceInvalidatedEvent {
   readonly type: 'trace_invalidated';
   readonly traceExternalHashNorm: string;
 }
 
-export type StreamEvent = TransactionsEvent | AccountStateChangeEvent | ActionsEvent | TraceEvent | TraceInvalidatedEvent;
+export type StreamEvent = TransactionsEvent | AccountStateChangeEvent | JettonsChangeEvent | ActionsEvent | TraceEvent | TraceInvalidatedEvent;
+
+/** About the memory an event holds (its serialized parts; strings are counted by length), for the resume window's bound. */
+export function eventBytes(event: StreamEvent): number {
+  const book = (b: AddressBookJson | undefined) => {
+    let n = 0;
+    if (b) for (const [address, entry] of b) n += address.length + entry.length;
+    return n;
+  };
+  switch (event.type) {
+    case 'transactions':
+      return 64 + book(event.addressBook) + event.transactions.reduce((n, t) => n + t.json.length + t.addresses.reduce((m, a) => m + a.length, 0), 0);
+    case 'account_state_change':
+      return 64 + event.account.length + event.stateJson.length;
+    case 'jettons_change':
+      return 64 + book(event.addressBook) + event.wallet.length + event.owner.length + event.jetton.length + event.jettonJson.length;
+    case 'actions':
+      return 64 + book(event.addressBook) + event.actions.reduce((n, a) => n + a.json.length + a.accounts.reduce((m, x) => m + x.length, 0), 0);
+    case 'trace':
+      return 64 + book(event.addressBook) + event.traceJson.length + event.transactionsJson.length;
+    case 'trace_invalidated':
+      return 64 + event.traceExternalHashNorm.length;
+  }
+}
 
 /** supported_action_types lists expanded to the types they accept (clients share a few lists). */
 const acceptedTypes = new Map<string, ReadonlySet<string>>();
@@ -143,6 +181,14 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
       if (!interested(subscription, 'account_state_change', event.account)) return undefined;
       return `{"type":"account_state_change","finality":"${event.finality}","account":${JSON.stringify(event.account)},"state":${event.stateJson}}`;
     }
+    case 'jettons_change': {
+      // JettonsNotification.AdjustForClient: a subscriber of the wallet or of its owner.
+      if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
+      if (!subscription.types.has('jettons_change')) return undefined;
+      if (!subscription.addresses.has(event.wallet) && !subscription.addresses.has(event.owner)) return undefined;
+      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, [event.wallet, event.owner, event.jetton]);
+      return `{"type":"jettons_change","finality":"${event.finality}","jetton":${event.jettonJson}${book}}`;
+    }
     case 'actions': {
       // ActionsNotification.AdjustForClient: actions of a subscribed account, of a requested type
       // (action_types, when given) and of a type the client's supported_action_types accept.
@@ -153,7 +199,8 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
         (action) =>
           action.accounts.some((account) => subscription.addresses.has(account)) &&
           (subscription.actionTypes.length === 0 || subscription.actionTypes.includes(action.type)) &&
-          accepted.has(action.type),
+          accepted.has(action.type) &&
+          !(action.ancestorTypes ?? []).some((t) => accepted.has(t)),
       );
       if (chosen.length === 0) return undefined;
       remember(memory, event.traceExternalHashNorm);
@@ -188,6 +235,8 @@ export function eventAddresses(event: StreamEvent): string[] {
       return event.transactions.flatMap((tx) => tx.addresses);
     case 'account_state_change':
       return [event.account];
+    case 'jettons_change':
+      return [event.wallet, event.owner, event.jetton];
     case 'actions':
       return event.actions.flatMap((action) => action.accounts);
     default:

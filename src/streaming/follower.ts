@@ -1,10 +1,14 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { JettonWalletRow } from '../indexdb';
 import type { IndexEventBuilder } from './builder';
 import { streamingMetrics } from './metrics';
 
 /** The PostgreSQL channel the index writer's instance announces committed masterchain blocks on. */
 export const STREAMING_CHANNEL = 'ton_bridge_streaming';
+
+/** Committed blocks whose jetton states are kept until built (the follower is never that far behind for long). */
+const KNOWN_BLOCKS = 256;
 
 /** Where events are published (the StreamingService). */
 export interface EventSink {
@@ -30,6 +34,8 @@ export interface IndexFollowerOptions {
  */
 export class IndexFollower {
   private lastBuilt: number | null = null;
+  /** Jetton wallet states of blocks the local pipeline committed, until they are built. */
+  private readonly knownJettons = new Map<number, readonly JettonWalletRow[]>();
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private listener: pg.Client | undefined;
@@ -85,13 +91,22 @@ export class IndexFollower {
     }
   }
 
-  /** The local pipeline committed `seqno`: publish it and tell the other instances. */
-  committed(seqno: number): void {
+  /**
+   * The local pipeline committed `seqno` (with the jetton wallets' states it wrote: exact even when
+   * the follower builds the block after later ones were committed): publish it and tell the other
+   * instances.
+   */
+  committed(seqno: number, jettonWallets?: readonly JettonWalletRow[]): void {
+    if (jettonWallets) {
+      this.knownJettons.set(seqno, jettonWallets);
+      while (this.knownJettons.size > KNOWN_BLOCKS) this.knownJettons.delete(this.knownJettons.keys().next().value!);
+    }
     this.followTo(seqno, true);
   }
 
   /** The local pipeline rolled the index back to `seqno` (the local chain was rewound). */
   rolledBack(seqno: number): void {
+    this.knownJettons.clear();
     void this.enqueue(async () => {
       this.sink.rewind(seqno);
       if (this.lastBuilt !== null && this.lastBuilt > seqno) this.lastBuilt = seqno;
@@ -106,7 +121,8 @@ export class IndexFollower {
       while (last < seqno && !this.stopped) {
         const next = last + 1;
         try {
-          this.sink.publish(await this.builder.build(next, Date.now(), this.sink.wantsAddressBook()));
+          this.sink.publish(await this.builder.build(next, Date.now(), this.sink.wantsAddressBook(), this.knownJettons.get(next)));
+          this.knownJettons.delete(next);
         } catch (err) {
           streamingMetrics.blocks.inc({ outcome: 'failed' });
           this.logger.warn({ err: (err as Error).message, seqno: next }, 'streaming: cannot build the events of a block; retrying at the next poll');

@@ -1,5 +1,6 @@
 /**
- * toncenter's Streaming API v2 (SSE and WebSocket) over the index's committed masterchain blocks,
+ * toncenter's Streaming API v2 (SSE and WebSocket) over the index's committed masterchain blocks
+ * (or, with --index off, the verified head's blocks read live: ChainEventSource),
  * with resume by event id. Sits above the index store and pipeline, below the routes: the server
  * mounts `router()` at /api/streaming, hands HTTP upgrades to `handleUpgrade`, and feeds `publish`.
  */
@@ -10,3 +11,4 @@ export { SUBSCRIPTION_BOUNDS } from './subscription';
 export { IndexEventBuilder } from './builder';
 export { IndexFollower, STREAMING_CHANNEL, type IndexFollowerOptions } from './follower';
 export { pendingEvents } from './pending';
+export { ChainEventSource, type ChainEventSourceOptions } from './chainSource';

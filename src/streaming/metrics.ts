@@ -22,7 +22,7 @@ export const streamingMetrics = {
   }),
   drops: new Counter({
     name: 'ton_bridge_streaming_drops_total',
-    help: 'Streaming connections closed by the server by reason (slow_consumer, shutdown) and refusals (connection_limit, address_limit, bad_request, resume, no_source)',
+    help: 'Streaming connections closed by the server by reason (slow_consumer, shutdown) and refusals (connection_limit, address_limit, bad_request, resume)',
     labelNames: ['reason'] as const,
     registers: [metricsRegistry],
   }),

@@ -33,13 +33,15 @@ export const WS_PATH = '/api/streaming/v2/ws';
 
 export type StreamingConfig = Pick<
   AppConfig,
-  'streamKeylessConnections' | 'streamKeylessAddresses' | 'streamQueue' | 'streamWindow' | 'trustProxy' | 'requestTimeout'
+  'streamKeylessConnections' | 'streamKeylessAddresses' | 'streamQueue' | 'streamWindow' | 'streamWindowBytes' | 'trustProxy' | 'requestTimeout'
 >;
 
 /** Whether events are flowing, for /api/streaming/healthz. */
 export interface SourceStatus {
   readonly ok: boolean;
   readonly reason: string | null;
+  /** Where events come from: `index` (its committed blocks), `chain` (the verified head, --index off). */
+  readonly source?: 'index' | 'chain';
 }
 
 export interface StreamingOptions {
@@ -48,14 +50,8 @@ export interface StreamingOptions {
   readonly access?: AccessControl;
   /** The index, to rebuild events older than the in-memory window; absent with --index off. */
   readonly replay?: ReplaySource;
-  /** The event source's state (the index pipeline); absent: no source. */
+  /** The event source's state (the index pipeline, or the live chain source without it); absent: no source. */
   readonly sourceStatus?: () => SourceStatus;
-  /**
-   * Why this instance has no event source at all (--index off): streams are refused with 503 and
-   * this text after their subscription is checked, rather than answered `subscribed` and left
-   * silent forever.
-   */
-  readonly noSource?: string;
 }
 
 /** toncenter's ErrorResponse / StatusResponse (`id` only when the request had one). */
@@ -95,7 +91,7 @@ export class StreamingService {
   private lastPublishedAt: number | null = null;
 
   constructor(private readonly options: StreamingOptions) {
-    this.bus = new EventBus({ windowEvents: options.config.streamWindow }, options.replay);
+    this.bus = new EventBus({ windowEvents: options.config.streamWindow, windowBytes: options.config.streamWindowBytes }, options.replay);
     this.keyless = { connections: options.config.streamKeylessConnections, addresses: options.config.streamKeylessAddresses };
   }
 
@@ -138,10 +134,11 @@ export class StreamingService {
   }
 
   private healthz(res: Response): void {
-    const status = this.options.sourceStatus?.() ?? { ok: false, reason: this.options.noSource ?? 'no event source' };
+    const status: SourceStatus = this.options.sourceStatus?.() ?? { ok: false, reason: 'no event source' };
     const now = Math.floor(Date.now() / 1000);
     const component = {
       ok: status.ok,
+      ...(status.source ? { source: status.source } : {}),
       ...(status.reason ? { error: status.reason } : {}),
       last_mc_seqno: this.bus.lastSeqno,
       last_event_id: this.bus.newestEventId(),
@@ -217,8 +214,6 @@ export class StreamingService {
       this.options.logger.error({ err }, 'streaming: unexpected error reading a subscription');
       return refuse(500, 'internal error', 'bad_request');
     }
-    // As v3 without the index: the request is checked (its 400s), then refused for want of a source.
-    if (this.options.noSource !== undefined) return refuse(503, this.options.noSource, 'no_source');
     let resumeFrom: EventId | undefined;
     const lastEventId = req.get('last-event-id') ?? (typeof req.query['last_event_id'] === 'string' ? req.query['last_event_id'] : undefined);
     if (lastEventId !== undefined && lastEventId !== '') {
@@ -277,11 +272,6 @@ export class StreamingService {
     };
     if (this.closing) {
       refuse(503, 'the server is shutting down');
-      return true;
-    }
-    if (this.options.noSource !== undefined) {
-      streamingMetrics.drops.inc({ reason: 'no_source' });
-      refuse(503, this.options.noSource);
       return true;
     }
     let allowance: StreamAllowance;

@@ -476,6 +476,48 @@ export function storeMultisigExecute(src: MultisigExecute) {
   };
 }
 
+/**
+ * The multisig's deploy message to a new order: `init#9c73fba2 query_id:uint64 threshold:uint8
+ * signers:^(Hashmap 8 MsgAddressInt) expiration_date:uint48 order:^Order approve_on_init:Bool
+ * signer_index:approve_on_init?uint8`.
+ */
+export interface MultisigOrderInit {
+  queryId: bigint;
+  threshold: number;
+  signers: Cell;
+  expirationDate: number;
+  order: Cell;
+  approveOnInit: boolean;
+  /** -1 when the creator did not approve on init (toncenter's value). */
+  signerIndex: number;
+}
+
+export function loadMultisigOrderInit(s: Slice): MultisigOrderInit {
+  expectOp(s, OP.multisigOrderInit, 'multisig order init');
+  const queryId = s.loadUintBig(64);
+  const threshold = s.loadUint(8);
+  const signers = s.loadRef();
+  const expirationDate = s.loadUint(48);
+  const order = s.loadRef();
+  const approveOnInit = s.loadBit();
+  return { queryId, threshold, signers, expirationDate, order, approveOnInit, signerIndex: approveOnInit ? s.loadUint(8) : -1 };
+}
+
+export function storeMultisigOrderInit(src: MultisigOrderInit) {
+  return (b: Builder) => {
+    b.storeUint(OP.multisigOrderInit, 32).storeUint(src.queryId, 64).storeUint(src.threshold, 8).storeRef(src.signers);
+    b.storeUint(src.expirationDate, 48).storeRef(src.order).storeBit(src.approveOnInit);
+    if (src.approveOnInit) b.storeUint(src.signerIndex, 8);
+  };
+}
+
+/** `approve_rejected#afaf283e query_id:uint64 exit_code:uint32` (order → signer). */
+export function loadMultisigApproveRejectedExitCode(s: Slice): number {
+  expectOp(s, OP.multisigApproveRejected, 'multisig approve_rejected');
+  s.loadUintBig(64);
+  return s.loadUint(32);
+}
+
 /** `approve#a762230f query_id:uint64 signer_index:uint8` */
 export interface MultisigApprove {
   queryId: bigint;

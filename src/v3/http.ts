@@ -19,6 +19,8 @@ export interface V3RouterOptions {
   readonly testnet: boolean;
   /** Pending traces (src/emulate) for the pending routes; absent: they answer none. */
   readonly pending?: RouteContext['pending'];
+  /** The off-chain metadata fetcher (src/indexer), when `--metadata-fetch` is on. */
+  readonly metadataFetch?: RouteContext['metadataFetch'];
   /** Writes an error answer (`{"error": text}`, logging what is ours to fix). */
   readonly sendError: (req: Request, res: Response, err: unknown) => void;
 }
@@ -57,7 +59,7 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
         const query = new V3Query(req.query as Record<string, unknown>);
         const params: unknown = route.parse(query);
         if (!options.database) throw new IndexUnavailableError();
-        const context: RouteContext = { db: options.database, settings: requestSettings(req, query, options.testnet), ...(options.pending ? { pending: options.pending } : {}) };
+        const context: RouteContext = { db: options.database, settings: requestSettings(req, query, options.testnet), ...(options.pending ? { pending: options.pending } : {}), ...(options.metadataFetch ? { metadataFetch: options.metadataFetch } : {}) };
         const pinned = options.cache ? route.immutableAt?.(params, context.settings) : undefined;
         const rootHash = pinned === undefined ? undefined : await masterchainRootHash(context.db, pinned);
         if (options.cache && rootHash) {

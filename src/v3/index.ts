@@ -18,3 +18,6 @@ export { queryAddressBook } from './sql/accounts';
 export { queryActionsOfTraces } from './sql/actions';
 export { toTransactionJson, toAccountStateJson } from './models/transaction';
 export { assembleTrace, MAX_TRACE_TRANSACTIONS, type TraceTransaction } from './models/trace';
+export { loadedFromIndexRows } from './models/fromIndexRows';
+export { queryJettonWallets, type JettonWalletDbRow } from './sql/tokens';
+export { toJettonWalletJson } from './models/token';

@@ -33,6 +33,8 @@ const ENVELOPES: Readonly<Record<string, string>> = {
   '/nft/collections': '`{nft_collections: NFTCollection[], address_book, metadata}`',
   '/nft/items': '`{nft_items: NFTItem[], address_book, metadata}`',
   '/nft/transfers': '`{nft_transfers: NFTTransfer[], address_book, metadata}`',
+  '/dns/records': '`{records: DNSRecord[], address_book}`',
+  '/metadata': '`Metadata`: raw address → `{is_indexed, token_info: TokenInfo[]}`',
 };
 
 function parameter(p: RouteParameter): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Address, beginCell, Cell } from '@ton/core';
+import { Address, beginCell, Cell, internal, storeMessageRelaxed } from '@ton/core';
 import {
   actionId,
   classifyTrace,
@@ -19,6 +19,12 @@ import {
   storeJettonMint,
   storeJettonTransfer,
   storeJettonTransferNotification,
+  storeMultisigApprove,
+  storeMultisigExecute,
+  storeMultisigNewOrder,
+  storeMultisigOrderInit,
+  storeVestingAddWhitelist,
+  storeVestingSendMessage,
   storeNftOwnershipAssigned,
   storeNftTransfer,
   storeQueryIdOnly,
@@ -295,6 +301,163 @@ describe('action classifier', () => {
     const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2] }, directory);
     expect(actions.map((a) => a.type)).toEqual(['call_contract']);
     expect(actions[0]!.success).toBe(false);
+  });
+});
+
+/**
+ * Multisig v2 and vesting (toncenter's indexer/events/blocks/multisig.py and vesting.py): the
+ * message chains of ton-blockchain/multisig-contract-v2 and vesting-contract.
+ */
+describe('multisig and vesting actions', () => {
+  const MULTISIG = addr(0x3a);
+  const ORDER = addr(0x3b);
+  const VESTING = addr(0x3c);
+  const signers = [WALLET_A, WALLET_B];
+  const withOrder: TokenDirectory = { ...directory, multisigOrder: (a) => (a === ORDER ? { signers } : undefined) };
+  const LATEST = expandActionTypes(['latest']);
+  /** What a client of the latest version sees (the steps of typed actions are hidden). */
+  const latest = (actions: ReturnType<typeof classifyTrace>) => selectActions(actions, LATEST);
+  const orderCell = beginCell().storeUint(0x1234, 16).endCell();
+
+  function createOrderTrace() {
+    const ext = external('mo', WALLET_A);
+    const newOrder = beginCell().store(storeMultisigNewOrder({ queryId: 5n, orderSeqno: 0n, signer: true, index: 0, expirationDate: 1_800_000_000, order: orderCell })).endCell();
+    const m1 = message('mo-new', WALLET_A, MULTISIG, 200_000_000n, newOrder);
+    const init = beginCell()
+      .store(storeMultisigOrderInit({ queryId: 5n, threshold: 2, signers: beginCell().endCell(), expirationDate: 1_800_000_000, order: orderCell, approveOnInit: true, signerIndex: 0 }))
+      .endCell();
+    const m2 = message('mo-init', MULTISIG, ORDER, 150_000_000n, init);
+    const t1 = tx('mo1', WALLET_A, ext, [m1]);
+    const t2 = tx('mo2', MULTISIG, m1, [m2]);
+    const t3 = tx('mo3', ORDER, m2, [], { origStatus: 'nonexist' });
+    return { trace: { traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3] }, m1, t2, t3 };
+  }
+
+  test('new_order then the order init: multisig_create_order with the order and its signers; a deploy beside it', () => {
+    const { trace, m1, t2, t3 } = createOrderTrace();
+    const all = classifyTrace(trace, withOrder);
+    // toncenter's serialize_blocks: a type newer than v1 is followed by its steps, marked with it.
+    expect(all.map((a) => [a.type, a.ancestor_type])).toEqual([
+      ['multisig_create_order', undefined],
+      ['call_contract', ['multisig_create_order']],
+      ['call_contract', ['multisig_create_order']],
+      ['contract_deploy', undefined],
+    ]);
+    const actions = latest(all);
+    expect(actions.map((a) => a.type)).toEqual(['multisig_create_order', 'contract_deploy']);
+    const [a] = actions;
+    expect(a!.details).toEqual({
+      query_id: '5',
+      order_seqno: '0',
+      is_created_by_signer: true,
+      is_signed_by_creator: true,
+      creator_index: 0,
+      expiration_date: 1_800_000_000,
+      order_boc: orderCell.toBoc().toString('base64'),
+      source: WALLET_A,
+      destination: MULTISIG,
+      destination_order: ORDER,
+    });
+    expect(a!.action_id).toBe(actionId(m1.hash, 'multisig_create_order'));
+    expect(a!.transactions).toEqual(expect.arrayContaining([t2.hash, t3.hash]));
+    expect(a!.accounts).toEqual([WALLET_A, WALLET_B, MULTISIG, ORDER].sort());
+    // An order the index has not detected: toncenter's matcher gives up, the calls stay generic.
+    expect(classifyTrace(trace, directory).map((x) => x.type)).toEqual(['call_contract', 'call_contract', 'contract_deploy']);
+    // A v1 client sees the steps instead of the v2 type (ton-index-go's ancestor filter).
+    expect(selectActions(all, expandActionTypes(['v1'])).map((x) => [x.type, x.details['opcode']])).toEqual([
+      ['call_contract', '0xf718510f'],
+      ['call_contract', '0x9c73fba2'],
+      ['contract_deploy', '0x9c73fba2'],
+    ]);
+  });
+
+  test('approve by opcode (accepted) and by comment (rejected with its exit code); execute from the order', () => {
+    const ext = external('ap', WALLET_B);
+    const m1 = message('ap-req', WALLET_B, ORDER, 100_000_000n, beginCell().store(storeMultisigApprove({ queryId: 6n, signerIndex: 1 })).endCell());
+    const m2 = message('ap-ok', ORDER, WALLET_B, 90_000_000n, beginCell().storeUint(OP.multisigApproveAccepted, 32).storeUint(6, 64).endCell(), false);
+    const execBody = beginCell()
+      .store(storeMultisigExecute({ queryId: 6n, orderSeqno: 0n, expirationDate: 1_800_000_000, approvalsNum: 2, signersHash: Buffer.alloc(32, 7), order: orderCell }))
+      .endCell();
+    const m3 = message('ap-exec', ORDER, MULTISIG, 80_000_000n, execBody);
+    const t1 = tx('ap1', WALLET_B, ext, [m1]);
+    const t2 = tx('ap2', ORDER, m1, [m2, m3]);
+    const t3 = tx('ap3', WALLET_B, m2, []);
+    const t4 = tx('ap4', MULTISIG, m3, []);
+    const actions = latest(classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, withOrder));
+    expect(actions.map((a) => a.type)).toEqual(['multisig_approve', 'multisig_execute']);
+    expect(actions[0]!.details).toEqual({ signer_index: 1, exit_code: 0, source: WALLET_B, destination: ORDER });
+    expect(actions[0]!.success).toBe(true);
+    expect(actions[1]!.details).toEqual({
+      query_id: '6',
+      order_seqno: '0',
+      expiration_date: 1_800_000_000,
+      approvals_num: 2,
+      signers_hash: Buffer.alloc(32, 7).toString('base64'),
+      order_boc: orderCell.toBoc().toString('base64'),
+      source: ORDER,
+      destination: MULTISIG,
+    });
+
+    const ext2 = external('ap-c', WALLET_A);
+    const c1 = message('ap-c-req', WALLET_A, ORDER, 100_000_000n, comment('approve'));
+    const c2 = message('ap-c-no', ORDER, WALLET_A, 90_000_000n, beginCell().storeUint(OP.multisigApproveRejected, 32).storeUint(0, 64).storeUint(107, 32).endCell(), false);
+    const u1 = tx('ap-c1', WALLET_A, ext2, [c1]);
+    const u2 = tx('ap-c2', ORDER, c1, [c2]);
+    const u3 = tx('ap-c3', WALLET_A, c2, []);
+    const rejected = latest(classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, u2, u3] }, withOrder));
+    expect(rejected.map((a) => a.type)).toEqual(['multisig_approve']);
+    expect(rejected[0]!.details).toEqual({ signer_index: -1, exit_code: 107, source: WALLET_A, destination: ORDER });
+    expect(rejected[0]!.success).toBe(false);
+  });
+
+  test('vesting send and add_whitelist with their responses', () => {
+    const inner = beginCell().store(storeMessageRelaxed(internal({ to: address(WALLET_B), value: 3_000_000_000n, bounce: false }))).endCell();
+    const ext = external('vs', WALLET_A);
+    const m1 = message('vs-req', WALLET_A, VESTING, 100_000_000n, beginCell().store(storeVestingSendMessage({ queryId: 8n, sendMode: 3, message: inner })).endCell());
+    const m2 = message('vs-out', VESTING, WALLET_B, 3_000_000_000n, null);
+    const m3 = message('vs-resp', VESTING, WALLET_A, 90_000_000n, beginCell().storeUint(OP.vestingSendMessageResponse, 32).storeUint(8, 64).endCell(), false);
+    const t1 = tx('vs1', WALLET_A, ext, [m1]);
+    const t2 = tx('vs2', VESTING, m1, [m2, m3]);
+    const t3 = tx('vs3', WALLET_B, m2, []);
+    const t4 = tx('vs4', WALLET_A, m3, []);
+    const actions = latest(classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3, t4] }, directory));
+    expect(actions.map((a) => a.type)).toEqual(['vesting_send_message', 'ton_transfer']);
+    expect(actions[0]!.details).toEqual({ query_id: '8', message_boc: inner.toBoc().toString('base64'), source: WALLET_A, vesting: VESTING, destination: WALLET_B, amount: '3000000000' });
+    expect(actions[0]!.transactions).toEqual(expect.arrayContaining([t2.hash, t4.hash]));
+
+    const ext2 = external('vw', WALLET_B);
+    const w1 = message('vw-req', WALLET_B, VESTING, 100_000_000n, beginCell().store(storeVestingAddWhitelist({ queryId: 9n, addresses: [address(WALLET_A), address(MULTISIG)] })).endCell());
+    const w2 = message('vw-resp', VESTING, WALLET_B, 90_000_000n, beginCell().storeUint(OP.vestingAddWhitelistResponse, 32).storeUint(9, 64).endCell(), false);
+    const u1 = tx('vw1', WALLET_B, ext2, [w1]);
+    const u2 = tx('vw2', VESTING, w1, [w2]);
+    const u3 = tx('vw3', WALLET_B, w2, []);
+    const added = latest(classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, u2, u3] }, directory));
+    expect(added.map((a) => a.type)).toEqual(['vesting_add_whitelist']);
+    expect(added[0]!.details).toEqual({ query_id: '9', accounts_added: [WALLET_A, MULTISIG], source: WALLET_B, vesting: VESTING });
+    // Without the vesting's response toncenter's matcher does not match.
+    expect(classifyTrace({ traceId: u1.hash, externalHash: ext2.hash, transactions: [u1, { ...u2, outMsgs: [] }] }, directory).map((a) => a.type)).toEqual(['call_contract']);
+  });
+  test('add_whitelist of a masterchain address: the facts of toncenter\'s mainnet case (vesting.yaml, trace 03XZQ1Ck…)', () => {
+    // Its vesting, adder and the masterchain account it whitelisted; three transactions (the
+    // adder's wallet, the vesting, the response back), accounts the vesting and the adder.
+    const vestingMain = '0:E9D864419C6A77FBC1D2EC7AFE840C1C349FCC1D2E19520FC73F547DD1721E9E';
+    const adder = '0:FD8B2FC26CB0FE2D27B911FD0409D72DEDA2089C1EA7722D2910EA5354900B2D';
+    const added = '-1:ECB7B7B4C200424F8D837AC9E0C5EDCA800A162546CD5706FB86549C0FE03038';
+    const ext = external('vm', adder);
+    const w1 = message('vm-req', adder, vestingMain, 1_000_000_000n, beginCell().store(storeVestingAddWhitelist({ queryId: 0n, addresses: [address(added)] })).endCell());
+    const w2 = message('vm-resp', vestingMain, adder, 990_000_000n, beginCell().storeUint(OP.vestingAddWhitelistResponse, 32).storeUint(0, 64).endCell(), false);
+    const u1 = tx('vm1', adder, ext, [w1]);
+    const u2 = tx('vm2', vestingMain, w1, [w2]);
+    const u3 = tx('vm3', adder, w2, []);
+    const [action, ...rest] = classifyTrace({ traceId: u1.hash, externalHash: ext.hash, transactions: [u1, u2, u3] }, directory);
+    expect(action).toMatchObject({ type: 'vesting_add_whitelist', success: true, details: { query_id: '0', accounts_added: [added], source: adder, vesting: vestingMain } });
+    expect(action!.accounts).toEqual([vestingMain, adder].sort());
+    expect(new Set(action!.transactions)).toEqual(new Set([u1.hash, u2.hash, u3.hash]));
+    // Its steps follow it, for clients of v1.
+    expect(rest.map((a) => [a.type, a.ancestor_type])).toEqual([
+      ['call_contract', ['vesting_add_whitelist']],
+      ['call_contract', ['vesting_add_whitelist']],
+    ]);
   });
 });
 

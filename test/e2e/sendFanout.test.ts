@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from '../../src/server';
 import { transferBoc } from '../helpers/everyMethod';
 import type { LocalStack } from '../helpers/localStack';
 import { ScriptedLiteServer } from '../helpers/scriptedLiteServer';
-import { withLiteClient } from '../helpers/sessionClient';
+import { HARNESS_DEADLINE_MS, withLiteClient } from '../helpers/sessionClient';
 
 /**
  * sendBoc to several lite servers at once on the real local chain: the chain's lite server, one
@@ -83,7 +83,7 @@ describe('sendBoc over the local chain, a rejecting server and a dead one', () =
 
   const seqnoOf = async (): Promise<number> => {
     const wallet = localnet.wallets.wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
-    return withLiteClient(running.pool.openSession({ archival: true }, Date.now() + 5000), (client) =>
+    return withLiteClient(running.pool.openSession({ archival: true }, Date.now() + HARNESS_DEADLINE_MS), (client) =>
       client.open(wallet.contract as WalletContractV4).getSeqno(),
     );
   };

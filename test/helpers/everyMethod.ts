@@ -2,7 +2,7 @@ import { beginCell, external, internal, SendMode, storeMessage } from '@ton/core
 import type { WalletContractV4 } from '@ton/ton';
 import type { LocalStack } from './localStack';
 import { resultOf } from './v2Calls';
-import { withLiteClient } from './sessionClient';
+import { HARNESS_DEADLINE_MS, withLiteClient } from './sessionClient';
 
 type ParamValue = string | number | boolean | readonly string[];
 
@@ -17,7 +17,7 @@ export async function transferBoc(stack: LocalStack, seqnoOffset = 0): Promise<s
   const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
   const recipient = wallets.find((w) => w.version === 'v5r1' && w.index === 0)!;
   const contract = sender.contract as WalletContractV4;
-  const seqno = await withLiteClient(stack.server.pool.openSession({ archival: true }, Date.now() + 5000), (client) =>
+  const seqno = await withLiteClient(stack.server.pool.openSession({ archival: true }, Date.now() + HARNESS_DEADLINE_MS), (client) =>
     client.open(contract).getSeqno(),
   );
   const transfer = contract.createTransfer({

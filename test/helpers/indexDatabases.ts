@@ -23,9 +23,9 @@ function urlFor(database: string): string {
   return url.toString();
 }
 
-export async function createTestDatabase(backend: IndexBackend): Promise<TestDatabase> {
+export async function createTestDatabase(backend: IndexBackend, prefix = 'index_test'): Promise<TestDatabase> {
   if (backend === 'pglite') return { url: undefined, drop: async () => {} };
-  const name = `index_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {

@@ -7,6 +7,7 @@ import { API_VERSION } from '../../src/routes/http';
 import { startLocalnetSource } from '../../src/localnetSource';
 import type { Localnet } from '../../src/localnet';
 import { startServer, type RunningServer } from '../../src/server';
+import { HARNESS_DEADLINE_MS } from './sessionClient';
 
 /**
  * The whole product as `npm start` runs it: the embedded chain behind its ADNL/TCP lite server,
@@ -56,7 +57,7 @@ export async function nextBlock(stack: LocalStack, timeoutMs = 20_000): Promise<
   // With --block-interval 0 the message sealed its block on arrival: it is in the head already.
   // Otherwise it waits for the next timed block (a block sealed since the answer only adds a wait).
   if (chain.blockInterval > 0) await chain.waitForMasterchainSeqno(chain.lastMasterchainBlock().id.seqno + 1, timeoutMs);
-  await stack.server.pool.refreshHeads(Date.now() + 5000);
+  await stack.server.pool.refreshHeads(Date.now() + HARNESS_DEADLINE_MS);
 }
 
 /** POSTs a JSON-RPC call and returns the parsed body and status. */

@@ -150,8 +150,14 @@ export async function leastStall<T>(work: () => Promise<T>, attempts = 3): Promi
   }
 }
 
+/** What leastStall measured, less the work's result. */
+export interface StallOutcome {
+  stallMs: number;
+  stalls: StallReport[];
+}
+
 /** Fails with every attempt's report when even the least stall reached MAX_STALL_MS. */
-export function expectNoStall(outcome: { stallMs: number; stalls: StallReport[] }): void {
+export function expectNoStall(outcome: StallOutcome): void {
   if (outcome.stallMs >= MAX_STALL_MS) {
     const attempts = outcome.stalls.map((s) => `busy ${s.busyMs.toFixed(0)} / wall ${s.wallMs.toFixed(0)} / gc ${s.gcMs.toFixed(0)} ms`);
     throw new Error(

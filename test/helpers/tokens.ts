@@ -77,13 +77,22 @@ export interface DeployedTokens {
   itemUri: string;
 }
 
+/** Where the NFT collection's content and its items' documents are (example.com unless given). */
+export interface CollectionDocuments {
+  /** The collection's content cell (default: off-chain at `collectionUri`). */
+  readonly collectionContent?: Cell;
+  readonly collectionUri?: string;
+  /** The common prefix of the items' URIs. */
+  readonly itemBase?: string;
+}
+
 /** Deploys a jetton minter and an NFT collection owned by `wallet`, then mints one of each to it. */
-export async function deployTokens(client: TonClient, keyPair: KeyPair, content: Cell): Promise<DeployedTokens> {
+export async function deployTokens(client: TonClient, keyPair: KeyPair, content: Cell, documents: CollectionDocuments = {}): Promise<DeployedTokens> {
   const codes = await tokenCodes();
   const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey }));
   const owner = wallet.address;
-  const collectionUri = 'https://example.com/collection.json';
-  const itemBase = 'https://example.com/items/';
+  const collectionUri = documents.collectionUri ?? 'https://example.com/collection.json';
+  const itemBase = documents.itemBase ?? 'https://example.com/items/';
 
   const minterInit: StateInit = {
     code: codes.jettonMinter,
@@ -96,7 +105,7 @@ export async function deployTokens(client: TonClient, keyPair: KeyPair, content:
       .storeUint(0, 64)
       .storeRef(
         beginCell()
-          .storeRef(offchainContent(collectionUri))
+          .storeRef(documents.collectionContent ?? offchainContent(collectionUri))
           .storeRef(beginCell().storeBuffer(Buffer.from(itemBase)).endCell())
           .endCell(),
       )
@@ -183,7 +192,12 @@ export async function transferAndBurnJetton(client: TonClient, keyPair: KeyPair,
  * deployTokens on a local stack once its get-methods answer (on a loaded machine the first ones
  * can time out while TVM threads start), with an on-chain "Test jetton" (TJ) content.
  */
-export async function deployTokensOn(stack: LocalStack, client: TonClient): Promise<DeployedTokens> {
+export async function deployTokensOn(
+  stack: LocalStack,
+  client: TonClient,
+  content: Cell = onchainContent({ name: 'Test jetton', symbol: 'TJ' }),
+  documents: CollectionDocuments = {},
+): Promise<DeployedTokens> {
   const { keyPair } = stack.localnet.wallets;
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey });
   await until(
@@ -191,7 +205,7 @@ export async function deployTokensOn(stack: LocalStack, client: TonClient): Prom
     120_000,
     'runGetMethod answers',
   );
-  return deployTokens(client, keyPair, onchainContent({ name: 'Test jetton', symbol: 'TJ' }));
+  return deployTokens(client, keyPair, content, documents);
 }
 
 /** Waits until the index committed two masterchain blocks past the chain's head now (all sent so far is in). */

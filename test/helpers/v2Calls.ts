@@ -1,7 +1,7 @@
 import { beginCell, Cell, external, internal, SendMode, storeMessage, type Address, type MessageRelaxed } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import { nextBlock, type LocalStack } from './localStack';
-import { withLiteClient } from './sessionClient';
+import { HARNESS_DEADLINE_MS, withLiteClient } from './sessionClient';
 
 /**
  * One v2 method called the three ways toncenter serves it: GET with a query string, POST with a
@@ -67,7 +67,7 @@ export async function signedWalletMessage(stack: LocalStack, messages: MessageRe
   const sender = wallets.find((w) => w.version === 'v4r2' && w.index === index);
   if (!sender) throw new Error(`no v4r2 wallet #${index}`);
   const contract = sender.contract as WalletContractV4;
-  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 5000), (client) => client.open(contract).getSeqno());
+  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + HARNESS_DEADLINE_MS), (client) => client.open(contract).getSeqno());
   const body = contract.createTransfer({ seqno, secretKey: keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
   const message = beginCell().store(storeMessage(external({ to: sender.address, body }))).endCell();
   return { message, seqno, contract };
@@ -87,7 +87,7 @@ export async function signedWalletTransfer(stack: LocalStack, messages: MessageR
   const wallet = wallets.find((w) => w.version === 'v4r2' && w.index === 0)!;
   const contract = wallet.contract as WalletContractV4;
   // A loaded machine answers slowly: a deadline well above the usual.
-  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + 30_000), (client) => client.open(contract).getSeqno());
+  const seqno = await withLiteClient(stack.server.pool.openSession({}, Date.now() + HARNESS_DEADLINE_MS), (client) => client.open(contract).getSeqno());
   const transfer = contract.createTransfer({ seqno, secretKey: keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages });
   const boc = beginCell().store(storeMessage(external({ to: wallet.address, body: transfer }))).endCell().toBoc();
   return { boc, seqno, sender: wallet.address };
@@ -107,7 +107,7 @@ export async function sendTransfer(
   const sender = wallets.find((w) => w.version === 'v4r2' && w.index === 0);
   if (!sender) throw new Error('no v4r2 wallet #0');
   const contract = sender.contract as WalletContractV4;
-  const session = () => stack.server.pool.openSession({}, Date.now() + 5000);
+  const session = () => stack.server.pool.openSession({}, Date.now() + HARNESS_DEADLINE_MS);
   const { seqno, seqnoBefore } = await withLiteClient(session(), async (client) => {
     const info = await client.getMasterchainInfo();
     return { seqno: await client.open(contract).getSeqno(), seqnoBefore: info.last.seqno };

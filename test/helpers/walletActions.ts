@@ -7,9 +7,12 @@ import type { KeyPair } from '@ton/crypto';
  * (every call is a real request to the server under test).
  */
 
-/** Sends up to four messages in one transfer and returns once the wallet's seqno moved. */
-export async function transferFromWallet(client: TonClient, keyPair: KeyPair, messages: MessageRelaxed[]): Promise<void> {
-  const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey }));
+/**
+ * Sends up to four messages in one transfer and returns once the wallet's seqno moved. `walletId`
+ * picks another funded v4r2 wallet of the chain (wallet i: the base subwallet id plus i).
+ */
+export async function transferFromWallet(client: TonClient, keyPair: KeyPair, messages: MessageRelaxed[], walletId?: number): Promise<void> {
+  const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey, walletId }));
   const seqno = await wallet.getSeqno();
   await wallet.sendTransfer({
     seqno,

@@ -20,7 +20,7 @@ import {
   type Answer,
 } from './tvmSupport';
 import { httpStatusOf } from '../../src/httpErrors';
-import { MAX_STALL_MS } from '../helpers/stallProbe';
+import { expectNoStall, leastStall, MAX_STALL_MS, type StallOutcome } from '../helpers/stallProbe';
 
 /**
  * What a hostile client can send to the TVM-backed methods (get-methods, estimateFee, DNS, BoC
@@ -70,16 +70,21 @@ describe('hostile input to the TVM-backed methods', () => {
     expect(seqno.body.result).toMatchObject({ exit_code: 0, stack: [['num', expect.stringMatching(/^0x[0-9a-f]+$/)]] });
   }
 
-  async function runLegacy(address: string, entries: unknown[], method = 'get_anything'): Promise<{ value: Answer; stallMs: number }> {
+  /**
+   * A refused (or cheap) runGetMethod under the stall probe, repeated as leastStall does: a refusal
+   * is never cached, so every attempt does the same work, and one burst the code does not control
+   * (another process on the cores, jest's own collection) does not fail the suite.
+   */
+  async function runLegacy(address: string, entries: unknown[], method = 'get_anything'): Promise<{ value: Answer; stall: StallOutcome }> {
     const json = JSON.stringify({ address, method, stack: entries });
-    const { result: value, stallMs } = await withStallProbe(() => postJson(stack, 'runGetMethod', json));
-    return { value, stallMs };
+    const { result: value, ...stall } = await leastStall(() => postJson(stack, 'runGetMethod', json));
+    return { value, stall };
   }
 
   test.each([330, 1000, 20_000, 95_000])('runGetMethod with a flat stack of %i entries: 422 naming the bound, no stall', async (count) => {
-    const { value, stallMs } = await runLegacy(echo, flatLegacyStack(count));
+    const { value, stall } = await runLegacy(echo, flatLegacyStack(count));
     expectError(value, 422, /stack has more than 256 entries/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    expectNoStall(stall);
     await expectCanary();
   });
 
@@ -95,17 +100,17 @@ describe('hostile input to the TVM-backed methods', () => {
 
   test('runGetMethod with a list of 400 elements (400 nested pairs in the TVM): 422', async () => {
     const list = ['list', { elements: typedNumbers(400) }];
-    const { value, stallMs } = await runLegacy(echo, [list]);
+    const { value, stall } = await runLegacy(echo, [list]);
     expectError(value, 422, /stack has more than 256 entries/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    expectNoStall(stall);
     await expectCanary();
   });
 
   test('runGetMethod with a tvm.Cell 1000 cells deep: 422 naming the depth bound', async () => {
     const boc = deepCell(1000).toBoc().toString('base64');
-    const { value, stallMs } = await runLegacy(echo, [['tvm.Cell', boc]]);
+    const { value, stall } = await runLegacy(echo, [['tvm.Cell', boc]]);
     expectError(value, 422, /a stack cell is 999 cells deep, at most 256/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    expectNoStall(stall);
     await expectCanary();
   });
 
@@ -118,9 +123,9 @@ describe('hostile input to the TVM-backed methods', () => {
 
   test('runGetMethodStd with 400 entries: 422', async () => {
     const json = JSON.stringify({ address: echo, method: 'get_anything', stack: typedNumbers(400) });
-    const { result: value, stallMs } = await withStallProbe(() => postJson(stack, 'runGetMethodStd', json));
+    const { result: value, ...stall } = await leastStall(() => postJson(stack, 'runGetMethodStd', json));
     expectError(value, 422, /stack has more than 256 entries/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    expectNoStall(stall);
     await expectCanary();
   });
 
@@ -128,9 +133,9 @@ describe('hostile input to the TVM-backed methods', () => {
     const cell = sharedChildCell(24);
     const boc = cell.toBoc().toString('base64');
     expect(Buffer.from(boc, 'base64').length).toBeLessThan(300);
-    const { value, stallMs } = await runLegacy(echo, [['tvm.Cell', boc]]);
+    const { value, stall } = await runLegacy(echo, [['tvm.Cell', boc]]);
     expectError(value, 422, /too large for the legacy object form .*use runGetMethodStd/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    expectNoStall(stall);
 
     const typed = JSON.stringify({
       address: echo,
@@ -145,11 +150,13 @@ describe('hostile input to the TVM-backed methods', () => {
   });
 
   test('a get-method looping until its 4 000 000 gas run out: exit -14 in a worker, the event loop and other requests keep going', async () => {
-    const running = runLegacy(loop, []);
+    // Probed once: a repeat could be answered from the response cache and prove nothing.
+    const json = JSON.stringify({ address: loop, method: 'get_anything', stack: [] });
+    const running = withStallProbe(() => postJson(stack, 'runGetMethod', json));
     // While it runs, a non-TVM request is served.
     const during = await getJson(stack, 'getMasterchainInfo');
     expect(during.status).toBe(200);
-    const { value, stallMs } = await running;
+    const { result: value, stallMs } = await running;
     expect(value.status).toBe(200);
     const result = value.body.result as { exit_code: number; gas_used: number };
     expect(result.exit_code).toBe(-14);
@@ -234,9 +241,9 @@ describe('hostile input to the TVM-backed methods', () => {
 
   test('sendBoc with a message 1000 cells deep: 422 naming the depth bound', async () => {
     const json = JSON.stringify({ boc: externalTo(wallet, deepCell(1000)) });
-    const { result: value, stallMs } = await withStallProbe(() => postJson(stack, 'sendBoc', json));
+    const { result: value, ...stall } = await leastStall(() => postJson(stack, 'sendBoc', json));
     expectError(value, 422, /boc is 999 cells deep, at most 512/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    expectNoStall(stall);
     await expectCanary();
   });
 
@@ -262,9 +269,9 @@ describe('hostile input to the TVM-backed methods', () => {
 
   test('sendBoc with a BoC of 10 000 cells: 422 naming the cell bound', async () => {
     const json = JSON.stringify({ boc: externalTo(wallet, wideTree(7500)) });
-    const { result: value, stallMs } = await withStallProbe(() => postJson(stack, 'sendBoc', json));
+    const { result: value, ...stall } = await leastStall(() => postJson(stack, 'sendBoc', json));
     expectError(value, 422, /boc has 10\d{3} cells, at most 8192/);
-    expect(stallMs).toBeLessThan(MAX_STALL_MS);
+    expectNoStall(stall);
     await expectCanary();
   });
 

@@ -29,7 +29,17 @@ beforeAll(async () => {
     `insert into nft_transfers (tx_hash, tx_lt, tx_now, tx_aborted, mc_seqno, query_id, nft_item_address) values ($1, $2, 1, false, 2, 0, $3)`,
     [TX2.hash, TX2.lt, CONTRACT],
   );
+  // Multisig and vesting states (migration 5): CONTRACT's are touched by block 2, OTHER's are not.
+  for (const address of [CONTRACT, OTHER]) {
+    await db.client.query(`insert into multisig (address, threshold, signers, proposers, last_transaction_lt) values ($1, 1, array[$2], '{}', 1)`, [address, WALLET]);
+    await db.client.query(`insert into multisig_orders (address, multisig_address, signers, last_transaction_lt) values ($1, $1, array[$2], 1)`, [address, WALLET]);
+    await db.client.query(`insert into vesting_contracts (address, owner_address, last_transaction_lt) values ($1, $2, 1)`, [address, WALLET]);
+    await db.client.query(`insert into vesting_whitelist (vesting_contract_address, wallet_address) values ($1, $2)`, [address, WALLET]);
+  }
 }, 30_000);
+
+const OTHER = `0:${'EE'.repeat(32)}`;
+const MULTISIG_VESTING_TABLES = ['multisig', 'multisig_orders', 'vesting_contracts'];
 
 afterAll(async () => {
   await db?.drop();
@@ -44,13 +54,18 @@ test('rolling back to masterchain block 1 removes block 2\'s events and the touc
   expect((await db.client.query('select 1 from nft_transfers')).rowCount).toBe(0);
   const wallets = await db.client.query<{ address: string }>('select address from jetton_wallets');
   expect(wallets.rows.map((r) => r.address)).toEqual([`0:${'DD'.repeat(32)}`]);
+  for (const table of MULTISIG_VESTING_TABLES) {
+    expect((await db.client.query<{ address: string }>(`select address from ${table}`)).rows.map((r) => r.address)).toEqual([OTHER]);
+  }
+  const whitelist = await db.client.query<{ vesting_contract_address: string }>('select vesting_contract_address from vesting_whitelist');
+  expect(whitelist.rows.map((r) => r.vesting_contract_address)).toEqual([OTHER]);
 });
 
 test('rolling back below the first block empties the token tables too', async () => {
   await db.client.query('begin');
   await rollbackTo(db.client, 0);
   await db.client.query('commit');
-  for (const table of ['jetton_wallets', 'jetton_burns', 'nft_transfers']) {
+  for (const table of ['jetton_wallets', 'jetton_burns', 'nft_transfers', ...MULTISIG_VESTING_TABLES, 'vesting_whitelist']) {
     expect((await db.client.query(`select 1 from ${table}`)).rowCount).toBe(0);
   }
 });

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { ALICE, BOB, CAROL, openSse, startStreamingServer, stateEvent, txEvent, until, type StreamingServer } from './support';
+import type { StreamEvent } from '../../src/streaming';
 
 /** POSTs a body to the SSE endpoint and returns the status and JSON (the error answers). */
 async function post(url: string, body: string, headers: Record<string, string> = {}) {
@@ -153,6 +154,30 @@ describe('SSE wire (eventsource client, real sockets)', () => {
     expect(ahead.status).toBe(400);
     expect(ahead.json?.['error']).toContain('newer than the newest event (2:0)');
     expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+  });
+
+  test('without a replay source the window is bounded in bytes too: a resume inside it gets the rest, one before it is 410 naming the oldest id', async () => {
+    const bounded = await startStreamingServer(['--stream-window-bytes', '65536'], { replay: false, window: 10000 });
+    try {
+      // Each block one event of ~30 KB: 64 KiB hold the newest two blocks.
+      const big = (hash: string): StreamEvent => ({
+        type: 'transactions',
+        finality: 'finalized',
+        traceExternalHashNorm: `trace-${hash}`,
+        transactions: [{ account: ALICE, addresses: [ALICE], json: JSON.stringify({ account: ALICE, hash, pad: 'x'.repeat(30_000) }) }],
+      });
+      for (let i = 1; i <= 6; i++) bounded.source.emit([big(`a${i}`)]);
+      const body = JSON.stringify({ types: ['transactions'], addresses: [ALICE] });
+      const old = await post(bounded.url, body, { 'Last-Event-ID': '4:0' });
+      expect(old.status).toBe(410);
+      expect(old.json?.['error']).toBe('event id 4:0 is older than the oldest event kept (5:0): resume from there or re-read the gap through /api/v3');
+      const client = openSse(bounded.url, { types: ['transactions'], addresses: [ALICE] }, { 'Last-Event-ID': '5:0' });
+      await until(() => client.events.length === 1, 'the one event after 5:0');
+      expect(client.events.map((e) => e.id)).toEqual(['6:0']);
+      client.source.close();
+    } finally {
+      await bounded.close();
+    }
   });
 
   test('a client that does not read is closed with a reason; the other streams go on', async () => {

@@ -12,7 +12,9 @@ import { parse as parseYaml } from 'yaml';
  * - FINALITY_AS_STRING: the file types `finality` as the integer enum 0..2, while
  *   FinalityState.MarshalJSON writes its name (`pending`, `confirmed`, `finalized`);
  * - OPCODE_AS_HEX: the file types a message's `opcode` as an integer, while OpcodeType.MarshalJSON
- *   writes the string `0x%08x`.
+ *   writes the string `0x%08x`;
+ * - BYTES_AS_BASE64: the file types an order action's `body_raw` ([]byte) as an array, while
+ *   encoding/json writes a []byte as a base64 string.
  */
 
 export const V3_SPEC_PATH = path.resolve(__dirname, '..', '..', '..', 'shared', 'spec', 'v3', 'ton-api-v3.openapi.json');
@@ -61,6 +63,9 @@ export function loadV3Spec(): V3SpecValidator {
   // OPCODE_AS_HEX
   const message = definitions['Message'] as { properties: Record<string, Schema> };
   message.properties['opcode'] = { type: ['string', 'null'], pattern: '^0x[0-9a-f]{8}$' };
+  // BYTES_AS_BASE64
+  const orderAction = definitions['models.OrderAction'] as { properties?: Record<string, Schema> } | undefined;
+  if (orderAction?.properties) orderAction.properties['body_raw'] = { type: ['string', 'null'] };
   return validatorOf('v3', '#/definitions/', definitions, (route) => spec.paths[`/api/v3${route}`]?.get?.responses['200']?.schema);
 }
 

@@ -98,13 +98,15 @@ interface ExecutorInternals {
 
 /**
  * Sandbox turns the PrevBlocksInfo (16 masterchain block ids and the key block) into a tuple BoC
- * for every transaction, a quarter of a seal's time. It only changes once per block (a new
- * object each time), so the first serialization of an object is taken from the params JSON and
- * put back into the JSON of the next transactions instead of serializing it again.
+ * for every transaction, a quarter of a seal's time. It only changes once per block, so the first
+ * serialization of a value is taken from the params JSON and put back into the JSON of the next
+ * transactions instead of serializing it again. The value is recognised by its content (its block
+ * ids): sandbox's `prevBlocks` getter hands each transaction a deep copy, so the object is never
+ * the same twice (a cache keyed by identity never hit: ~1 ms of every transaction).
  */
 function cachePrevBlocksInfo(executor: ExecutorInternals): void {
-  let cached: { info: PrevBlocksInfo; base64: string } | null = null;
-  let capture: PrevBlocksInfo | null = null;
+  let cached: { key: string; base64: string } | null = null;
+  let capture: string | null = null;
   let inject: string | null = null;
   const runCommon = executor.runCommon.bind(executor);
   executor.runCommon = (args) => {
@@ -115,7 +117,7 @@ function cachePrevBlocksInfo(executor: ExecutorInternals): void {
       args = [...args.slice(0, last), JSON.stringify(params)];
     } else if (capture !== null) {
       const serialized = (JSON.parse(args[last] as string) as { prev_blocks_info?: string }).prev_blocks_info;
-      cached = serialized === undefined ? null : { info: capture, base64: serialized };
+      cached = serialized === undefined ? null : { key: capture, base64: serialized };
     }
     inject = null;
     capture = null;
@@ -126,14 +128,22 @@ function cachePrevBlocksInfo(executor: ExecutorInternals): void {
     const run = executor[name].bind(executor);
     executor[name] = (args: RunArgs) => {
       const info = args.prevBlocksInfo;
-      if (info !== undefined && cached?.info === info) {
+      const key = info === undefined ? null : prevBlocksKey(info);
+      if (key !== null && cached?.key === key) {
         inject = cached.base64;
         return run({ ...args, prevBlocksInfo: undefined });
       }
-      capture = info ?? null;
+      capture = key;
       return run(args);
     };
   }
+}
+
+/** What the serialized PrevBlocksInfo depends on: every block id in it, in order. */
+function prevBlocksKey(info: PrevBlocksInfo): string {
+  const id = (b: PrevBlocksInfo['prevKeyBlock']) => `${b.workchain}:${b.shard}:${b.seqno}:${b.rootHash.toString('hex')}:${b.fileHash.toString('hex')}`;
+  const lists = [info.lastMcBlocks, [info.prevKeyBlock], info.lastMcBlocks100 ?? []];
+  return lists.map((list) => list.map(id).join(',')).join('|');
 }
 
 /** Most re-serialized messages remembered (a dropped cascade's never-delivered ones fall out). */

@@ -1,4 +1,4 @@
-import { Address, Cell, ExternalAddress, Slice } from '@ton/core';
+import { Address, Cell, Dictionary, ExternalAddress, Slice } from '@ton/core';
 import { rawAddressUpper } from '../../converters';
 import {
   bodyOpcode,
@@ -15,6 +15,7 @@ import {
   loadMultisigApprove,
   loadMultisigExecute,
   loadMultisigNewOrder,
+  loadMultisigOrderInit,
   loadNftOwnershipAssigned,
   loadNftTransfer,
   loadQueryIdOnly,
@@ -279,6 +280,25 @@ const SCHEMES = new Map<number, BodyScheme>([
       },
     },
   ],
+  [
+    OP.multisigOrderInit,
+    {
+      name: 'multisig_order_init',
+      decode: (s) => {
+        const v = loadMultisigOrderInit(s);
+        const signers = Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), v.signers);
+        return {
+          query_id: v.queryId.toString(),
+          threshold: v.threshold,
+          signers: [...signers.keys()].sort((a, b) => a - b).map((k) => rawAddressUpper(signers.get(k)!)),
+          expiration_date: v.expirationDate,
+          order: v.order.toBoc().toString('base64'),
+          approve_on_init: v.approveOnInit,
+          ...(v.approveOnInit ? { signer_index: v.signerIndex } : {}),
+        };
+      },
+    },
+  ],
   [OP.multisigApproveAccepted, { name: 'multisig_approve_accepted', decode: (s) => ({ query_id: loadQueryIdOnly(s).queryId.toString() }) }],
   [
     OP.multisigApproveRejected,
@@ -316,7 +336,6 @@ const NAMED_OPCODES = new Map<number, string>([
   [OP.encryptedComment, 'encrypted_text_comment'],
   [OP.bounce, 'bounce'],
   [OP.jettonChangeAdmin, 'jetton_change_admin'],
-  [OP.multisigOrderInit, 'multisig_order_init'],
   [OP.electorNewStakeError, 'elector_new_stake_error'],
   [OP.electorRecoverStakeError, 'elector_recover_stake_error'],
 ]);

@@ -3,7 +3,7 @@ import { toAccountStateFullJson, toWalletStateJson } from '../models/account';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toBool } from '../params/rules';
 import { queryLatestStates } from '../sql/accounts';
-import { accountList, addressBookFor, hashList } from './common';
+import { accountList, addressBookFor, hashList, metadataFor } from './common';
 import { defineRoute, type RouteContext } from './route';
 
 /** models.AccountRequest; no address is ton-index-go's 422 `address of account is required`. */
@@ -24,7 +24,8 @@ async function latestStates(context: RouteContext, request: ReturnType<typeof ac
     includeBoc: request.includeBoc,
   });
   const addressBook = rows.length === 0 ? {} : await addressBookFor(context, rows.map((r) => r.account));
-  return { rows, addressBook };
+  const metadata = await metadataFor(context, rows.map((r) => r.account));
+  return { rows, addressBook, metadata };
 }
 
 const ACCOUNT_PARAMETERS = [
@@ -39,8 +40,8 @@ export const accountStates = defineRoute({
   parameters: ACCOUNT_PARAMETERS,
   parse: accountRequest,
   async run(context, request) {
-    const { rows, addressBook } = await latestStates(context, request);
-    return { accounts: rows.map(toAccountStateFullJson), address_book: addressBook, metadata: {} };
+    const { rows, addressBook, metadata } = await latestStates(context, request);
+    return { accounts: rows.map(toAccountStateFullJson), address_book: addressBook, metadata };
   },
 });
 
@@ -51,7 +52,7 @@ export const walletStates = defineRoute({
   parameters: ACCOUNT_PARAMETERS.slice(0, 1),
   parse: (query) => ({ ...accountRequest(query), includeBoc: true }),
   async run(context, request) {
-    const { rows, addressBook } = await latestStates(context, request);
-    return { wallets: rows.map(toWalletStateJson), address_book: addressBook, metadata: {} };
+    const { rows, addressBook, metadata } = await latestStates(context, request);
+    return { wallets: rows.map(toWalletStateJson), address_book: addressBook, metadata };
   },
 });

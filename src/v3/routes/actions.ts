@@ -3,7 +3,7 @@ import { ValidationError } from '../../errors';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
 import { queryActions } from '../sql/actions';
-import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup } from './common';
+import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
 import { defineRoute } from './route';
 
 /** Longest action type name accepted in a filter (ton-index-go's validateActionTypeFilter bounds names). */
@@ -30,12 +30,13 @@ export function actionGroup(query: V3Query) {
   }));
 }
 
-/** The shape of one action as ton-index-go answers it: `accounts` only when asked for. */
-export function toActionAnswer(action: ActionJson, includeAccounts: boolean): Omit<ActionJson, 'accounts'> & { accounts?: string[] } {
-  if (includeAccounts) return action;
-  const { accounts: _accounts, ...rest } = action;
-  void _accounts;
-  return rest;
+/** The shape of one action as ton-index-go answers it: `accounts` only when asked for, never `ancestor_type`. */
+export function toActionAnswer(action: ActionJson, includeAccounts: boolean): Omit<ActionJson, 'accounts' | 'ancestor_type'> & { accounts?: string[] } {
+  // A copy without the fields not printed, keys in their order.
+  const answer: Partial<ActionJson> = { ...action };
+  delete answer.ancestor_type;
+  if (!includeAccounts) delete answer.accounts;
+  return answer as Omit<ActionJson, 'accounts' | 'ancestor_type'> & { accounts?: string[] };
 }
 
 /** GetActions: actions of the index by account, transaction, message, trace, action id, time/lt. */
@@ -71,6 +72,6 @@ export const actions = defineRoute({
     const rows = await queryActions(context.db, { ...params, types, ...params.utime, ...params.lt }, params.paging);
     const list = selectActions(rows, accepted);
     const book = list.length === 0 ? {} : await addressBookFor(context, list.flatMap((a) => a.accounts));
-    return { actions: list.map((a) => toActionAnswer(a, params.includeAccounts)), address_book: book, metadata: {} };
+    return { actions: list.map((a) => toActionAnswer(a, params.includeAccounts)), address_book: book, metadata: await metadataFor(context, list.flatMap((a) => a.accounts)) };
   },
 });

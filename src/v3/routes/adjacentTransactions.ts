@@ -2,7 +2,7 @@ import { NotFoundError } from '../../errors';
 import { parseGroup } from '../params/query';
 import { readSingle, toHash } from '../params/rules';
 import { queryAdjacentTransactions } from '../sql/transactions';
-import { transactionsResponse } from './common';
+import { loadOptions, transactionsResponse } from './common';
 import { defineRoute } from './route';
 
 /**
@@ -28,7 +28,7 @@ export const adjacentTransactions = defineRoute({
   async run(context, { hash, direction }) {
     // No hash: ton-index-go queries with an empty one and finds nothing.
     if (!hash) throw new NotFoundError('adjacent transactions not found');
-    const loaded = await queryAdjacentTransactions(context.db, hash, direction);
+    const loaded = await queryAdjacentTransactions(context.db, hash, direction, loadOptions(context));
     if (loaded.rows.length === 0) throw new NotFoundError('adjacent transactions not found');
     return transactionsResponse(context, loaded);
   },

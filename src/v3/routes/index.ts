@@ -3,11 +3,14 @@ import { actions } from './actions';
 import { addressBook } from './addressBook';
 import { adjacentTransactions } from './adjacentTransactions';
 import { blocks } from './blocks';
+import { dnsRecords } from './dns';
 import { jettonBurns, jettonMasters, jettonTransfers, jettonWallets } from './jettons';
 import { masterchainBlockShards } from './masterchainBlockShards';
 import { masterchainBlockShardState } from './masterchainBlockShardState';
 import { masterchainInfo } from './masterchainInfo';
 import { messages } from './messages';
+import { metadata } from './metadata';
+import { multisigOrders, multisigWallets } from './multisig';
 import { nftCollections, nftItems, nftTransfers } from './nft';
 import { pendingActions, pendingTraces, pendingTransactions } from './pending';
 import type { AnyRoute } from './route';
@@ -16,6 +19,7 @@ import { events, traces } from './traces';
 import { transactions } from './transactions';
 import { transactionsByMasterchainBlock } from './transactionsByMasterchainBlock';
 import { transactionsByMessage } from './transactionsByMessage';
+import { vestingContracts } from './vesting';
 
 /** Every indexed v3 route, in ton-index-go's order. */
 export const V3_ROUTES: readonly AnyRoute[] = [
@@ -31,6 +35,7 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   messages,
   topAccountsByBalance,
   addressBook,
+  metadata,
   accountStates,
   walletStates,
   traces,
@@ -45,4 +50,8 @@ export const V3_ROUTES: readonly AnyRoute[] = [
   nftCollections,
   nftItems,
   nftTransfers,
+  multisigWallets,
+  multisigOrders,
+  vestingContracts,
+  dnsRecords,
 ];

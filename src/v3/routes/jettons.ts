@@ -3,7 +3,7 @@ import { toJettonBurnJson, toJettonMasterJson, toJettonTransferJson, toJettonWal
 import { parseGroup } from '../params/query';
 import { readSingle, toAccount, toBool } from '../params/rules';
 import { queryJettonBurns, queryJettonMasters, queryJettonTransfers, queryJettonWallets } from '../sql/tokens';
-import { bookOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
+import { bookAndMetadataOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
 import { defineRoute } from './route';
 
 /** GetJettonMasters. */
@@ -23,8 +23,7 @@ export const jettonMasters = defineRoute({
     const rows = await queryJettonMasters(context.db, filter, paging);
     return {
       jetton_masters: rows.map(toJettonMasterJson),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.address, r.admin_address])),
-      metadata: {},
+      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.admin_address]))),
     };
   },
 });
@@ -55,8 +54,7 @@ export const jettonWallets = defineRoute({
     const rows = await queryJettonWallets(context.db, filter, paging);
     return {
       jetton_wallets: rows.map(toJettonWalletJson),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.address, r.owner, r.jetton])),
-      metadata: {},
+      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.owner, r.jetton]))),
     };
   },
 });
@@ -85,8 +83,7 @@ export const jettonTransfers = defineRoute({
     const rows = await queryJettonTransfers(context.db, { ...filter, ...utime, ...lt }, paging);
     return {
       jetton_transfers: rows.map(toJettonTransferJson),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.source, r.destination, r.jetton_wallet_address, r.jetton_master_address, r.response_destination])),
-      metadata: {},
+      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.source, r.destination, r.jetton_wallet_address, r.jetton_master_address, r.response_destination]))),
     };
   },
 });
@@ -108,8 +105,7 @@ export const jettonBurns = defineRoute({
     const rows = await queryJettonBurns(context.db, { ...filter, ...utime, ...lt }, paging);
     return {
       jetton_burns: rows.map(toJettonBurnJson),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.owner, r.jetton_wallet_address, r.jetton_master_address, r.response_destination])),
-      metadata: {},
+      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.owner, r.jetton_wallet_address, r.jetton_master_address, r.response_destination]))),
     };
   },
 });

@@ -1,7 +1,7 @@
 import { toMessageJson } from '../models/message';
 import { checkDirection, toHash } from '../params/rules';
 import { queryMessages } from '../sql/messages';
-import { addressBookFor, ltGroup, messageAddresses, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup } from './common';
+import { addressBookFor, ltGroup, messageAddresses, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
 import { defineRoute } from './route';
 import { messageGroup } from './transactionsByMessage';
 
@@ -38,7 +38,7 @@ export const messages = defineRoute({
     return {
       messages: rows.map(toMessageJson),
       address_book: addresses.length === 0 ? {} : await addressBookFor(context, addresses),
-      metadata: {},
+      metadata: await metadataFor(context, addresses),
     };
   },
 });

@@ -3,7 +3,7 @@ import { toNftCollectionJson, toNftItemJson, toNftTransferJson } from '../models
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool } from '../params/rules';
 import { queryNftCollections, queryNftItems, queryNftTransfers } from '../sql/tokens';
-import { bookOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
+import { bookAndMetadataOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
 import { defineRoute } from './route';
 
 /** GetNFTCollections. */
@@ -23,8 +23,7 @@ export const nftCollections = defineRoute({
     const rows = await queryNftCollections(context.db, filter, paging);
     return {
       nft_collections: rows.map(toNftCollectionJson),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.address, r.owner_address])),
-      metadata: {},
+      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.owner_address]))),
     };
   },
 });
@@ -68,8 +67,7 @@ export const nftItems = defineRoute({
     const rows = await queryNftItems(context.db, filter, paging);
     return {
       nft_items: rows.map(toNftItemJson),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.address, r.collection_address, r.owner_address])),
-      metadata: {},
+      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.collection_address, r.owner_address]))),
     };
   },
 });
@@ -99,8 +97,7 @@ export const nftTransfers = defineRoute({
     const rows = await queryNftTransfers(context.db, { ...filter, ...utime, ...lt }, paging);
     return {
       nft_transfers: rows.map(toNftTransferJson),
-      address_book: await bookOf(context, rows.flatMap((r) => [r.nft_item_address, r.nft_collection_address, r.old_owner, r.new_owner, r.response_destination])),
-      metadata: {},
+      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.nft_item_address, r.nft_collection_address, r.old_owner, r.new_owner, r.response_destination]))),
     };
   },
 });

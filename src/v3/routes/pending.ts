@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors';
 import { assembleTrace, type TraceTransaction } from '../models/trace';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool } from '../params/rules';
-import { accountList, addressBookFor, hashList } from './common';
+import { accountList, addressBookFor, hashList, metadataFor } from './common';
 import { defineRoute, type RouteContext } from './route';
 import { toActionAnswer } from './actions';
 
@@ -155,7 +155,7 @@ export const pendingTraces = defineRoute({
     const traces = entries.map((entry) => traceJson(entry, accepted));
     const transactions = traces.flatMap((t) => Object.values(t['transactions'] as Record<string, Json>));
     const book = transactions.length === 0 ? {} : await addressBookFor(context, addressesOf(transactions));
-    return { traces, address_book: book, metadata: {} };
+    return { traces, address_book: book, metadata: await metadataFor(context, transactions.length === 0 ? [] : addressesOf(transactions)) };
   },
 });
 
@@ -194,6 +194,6 @@ export const pendingActions = defineRoute({
       }
     }
     const book = accounts.length === 0 ? {} : await addressBookFor(context, accounts);
-    return { actions, address_book: book, metadata: {} };
+    return { actions, address_book: book, metadata: await metadataFor(context, accounts) };
   },
 });

@@ -17,6 +17,8 @@ export interface RouteContext {
   readonly settings: RequestSettings;
   /** Traces of messages sent through this server, emulated, not yet indexed (the pending routes). */
   readonly pending?: Pick<PendingTraceStore, 'findByAccount' | 'findByExternalHash'>;
+  /** The off-chain metadata fetcher (`--metadata-fetch`): asked, never awaited, for URIs the cache lacks. */
+  readonly metadataFetch?: { request(uris: readonly string[]): void };
 }
 
 /**

@@ -4,12 +4,12 @@ import { toTransactionJson } from '../models/transaction';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
 import { masterchainBlockExists } from '../sql/blocks';
-import { queryTraces, queryTraceTransactions } from '../sql/traces';
+import { queryTracesWithTransactions } from '../sql/traces';
 import { messagesOf } from '../sql/transactions';
 import { NotFoundError } from '../../errors';
-import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup } from './common';
+import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, transactionAddresses, utimeGroup, metadataFor } from './common';
 import { defineRoute, type RouteContext } from './route';
-import { expandActionTypes } from '../../actions';
+import { expandActionTypes, selectActions } from '../../actions';
 import { queryActionsOfTraces } from '../sql/actions';
 import { toActionAnswer } from './actions';
 
@@ -39,7 +39,7 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
   if (request.mcSeqno !== undefined && !(await masterchainBlockExists(db, request.mcSeqno))) {
     throw new NotFoundError(`masterchain block ${request.mcSeqno} not found`);
   }
-  const rows = await queryTraces(
+  const { traces: rows, loaded } = await queryTracesWithTransactions(
     db,
     {
       account: request.account?.raw,
@@ -51,9 +51,8 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
       ...request.lt,
     },
     request.paging,
+    { addressBook: !context.settings.noAddressBook, maxTransactions: MAX_TRACE_TRANSACTIONS },
   );
-  const small = rows.filter((r) => Number(r.nodes_ ?? 0) <= MAX_TRACE_TRANSACTIONS);
-  const loaded = await queryTraceTransactions(db, small.map((r) => r.trace_id));
   const byTrace = new Map<string, TraceTransaction[]>();
   for (const row of loaded.rows) {
     const messages = messagesOf(loaded, row);
@@ -73,8 +72,8 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
   );
   if (request.includeActions) await attachActions(context, rows.map((r) => r.trace_id), traces, request.supported);
   const addresses = transactionAddresses(loaded);
-  const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses);
-  return { traces, addressBook };
+  const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses, loaded);
+  return { traces, addressBook, metadata: await metadataFor(context, addresses) };
 }
 
 /** include_actions: each trace's stored actions of the accepted types (src/actions fills them). */
@@ -83,7 +82,7 @@ async function attachActions(context: RouteContext, traceIds: readonly Buffer[],
   const accepted = expandActionTypes(version !== undefined ? [version] : supported.length > 0 ? supported : ['latest']);
   const byTrace = await queryActionsOfTraces(context.db, traceIds, [...accepted]);
   for (const trace of traces) {
-    const list = byTrace.get(trace['trace_id'] as string) ?? [];
+    const list = selectActions(byTrace.get(trace['trace_id'] as string) ?? [], accepted);
     trace['actions'] = list.map((a) => toActionAnswer(a, false));
     const info = trace['trace_info'] as Record<string, unknown>;
     if (list.length > 0) info['classification_state'] = 'ok';
@@ -109,8 +108,8 @@ export const traces = defineRoute({
   parameters: TRACE_PARAMETERS,
   parse: (query) => tracesRequest(query, false),
   async run(context, request) {
-    const { traces: list, addressBook } = await runTraces(context, request);
-    return { traces: list, address_book: addressBook, metadata: {} };
+    const { traces: list, addressBook, metadata } = await runTraces(context, request);
+    return { traces: list, address_book: addressBook, metadata };
   },
 });
 
@@ -121,7 +120,7 @@ export const events = defineRoute({
   parameters: TRACE_PARAMETERS,
   parse: (query) => tracesRequest(query, true),
   async run(context, request) {
-    const { traces: list, addressBook } = await runTraces(context, request);
-    return { events: list, address_book: addressBook, metadata: {} };
+    const { traces: list, addressBook, metadata } = await runTraces(context, request);
+    return { events: list, address_book: addressBook, metadata };
   },
 });

@@ -10,6 +10,7 @@ import {
   pagingGroup,
   RANGE_PARAMETERS,
   transactionsResponse,
+  loadOptions,
   utimeGroup,
 } from './common';
 import { defineRoute } from './route';
@@ -42,7 +43,7 @@ export const transactions = defineRoute({
   },
   async run(context, { block, tx, utime, lt, paging }) {
     const { workchain, shard, seqno, mcSeqno } = block;
-    const loaded = await queryTransactions(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging);
+    const loaded = await queryTransactions(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging, loadOptions(context));
     return transactionsResponse(context, loaded);
   },
 });

@@ -35,6 +35,7 @@ interface ActionRow {
   success: boolean;
   accounts: string[];
   details: ActionDetails;
+  ancestor_type: string[];
 }
 
 function toActionJson(row: ActionRow): ActionJson {
@@ -56,6 +57,7 @@ function toActionJson(row: ActionRow): ActionJson {
     finality: 'finalized',
   };
   if (row.trace_external_hash) action.trace_external_hash = row.trace_external_hash.toString('base64');
+  if (row.ancestor_type.length > 0) action.ancestor_type = row.ancestor_type;
   return action;
 }
 
@@ -67,7 +69,9 @@ export async function queryActions(db: V3Database, filter: ActionFilter, paging:
   const params = new SqlParams();
   const where: string[] = [];
   if (filter.types.length === 0) return [];
-  where.push(`a.type = any(${params.bind([...filter.types])}::text[])`);
+  const types = params.bind([...filter.types]);
+  // A step of an action the client accepts is not shown (crud_actions_v2's ancestor filter).
+  where.push(`a.type = any(${types}::text[]) and not (a.ancestor_type && ${types}::text[])`);
   if (filter.account) where.push(`a.accounts @> array[${params.bind(filter.account.raw)}]::text[]`);
   if (filter.txHashes.length > 0) where.push(`a.tx_hashes && ${params.bind([...filter.txHashes])}::bytea[]`);
   if (filter.traceIds.length > 0) where.push(matchAny(params, 'a.trace_id', filter.traceIds));
@@ -87,7 +91,7 @@ export async function queryActions(db: V3Database, filter: ActionFilter, paging:
   const keys = byTime ? ['a.trace_end_utime', 'a.trace_id', 'a.end_utime', 'a.action_id'] : ['a.trace_end_lt', 'a.trace_id', 'a.end_lt', 'a.action_id'];
   const text =
     `select a.trace_id, a.action_id, a.type, a.tx_hashes, a.start_lt::text as start_lt, a.end_lt::text as end_lt, a.start_utime, a.end_utime,
-            a.trace_end_lt::text as trace_end_lt, a.trace_end_utime, a.trace_mc_seqno_end, a.trace_external_hash, a.success, a.accounts, a.details
+            a.trace_end_lt::text as trace_end_lt, a.trace_end_utime, a.trace_mc_seqno_end, a.trace_external_hash, a.success, a.accounts, a.details, a.ancestor_type
        from actions a${whereClause(where)}
       order by ${keys.map((k) => `${k} ${order}`).join(', ')}
       limit ${params.bind(paging.limit)} offset ${params.bind(paging.offset)}`;
@@ -101,7 +105,7 @@ export async function queryActionsOfTraces(db: V3Database, traceIds: readonly Bu
   if (traceIds.length === 0 || types.length === 0) return out;
   const rows = await db.query<ActionRow>(
     `select a.trace_id, a.action_id, a.type, a.tx_hashes, a.start_lt::text as start_lt, a.end_lt::text as end_lt, a.start_utime, a.end_utime,
-            a.trace_end_lt::text as trace_end_lt, a.trace_end_utime, a.trace_mc_seqno_end, a.trace_external_hash, a.success, a.accounts, a.details
+            a.trace_end_lt::text as trace_end_lt, a.trace_end_utime, a.trace_mc_seqno_end, a.trace_external_hash, a.success, a.accounts, a.details, a.ancestor_type
        from actions a where a.trace_id = any($1::bytea[]) and a.type = any($2::text[])
       order by a.trace_id, a.start_lt, a.end_lt, a.action_id`,
     [[...traceIds], [...types]],

@@ -64,14 +64,23 @@ export async function queryMessages(db: V3Database, filter: MessageFilter, pagin
   if (filter.onlyExternals) where.push(`${orderColumn} is null`);
   const sort: SortOrder = paging.sort ?? 'desc';
   const fields = MESSAGE_FIELDS.replace(/(\w+)/g, 'M.$1');
-  const inner =
-    `select M.msg_hash, ${fields},
-       (array_agg(M.tx_hash) filter (where M.direction = 'in'))[1] as in_msg_tx_hash,
-       (array_agg(M.tx_hash) filter (where M.direction = 'out'))[1] as out_msg_tx_hash
-     from messages as M${whereClause(where)}
-     group by M.msg_hash, ${fields}
+  // The page of message hashes first: DISTINCT ON in the index order (messages_index_7/8) stops
+  // after offset + limit hashes, where grouping every message of the range before the order and
+  // the offset read the whole range (156 ms for the widest one at 12 000 transactions, growing
+  // with the table). Then only the page's rows are folded, under the same filter, each hash looked
+  // up by its index (`offset 0` keeps the planner from turning the lookups into a scan of the
+  // whole range).
+  const page =
+    `select distinct on (${orderColumn}, M.msg_hash) M.msg_hash from messages as M${whereClause(where)}
      order by ${orderColumn} ${sort}, M.msg_hash ${sort}
      limit ${p.bind(paging.limit)} offset ${p.bind(paging.offset)}`;
+  const inner =
+    `with H as materialized (${page})
+     select M.msg_hash, ${fields},
+       (array_agg(M.tx_hash) filter (where M.direction = 'in'))[1] as in_msg_tx_hash,
+       (array_agg(M.tx_hash) filter (where M.direction = 'out'))[1] as out_msg_tx_hash
+     from H cross join lateral (select M.* from messages as M${whereClause(['M.msg_hash = H.msg_hash', ...where])} offset 0) as M
+     group by M.msg_hash, ${fields}`;
   const text = `select null::bytea as tx_hash, null::bigint as tx_lt, null as direction, M.*,
       B.hash as body_content_hash, B.body as body, I.hash as init_content_hash, I.body as init_body
     from (${inner}) as M ${MESSAGE_CONTENT_JOINS}

@@ -1,7 +1,8 @@
 import type { V3Database } from '../db';
 import type { Paging, SortOrder } from '../params/rules';
-import type { TransactionRow } from '../models/transaction';
-import { loadTransactionDetails, TRANSACTION_COLUMNS, type LoadedTransactions } from './transactions';
+import { bytesOf } from './bundle';
+import { loadedOf, loadTransactions, TRANSACTION_JSON_COLUMNS, type LoadedTransactions, type LoadOptions } from './transactions';
+import { transactionBundle } from './bundle';
 import { matchAny, SqlParams, whereClause } from './builder';
 
 /** A `traces` row. */
@@ -36,9 +37,9 @@ export interface TraceFilter {
  * buildTracesQuery of crud_traces.go, parameterized: filters on the trace's end (utime or lt),
  * account / transaction / message as EXISTS over their tables, an mc block for complete traces
  * only; ordered by end_utime (with a time filter) or end_lt, then trace_id, desc by default.
+ * Bigints as text (the rows travel as JSON, see bundle.ts).
  */
-export async function queryTraces(db: V3Database, filter: TraceFilter, paging: Paging): Promise<TraceRow[]> {
-  const p = new SqlParams();
+function buildTracesQuery(p: SqlParams, filter: TraceFilter, paging: Paging): string {
   const where: string[] = [];
   const sort: SortOrder = paging.sort ?? 'desc';
   const byTime = filter.startUtime !== undefined || filter.endUtime !== undefined;
@@ -63,21 +64,49 @@ export async function queryTraces(db: V3Database, filter: TraceFilter, paging: P
     where.push(`E.mc_seqno_end = ${p.bind(filter.mcSeqno)}`);
   }
   const order = byTime ? `E.end_utime ${sort}, E.trace_id ${sort}` : `E.end_lt ${sort}, E.trace_id ${sort}`;
-  return db.query<TraceRow>(
-    `select E.trace_id, E.external_hash, E.mc_seqno_start, E.mc_seqno_end, E.start_lt, E.start_utime, E.end_lt, E.end_utime,
-       E.state, E.edges_, E.nodes_, E.pending_edges_
+  return `select E.trace_id, E.external_hash, E.mc_seqno_start, E.mc_seqno_end, E.start_lt::text as start_lt, E.start_utime,
+       E.end_lt::text as end_lt, E.end_utime, E.state, E.edges_::text as edges_, E.nodes_::text as nodes_,
+       E.pending_edges_::text as pending_edges_
      from traces as E${whereClause(where)} order by ${order}
-     limit ${p.bind(paging.limit)} offset ${p.bind(paging.offset)}`,
+     limit ${p.bind(paging.limit)} offset ${p.bind(paging.offset)}`;
+}
+
+/**
+ * A page of traces with the transactions of those with at most `maxTransactions` (by trace, lt, account,
+ * as ton-index-go reads them) and their details, one statement (see bundle.ts).
+ */
+export async function queryTracesWithTransactions(
+  db: V3Database,
+  filter: TraceFilter,
+  paging: Paging,
+  options: LoadOptions & { maxTransactions: number },
+): Promise<{ traces: TraceRow[]; loaded: LoadedTransactions }> {
+  const p = new SqlParams();
+  const traces = buildTracesQuery(p, filter, paging);
+  const max = p.bind(options.maxTransactions);
+  const bundle = await transactionBundle(
+    db,
+    `select ${TRANSACTION_JSON_COLUMNS} from transactions as T
+       where T.trace_id in (select E.trace_id from E where coalesce(E.nodes_::bigint, 0) <= ${max})
+       order by T.trace_id, T.lt, T.account`,
     p.values,
+    { addressBook: options.addressBook, ctes: `E as materialized (select row_number() over () as ord_, Q.* from (${traces}) as Q)`, extraColumn: '(select json_agg(E order by E.ord_) from E) as extra' },
   );
+  const rows = (bundle.extra ?? []) as Record<string, unknown>[];
+  for (const row of rows) {
+    row['trace_id'] = bytesOf(row['trace_id']);
+    row['external_hash'] = bytesOf(row['external_hash']);
+  }
+  return { traces: rows as unknown as TraceRow[], loaded: loadedOf(bundle) };
 }
 
 /** The transactions of the traces, by trace, lt, account (as ton-index-go reads them). */
-export async function queryTraceTransactions(db: V3Database, traceIds: readonly Buffer[]): Promise<LoadedTransactions> {
-  if (traceIds.length === 0) return loadTransactionDetails(db, []);
-  const rows = await db.query<TransactionRow>(
-    `select ${TRANSACTION_COLUMNS} from transactions as T where T.trace_id = any($1) order by T.trace_id, T.lt, T.account`,
+export async function queryTraceTransactions(db: V3Database, traceIds: readonly Buffer[], options: LoadOptions = { addressBook: false }): Promise<LoadedTransactions> {
+  if (traceIds.length === 0) return { rows: [], messages: new Map(), states: new Map() };
+  return loadTransactions(
+    db,
+    `select ${TRANSACTION_JSON_COLUMNS} from transactions as T where T.trace_id = any($1) order by T.trace_id, T.lt, T.account`,
     [traceIds],
+    options,
   );
-  return loadTransactionDetails(db, rows);
 }

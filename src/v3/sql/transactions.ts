@@ -3,7 +3,7 @@ import type { MessageRow } from '../models/message';
 import type { AccountStateRow, TransactionRow } from '../models/transaction';
 import type { Paging, SortOrder, V3Account } from '../params/rules';
 import { matchAny, SqlParams, whereClause } from './builder';
-import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS } from './messages';
+import { transactionBundle, transactionJsonColumns, type TransactionBundle } from './bundle';
 
 export const TRANSACTION_COLUMNS = `T.account, T.hash, T.lt, T.block_workchain, T.block_shard, T.block_seqno, T.mc_block_seqno,
   T.trace_id, T.prev_trans_hash, T.prev_trans_lt, T.now, T.orig_status, T.end_status, T.total_fees,
@@ -19,6 +19,9 @@ export const TRANSACTION_COLUMNS = `T.account, T.hash, T.lt, T.block_workchain, 
   T.action_tot_msg_size_cells, T.action_tot_msg_size_bits, T.bounce, T.bounce_msg_size_cells,
   T.bounce_msg_size_bits, T.bounce_req_fwd_fees, T.bounce_msg_fees, T.bounce_fwd_fees,
   T.split_info_cur_shard_pfx_len, T.split_info_acc_split_depth, T.split_info_this_addr, T.split_info_sibling_addr`;
+
+/** TRANSACTION_COLUMNS for a page that transactionBundle loads (bigints as text). */
+export const TRANSACTION_JSON_COLUMNS = transactionJsonColumns(TRANSACTION_COLUMNS);
 
 export interface TransactionFilter {
   workchain?: number;
@@ -107,7 +110,7 @@ export function buildTransactionsQuery(filter: TransactionFilter, paging: Paging
     ? 'messages as M join transactions as T on M.tx_hash = T.hash and M.tx_lt = T.lt'
     : 'transactions as T';
   const text =
-    `select ${TRANSACTION_COLUMNS} from ${from}${whereClause(where)} order by ${orderBy}` +
+    `select ${TRANSACTION_JSON_COLUMNS} from ${from}${whereClause(where)} order by ${orderBy}` +
     ` limit ${p.bind(paging.limit)} offset ${p.bind(paging.offset)}`;
   return { text, values: p.values };
 }
@@ -116,44 +119,48 @@ export interface LoadedTransactions {
   rows: TransactionRow[];
   messages: Map<string, MessageRow[]>;
   states: Map<string, AccountStateRow>;
+  /** Code hashes of the accounts the page names (the address book's input), when looked up with it. */
+  codes?: Map<string, Buffer | null>;
+  /** Their address book domains, with `codes`. */
+  domains?: Map<string, string>;
 }
 
-/** The transactions' messages (with bodies) and account states, two queries for the whole page. */
-export async function loadTransactionDetails(db: V3Database, rows: TransactionRow[]): Promise<LoadedTransactions> {
+/** Details of a loading: with the address book's code hashes in the same statement, or not. */
+export interface LoadOptions {
+  addressBook: boolean;
+}
+
+/** The bundle's rows grouped as the answer reads them (messages by transaction, states by hash). */
+export function loadedOf(bundle: TransactionBundle): LoadedTransactions {
   const messages = new Map<string, MessageRow[]>();
   const states = new Map<string, AccountStateRow>();
-  if (rows.length === 0) return { rows, messages, states };
-  const hashes = rows.map((r) => r.hash);
-  const stateHashes = rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]).filter((h): h is Buffer => h !== null);
-  const [messageRows, stateRows] = await Promise.all([
-    db.query<MessageRow>(`select ${MESSAGE_COLUMNS} from messages as M ${MESSAGE_CONTENT_JOINS} where M.tx_hash = any($1)`, [hashes]),
-    stateHashes.length === 0
-      ? Promise.resolve([] as AccountStateRow[])
-      : db.query<AccountStateRow>(
-          `select S.hash, S.account, S.balance, S.balance_extra_currencies, S.account_status, S.frozen_hash, S.data_hash,
-             S.code_hash from account_states as S where S.hash = any($1)`,
-          [stateHashes],
-        ),
-  ]);
-  const txKeys = new Set(rows.map((r) => `${r.hash.toString('hex')}:${r.lt}`));
-  for (const message of messageRows) {
+  for (const message of bundle.messages) {
     const key = `${message.tx_hash?.toString('hex')}:${message.tx_lt}`;
-    if (!txKeys.has(key)) continue;
-    const list = messages.get(key) ?? [];
-    list.push(message);
-    messages.set(key, list);
+    const list = messages.get(key);
+    if (list) list.push(message);
+    else messages.set(key, [message]);
   }
-  for (const state of stateRows) states.set(state.hash.toString('hex'), state);
-  return { rows, messages, states };
+  for (const state of bundle.states) states.set(state.hash.toString('hex'), state);
+  return { rows: bundle.rows, messages, states, ...(bundle.codes ? { codes: bundle.codes, domains: bundle.domains ?? new Map() } : {}) };
+}
+
+/** A page query (selecting transactionJsonColumns) with its details, one statement. */
+export async function loadTransactions(db: V3Database, page: string, values: readonly unknown[], options: LoadOptions): Promise<LoadedTransactions> {
+  return loadedOf(await transactionBundle(db, page, values, options));
 }
 
 export function messagesOf(loaded: LoadedTransactions, row: TransactionRow): MessageRow[] {
   return loaded.messages.get(`${row.hash.toString('hex')}:${row.lt}`) ?? [];
 }
 
-export async function queryTransactions(db: V3Database, filter: TransactionFilter, paging: Paging): Promise<LoadedTransactions> {
+export async function queryTransactions(
+  db: V3Database,
+  filter: TransactionFilter,
+  paging: Paging,
+  options: LoadOptions = { addressBook: false },
+): Promise<LoadedTransactions> {
   const { text, values } = buildTransactionsQuery(filter, paging);
-  return loadTransactionDetails(db, await db.query<TransactionRow>(text, values));
+  return loadTransactions(db, text, values, options);
 }
 
 /**
@@ -164,14 +171,11 @@ export async function queryAdjacentTransactions(
   db: V3Database,
   hash: Buffer,
   direction: 'in' | 'out' | undefined,
+  options: LoadOptions = { addressBook: false },
 ): Promise<LoadedTransactions> {
   const p = new SqlParams();
   let adjacent = `select M2.tx_hash from messages as M1 join messages as M2
     on M1.msg_hash = M2.msg_hash and M1.direction != M2.direction where M1.tx_hash = ${p.bind(hash)}`;
   if (direction !== undefined) adjacent += ` and M1.direction = ${p.bind(direction)}`;
-  const rows = await db.query<TransactionRow>(
-    `select ${TRANSACTION_COLUMNS} from transactions as T where T.hash in (${adjacent}) order by T.lt asc`,
-    p.values,
-  );
-  return loadTransactionDetails(db, rows);
+  return loadTransactions(db, `select ${TRANSACTION_JSON_COLUMNS} from transactions as T where T.hash in (${adjacent}) order by T.lt asc`, p.values, options);
 }
