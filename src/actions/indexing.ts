@@ -195,7 +195,7 @@ export async function writeCompletedTraceActions(
 }
 
 /**
- * The detected jetton wallets, NFT items (migration 3) and multisig orders (migration 5) among the accounts the traces
+ * The detected jetton wallets, NFT items (migration 3) and multisig orders (migration 4) among the accounts the traces
  * name, as the classifier's directory: toncenter's classifier reads the same detected contracts.
  */
 export async function indexedTokenDirectory(client: ClientBase, inputs: readonly TraceInput[]): Promise<TokenDirectory> {
@@ -216,7 +216,7 @@ export async function indexedTokenDirectory(client: ClientBase, inputs: readonly
     'select address, index::text as index, collection_address from nft_items where address = any($1)',
     [list],
   );
-  // Multisig orders (migration 5): their signers join the multisig actions' accounts.
+  // Multisig orders (migration 4): their signers join the multisig actions' accounts.
   const orders = await client.query<{ address: string; signers: string[] | null }>('select address, signers from multisig_orders where address = any($1)', [list]);
   if (wallets.rows.length === 0 && items.rows.length === 0 && orders.rows.length === 0) return EMPTY_DIRECTORY;
   const walletMap = new Map(wallets.rows.map((r) => [r.address, { owner: r.owner, jetton: r.jetton }]));

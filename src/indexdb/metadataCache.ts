@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 
 /**
- * The off-chain metadata cache (migration 6's `metadata_cache`): one row per URI fetched with
+ * The off-chain metadata cache (migration 5's `metadata_cache`): one row per URI fetched with
  * `--metadata-fetch`, the JSON object it gave or the reason it failed. Written by the fetcher
  * (src/indexer/metadataFetch.ts) outside the block pipeline; read by the v3 metadata answers.
  */

@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 
 /**
- * Multisig v2 wallets and orders and vesting contracts (toncenter's tables, migration 5): the
+ * Multisig v2 wallets and orders and vesting contracts (toncenter's tables, migration 4): the
  * detected state of each such contract a masterchain block touched, written inside the block's
  * transaction with the token states. A row is replaced only by a newer state
  * (`last_transaction_lt`), and a vesting's whitelist with its row.

@@ -106,7 +106,7 @@ export interface NftTransferRow extends TokenEventBase {
   forward_payload: string | null;
 }
 
-/** A TEP-81 DNS item's domain and records (toncenter's dns_entries, migration 6). */
+/** A TEP-81 DNS item's domain and records (toncenter's dns_entries, migration 5). */
 export interface DnsEntryRow {
   nft_item_address: string;
   nft_item_owner: string | null;

@@ -29,7 +29,7 @@ beforeAll(async () => {
     `insert into nft_transfers (tx_hash, tx_lt, tx_now, tx_aborted, mc_seqno, query_id, nft_item_address) values ($1, $2, 1, false, 2, 0, $3)`,
     [TX2.hash, TX2.lt, CONTRACT],
   );
-  // Multisig and vesting states (migration 5): CONTRACT's are touched by block 2, OTHER's are not.
+  // Multisig and vesting states (migration 4): CONTRACT's are touched by block 2, OTHER's are not.
   for (const address of [CONTRACT, OTHER]) {
     await db.client.query(`insert into multisig (address, threshold, signers, proposers, last_transaction_lt) values ($1, 1, array[$2], '{}', 1)`, [address, WALLET]);
     await db.client.query(`insert into multisig_orders (address, multisig_address, signers, last_transaction_lt) values ($1, $1, array[$2], 1)`, [address, WALLET]);

@@ -6,9 +6,9 @@
 import { MIGRATION_0001_SCHEMA_V1 } from './0001_schema_v1';
 import { MIGRATION_0002_ACTIONS } from './0002_actions';
 import { MIGRATION_0003_TOKENS } from './0003_tokens';
-import { MIGRATION_0005_MULTISIG_VESTING } from './0005_multisig_vesting';
-import { MIGRATION_0006_DNS_METADATA } from './0006_dns_metadata';
-import { MIGRATION_0007_BACKFILL } from './0007_backfill';
+import { MIGRATION_0004_MULTISIG_VESTING } from './0004_multisig_vesting';
+import { MIGRATION_0005_DNS_METADATA } from './0005_dns_metadata';
+import { MIGRATION_0006_BACKFILL } from './0006_backfill';
 
 export interface Migration {
   readonly version: number;
@@ -20,11 +20,9 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'schema v1', sql: MIGRATION_0001_SCHEMA_V1 },
   { version: 2, name: 'actions', sql: MIGRATION_0002_ACTIONS },
   { version: 3, name: 'tokens', sql: MIGRATION_0003_TOKENS },
-  // 4: left unused. It was kept for the backfill, but a database already at 6 would never apply a
-  // 4 (only versions above the stored one run), so the backfill's columns are 7.
-  { version: 5, name: 'multisig vesting', sql: MIGRATION_0005_MULTISIG_VESTING },
-  { version: 6, name: 'dns and metadata', sql: MIGRATION_0006_DNS_METADATA },
-  { version: 7, name: 'backfill', sql: MIGRATION_0007_BACKFILL },
+  { version: 4, name: 'multisig vesting', sql: MIGRATION_0004_MULTISIG_VESTING },
+  { version: 5, name: 'dns and metadata', sql: MIGRATION_0005_DNS_METADATA },
+  { version: 6, name: 'backfill', sql: MIGRATION_0006_BACKFILL },
 ];
 
 /** The schema version this code writes and reads. A database above it is refused at start. */

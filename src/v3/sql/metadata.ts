@@ -33,7 +33,7 @@ export async function queryTokenContents(db: V3Database, rawAddresses: readonly 
   );
 }
 
-/** The cached documents of the URIs (migration 6's metadata_cache). */
+/** The cached documents of the URIs (migration 5's metadata_cache). */
 export async function queryCachedDocuments(db: V3Database, uris: readonly string[]): Promise<Map<string, CachedDocument>> {
   if (uris.length === 0) return new Map();
   const rows = await db.query<{ uri: string; valid: boolean; content: Record<string, unknown> | null; expires_at: string }>(

@@ -3,7 +3,7 @@ import type { Paging } from '../params/rules';
 import { matchAny, SqlParams, whereClause } from './builder';
 
 /**
- * The multisig and vesting tables (migration 5) read as ton-index-go's crud_multisig.go and
+ * The multisig and vesting tables (migration 4) read as ton-index-go's crud_multisig.go and
  * crud_vesting.go read them: the same filters and ORDER BY, LIMIT/OFFSET, parameterized.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Migration 5: toncenter's multisig v2 and vesting tables (ton-index-postgres's migrate.cpp names,
+ * Migration 4: toncenter's multisig v2 and vesting tables (ton-index-postgres's migrate.cpp names,
  * columns and indexes), filled by the index's detection (src/indexer/multisigDetection.ts) in the
  * same transaction as the masterchain block whose states they describe. Number 4 is left to the
  * names/metadata branch (developed at the same time).
@@ -15,7 +15,7 @@
  * so a multisig, order or vesting code recorded there as "none" must be tried again (each known
  * token code is classified again once, at its next touched account).
  */
-export const MIGRATION_0005_MULTISIG_VESTING = `
+export const MIGRATION_0004_MULTISIG_VESTING = `
 create table multisig (
   id bigserial not null,
   address text not null primary key,

@@ -12,7 +12,7 @@
  * A failed fetch is kept too (`valid` false, its error), so a dead URI is not asked again before
  * `expires_at`.
  */
-export const MIGRATION_0006_DNS_METADATA = `
+export const MIGRATION_0005_DNS_METADATA = `
 create table dns_entries (
   nft_item_address text not null primary key,
   nft_item_owner text,
