@@ -117,7 +117,7 @@ export async function startServer(
   // head's blocks read live (the index pipeline's fetch and checks, nothing stored: resume within
   // the in-memory window only).
   const streamingLogger = logger.child({ component: 'streaming' });
-  const builder = index ? new IndexEventBuilder(index.pool, config.network === 'testnet') : undefined;
+  const builder = index ? new IndexEventBuilder(index.pool, config.network === 'testnet', index.metadata) : undefined;
   const indexService = index;
   let chainSource: ChainEventSource | undefined;
   const streaming: StreamingService = new StreamingService({

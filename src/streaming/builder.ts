@@ -10,17 +10,19 @@ import {
   toJettonWalletJson,
   type JettonWalletDbRow,
   queryAddressBook,
+  queryAddressMetadata,
   queryTraceTransactions,
   queryTransactions,
   toAccountStateJson,
   toTransactionJson,
   v3DatabaseOf,
   type LoadedTransactions,
+  type MetadataFetchRequests,
   type TraceTransaction,
   type V3Database,
 } from '../v3';
 import type { ReplaySource, SourceBlock } from './bus';
-import type { AddressBookJson, StreamEvent, TransactionItem } from './events';
+import type { AddressBookJson, MetadataJson, StreamEvent, TransactionItem } from './events';
 
 /**
  * Builds the events of one committed masterchain block from the index's tables, with v3's reads
@@ -69,6 +71,8 @@ export class IndexEventBuilder implements ReplaySource {
   constructor(
     private readonly pool: Pick<Pool, 'query'>,
     private readonly testnet: boolean,
+    /** --metadata-fetch's fetcher: token URIs the cache lacks are handed to it, as v3's routes do. */
+    private readonly metadataFetch?: MetadataFetchRequests,
   ) {
     this.db = v3DatabaseOf(pool);
   }
@@ -117,19 +121,21 @@ export class IndexEventBuilder implements ReplaySource {
   }
 
   /**
-   * The events of masterchain block `seqno` (committed). `withAddressBook`: look the address book
-   * up (a query per event kind); live blocks only do when a connection asked for it, as toncenter.
+   * The events of masterchain block `seqno` (committed). `wanted`: which of the address book and
+   * the token metadata to look up (a query or two per event kind); live blocks only do when a
+   * connection asked for them, as toncenter; replays always do.
    */
-  async build(seqno: number, committedAt = Date.now(), withAddressBook = true, knownJettonWallets?: readonly JettonWalletRow[]): Promise<SourceBlock> {
+  async build(seqno: number, committedAt = Date.now(), wanted: WantedAnnotations = ALL_ANNOTATIONS, knownJettonWallets?: readonly JettonWalletRow[]): Promise<SourceBlock> {
     const loaded = await queryTransactions(this.db, { mcSeqno: seqno }, { limit: BLOCK_TRANSACTIONS_LIMIT, offset: 0, sort: 'asc' });
     if (loaded.rows.length === 0) return { mcSeqno: seqno, committedAt, events: [] };
     const traceIds = [...new Map(loaded.rows.filter((r) => r.trace_id).map((r) => [hex(r.trace_id!), r.trace_id!])).values()];
+    const annotator = this.annotator(wanted);
     // One round trip for what depends only on the block's transactions.
-    const [traceRows, book, jettonWallets] = await Promise.all([
+    const [traceRows, annotations, jettonWallets] = await Promise.all([
       traceIds.length === 0
         ? Promise.resolve([] as TraceRowLite[])
         : this.db.query<TraceRowLite>('select trace_id, external_hash_norm, state, mc_seqno_end, nodes_ from traces where trace_id = any($1)', [traceIds]),
-      withAddressBook ? this.addressBook(transactionAddresses(loaded)) : Promise.resolve(undefined),
+      annotationsOf(annotator, transactionAddresses(loaded)),
       this.jettonWalletsAfter(loaded, knownJettonWallets),
     ]);
     const completed = completedTraces(seqno, traceRows);
@@ -140,12 +146,46 @@ export class IndexEventBuilder implements ReplaySource {
             queryActionsOfTraces(this.db, completed.map((t) => t.trace_id), ALL_ACTION_TYPES),
             queryTraceTransactions(this.db, completed.map((t) => t.trace_id)),
           ]);
-    const events = await blockEvents(
-      { loaded, traces: traceRows, completed, actions, whole, jettonWallets, ...(book ? { transactionsBook: book } : {}) },
-      withAddressBook ? (addresses) => this.addressBook(addresses) : undefined,
-    );
+    const events = await blockEvents({ loaded, traces: traceRows, completed, actions, whole, jettonWallets, transactionsAnnotations: annotations }, annotator);
     return { mcSeqno: seqno, committedAt, events };
   }
+
+  private annotator(wanted: WantedAnnotations): Annotator {
+    return {
+      ...(wanted.addressBook ? { addressBook: (addresses: Iterable<string>) => this.addressBook(addresses) } : {}),
+      ...(wanted.metadata ? { metadata: (addresses: Iterable<string>) => this.metadata(addresses) } : {}),
+    };
+  }
+
+  private async metadata(addresses: Iterable<string>): Promise<MetadataJson> {
+    const metadata = await queryAddressMetadata(this.db, [...addresses], this.metadataFetch);
+    return new Map(Object.entries(metadata).map(([address, entry]) => [address, JSON.stringify(entry)]));
+  }
+}
+
+/** Which annotations of the events to look up. */
+export interface WantedAnnotations {
+  readonly addressBook: boolean;
+  readonly metadata: boolean;
+}
+
+export const ALL_ANNOTATIONS: WantedAnnotations = { addressBook: true, metadata: true };
+
+/** How the address book and the token metadata of an event's addresses are looked up (either absent: not sent). */
+export interface Annotator {
+  readonly addressBook?: (addresses: Iterable<string>) => Promise<AddressBookJson>;
+  readonly metadata?: (addresses: Iterable<string>) => Promise<MetadataJson>;
+}
+
+/** An event's `addressBook` and `metadata` fields, as the annotator gives them. */
+export interface EventAnnotations {
+  addressBook?: AddressBookJson;
+  metadata?: MetadataJson;
+}
+
+async function annotationsOf(annotator: Annotator | undefined, addresses: readonly string[]): Promise<EventAnnotations> {
+  const [addressBook, metadata] = await Promise.all([annotator?.addressBook?.(addresses), annotator?.metadata?.(addresses)]);
+  return { ...(addressBook ? { addressBook } : {}), ...(metadata ? { metadata } : {}) };
 }
 
 type ActionOfTrace = Awaited<ReturnType<typeof queryActionsOfTraces>> extends Map<string, (infer A)[]> ? A : never;
@@ -167,8 +207,8 @@ export interface BlockEventInput {
   readonly actions: ReadonlyMap<string, readonly ActionOfTrace[]>;
   /** Every transaction of the completed traces (ascending lt); undefined when none completed. */
   readonly whole: LoadedTransactions | undefined;
-  /** The address book of the transactions event, when looked up. */
-  readonly transactionsBook?: AddressBookJson;
+  /** The address book and metadata of the transactions event, when looked up. */
+  readonly transactionsAnnotations?: EventAnnotations;
   /**
    * The jetton wallets among the block's accounts, in their state after the block (a wallet whose
    * stored state is a later one is left out: its later block has its event).
@@ -178,12 +218,12 @@ export interface BlockEventInput {
 
 /**
  * The events of one committed masterchain block, in delivery order (see the class comment): the
- * one function live, replayed and index-less events come from. `addressBook` looks the book of
- * the actions and trace events up (absent: none).
+ * one function live, replayed and index-less events come from. `annotator` looks the address
+ * book and metadata of the jetton, actions and trace events up (absent: none).
  */
-export async function blockEvents(input: BlockEventInput, addressBook?: (addresses: Iterable<string>) => Promise<AddressBookJson>): Promise<StreamEvent[]> {
+export async function blockEvents(input: BlockEventInput, annotator?: Annotator): Promise<StreamEvent[]> {
   const { loaded, completed, whole } = input;
-  const book = input.transactionsBook;
+  const book = input.transactionsAnnotations ?? {};
   const traces = new Map<string, TraceRowLite>();
   for (const row of input.traces) traces.set(hex(row.trace_id), row);
   /** The key a trace is known by in events: its normalized external hash, else its id (no external message). */
@@ -208,7 +248,7 @@ export async function blockEvents(input: BlockEventInput, addressBook?: (address
       finality: 'finalized',
       traceExternalHashNorm: group.key,
       transactions: [...group.items].reverse(),
-      ...(book ? { addressBook: book } : {}),
+      ...book,
     });
   }
   // account_state_change: the state after each account's last transaction in the block.
@@ -222,7 +262,7 @@ export async function blockEvents(input: BlockEventInput, addressBook?: (address
   }
   // jettons_change: each jetton wallet the block changed, its state after the block.
   for (const wallet of input.jettonWallets ?? []) {
-    const walletBook = addressBook ? await addressBook([wallet.address, wallet.owner, wallet.jetton]) : undefined;
+    const walletBook = await annotationsOf(annotator, [wallet.address, wallet.owner, wallet.jetton]);
     events.push({
       type: 'jettons_change',
       finality: 'finalized',
@@ -230,7 +270,7 @@ export async function blockEvents(input: BlockEventInput, addressBook?: (address
       owner: wallet.owner,
       jetton: wallet.jetton,
       jettonJson: JSON.stringify(toJettonWalletJson(wallet)),
-      ...(walletBook ? { addressBook: walletBook } : {}),
+      ...walletBook,
     });
   }
   if (completed.length === 0 || !whole) return events;
@@ -240,13 +280,13 @@ export async function blockEvents(input: BlockEventInput, addressBook?: (address
     if (list.length === 0) continue;
     // ancestor_type selects what a client of an older actions version sees; it is never printed.
     const items = list.map(({ ancestor_type: ancestorTypes, ...action }) => ({ type: action.type, accounts: action.accounts, ancestorTypes, json: JSON.stringify(action) }));
-    const actionBook = addressBook ? await addressBook(items.flatMap((item) => item.accounts)) : undefined;
+    const actionBook = await annotationsOf(annotator, items.flatMap((item) => item.accounts));
     events.push({
       type: 'actions',
       finality: 'finalized',
       traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
       actions: items,
-      ...(actionBook ? { addressBook: actionBook } : {}),
+      ...actionBook,
     });
   }
   // trace: every trace that became complete in this block, whole.
@@ -270,14 +310,14 @@ export async function blockEvents(input: BlockEventInput, addressBook?: (address
     const transactions = byTrace.get(hex(trace.trace_id)) ?? [];
     const { root } = assembleTrace(transactions);
     if (!root) continue;
-    const traceBook = addressBook ? await addressBook(transactionAddresses(whole, rowsByTrace.get(hex(trace.trace_id)) ?? [])) : undefined;
+    const traceBook = await annotationsOf(annotator, transactionAddresses(whole, rowsByTrace.get(hex(trace.trace_id)) ?? []));
     events.push({
       type: 'trace',
       finality: 'finalized',
       traceExternalHashNorm: traceKey(trace.trace_id, trace.trace_id),
       traceJson: JSON.stringify(root),
       transactionsJson: JSON.stringify(Object.fromEntries(transactions.map((t) => [t.hash, t.json]))),
-      ...(traceBook ? { addressBook: traceBook } : {}),
+      ...traceBook,
     });
   }
   return events;

@@ -20,6 +20,9 @@ export interface TransactionItem {
 /** raw address -> serialized models.AddressBookRow; absent when no address book could be built. */
 export type AddressBookJson = ReadonlyMap<string, string>;
 
+/** raw address -> serialized models.AddressMetadata (tokens only); absent when not looked up. */
+export type MetadataJson = ReadonlyMap<string, string>;
+
 export interface TransactionsEvent {
   readonly type: 'transactions';
   readonly finality: Finality;
@@ -27,6 +30,7 @@ export interface TransactionsEvent {
   /** Descending lt, as toncenter sends them. */
   readonly transactions: readonly TransactionItem[];
   readonly addressBook?: AddressBookJson;
+  readonly metadata?: MetadataJson;
 }
 
 export interface AccountStateChangeEvent {
@@ -46,6 +50,7 @@ export interface TraceEvent {
   /** Object of transaction hash -> models.Transaction. */
   readonly transactionsJson: string;
   readonly addressBook?: AddressBookJson;
+  readonly metadata?: MetadataJson;
 }
 
 /** One action of an `actions` event, serialized as ton-index-go's models.Action. */
@@ -64,6 +69,7 @@ export interface ActionsEvent {
   readonly traceExternalHashNorm: string;
   readonly actions: readonly ActionItem[];
   readonly addressBook?: AddressBookJson;
+  readonly metadata?: MetadataJson;
 }
 
 /** A jetton wallet's new state (toncenter's JettonsNotification): to subscribers of the wallet or of its owner. */
@@ -77,6 +83,7 @@ export interface JettonsChangeEvent {
   /** models.JettonWallet (v3's /jetton/wallets item). */
   readonly jettonJson: string;
   readonly addressBook?: AddressBookJson;
+  readonly metadata?: MetadataJson;
 }
 
 export interface TraceInvalidatedEvent {
@@ -88,22 +95,22 @@ export type StreamEvent = TransactionsEvent | AccountStateChangeEvent | JettonsC
 
 /** About the memory an event holds (its serialized parts; strings are counted by length), for the resume window's bound. */
 export function eventBytes(event: StreamEvent): number {
-  const book = (b: AddressBookJson | undefined) => {
+  const book = (b: ReadonlyMap<string, string> | undefined) => {
     let n = 0;
     if (b) for (const [address, entry] of b) n += address.length + entry.length;
     return n;
   };
   switch (event.type) {
     case 'transactions':
-      return 64 + book(event.addressBook) + event.transactions.reduce((n, t) => n + t.json.length + t.addresses.reduce((m, a) => m + a.length, 0), 0);
+      return 64 + book(event.addressBook) + book(event.metadata) + event.transactions.reduce((n, t) => n + t.json.length + t.addresses.reduce((m, a) => m + a.length, 0), 0);
     case 'account_state_change':
       return 64 + event.account.length + event.stateJson.length;
     case 'jettons_change':
-      return 64 + book(event.addressBook) + event.wallet.length + event.owner.length + event.jetton.length + event.jettonJson.length;
+      return 64 + book(event.addressBook) + book(event.metadata) + event.wallet.length + event.owner.length + event.jetton.length + event.jettonJson.length;
     case 'actions':
-      return 64 + book(event.addressBook) + event.actions.reduce((n, a) => n + a.json.length + a.accounts.reduce((m, x) => m + x.length, 0), 0);
+      return 64 + book(event.addressBook) + book(event.metadata) + event.actions.reduce((n, a) => n + a.json.length + a.accounts.reduce((m, x) => m + x.length, 0), 0);
     case 'trace':
-      return 64 + book(event.addressBook) + event.traceJson.length + event.transactionsJson.length;
+      return 64 + book(event.addressBook) + book(event.metadata) + event.traceJson.length + event.transactionsJson.length;
     case 'trace_invalidated':
       return 64 + event.traceExternalHashNorm.length;
   }
@@ -141,7 +148,22 @@ function remember(memory: DeliveryMemory, trace: string): void {
   }
 }
 
-function addressBookPart(book: AddressBookJson | undefined, include: boolean, addresses: Iterable<string> | 'all'): string {
+/**
+ * The `address_book` and `metadata` of an event for one client: the entries of the addresses it is
+ * sent (toncenter's AdjustForClient), each part only when the client asked for it.
+ */
+function annotationsPart(
+  event: { readonly addressBook?: AddressBookJson; readonly metadata?: MetadataJson },
+  subscription: Subscription,
+  addresses: readonly string[] | 'all',
+): string {
+  return (
+    mapPart('address_book', event.addressBook, subscription.includeAddressBook, addresses) +
+    mapPart('metadata', event.metadata, subscription.includeMetadata, addresses)
+  );
+}
+
+function mapPart(key: string, book: ReadonlyMap<string, string> | undefined, include: boolean, addresses: readonly string[] | 'all'): string {
   if (!include || !book) return '';
   const entries: string[] = [];
   const seen = new Set<string>();
@@ -151,7 +173,7 @@ function addressBookPart(book: AddressBookJson | undefined, include: boolean, ad
     const entry = book.get(address);
     if (entry !== undefined) entries.push(`${JSON.stringify(address)}:${entry}`);
   }
-  return `,"address_book":{${entries.join(',')}}`;
+  return `,"${key}":{${entries.join(',')}}`;
 }
 
 function interested(subscription: Subscription, type: 'transactions' | 'account_state_change', account: string): boolean {
@@ -170,7 +192,7 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
       const chosen = event.transactions.filter((tx) => interested(subscription, 'transactions', tx.account));
       if (chosen.length === 0) return undefined;
       remember(memory, event.traceExternalHashNorm);
-      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, chosen.flatMap((tx) => tx.addresses));
+      const book = annotationsPart(event, subscription, chosen.flatMap((tx) => tx.addresses));
       return (
         `{"type":"transactions","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.traceExternalHashNorm)},` +
         `"transactions":[${chosen.map((tx) => tx.json).join(',')}]${book}}`
@@ -186,7 +208,7 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
       if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
       if (!subscription.types.has('jettons_change')) return undefined;
       if (!subscription.addresses.has(event.wallet) && !subscription.addresses.has(event.owner)) return undefined;
-      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, [event.wallet, event.owner, event.jetton]);
+      const book = annotationsPart(event, subscription, [event.wallet, event.owner, event.jetton]);
       return `{"type":"jettons_change","finality":"${event.finality}","jetton":${event.jettonJson}${book}}`;
     }
     case 'actions': {
@@ -204,7 +226,7 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
       );
       if (chosen.length === 0) return undefined;
       remember(memory, event.traceExternalHashNorm);
-      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, chosen.flatMap((action) => action.accounts));
+      const book = annotationsPart(event, subscription, chosen.flatMap((action) => action.accounts));
       return (
         `{"type":"actions","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.traceExternalHashNorm)},` +
         `"actions":[${chosen.map((action) => action.json).join(',')}]${book}}`
@@ -214,7 +236,7 @@ export function renderFor(event: StreamEvent, subscription: Subscription, memory
       if (finalityRank(event.finality) < finalityRank(subscription.minFinality)) return undefined;
       if (!subscription.types.has('trace') || !subscription.traces.has(event.traceExternalHashNorm)) return undefined;
       remember(memory, event.traceExternalHashNorm);
-      const book = addressBookPart(event.addressBook, subscription.includeAddressBook, 'all');
+      const book = annotationsPart(event, subscription, 'all');
       return (
         `{"type":"trace","finality":"${event.finality}","trace_external_hash_norm":${JSON.stringify(event.traceExternalHashNorm)},` +
         `"trace":${event.traceJson},"transactions":${event.transactionsJson}${book}}`

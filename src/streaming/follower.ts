@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { JettonWalletRow } from '../indexdb';
-import type { IndexEventBuilder } from './builder';
+import type { IndexEventBuilder, WantedAnnotations } from './builder';
 import { streamingMetrics } from './metrics';
 
 /** The PostgreSQL channel the index writer's instance announces committed masterchain blocks on. */
@@ -12,8 +12,8 @@ const KNOWN_BLOCKS = 256;
 
 /** Where events are published (the StreamingService). */
 export interface EventSink {
-  /** Whether a connection asked for address books (they cost a query per block). */
-  wantsAddressBook(): boolean;
+  /** Whether a connection asked for address books, for token metadata (each costs queries per block). */
+  wantsAnnotations(): WantedAnnotations;
   publish(block: Awaited<ReturnType<IndexEventBuilder['build']>>): void;
   rewind(seqno: number): void;
 }
@@ -121,7 +121,7 @@ export class IndexFollower {
       while (last < seqno && !this.stopped) {
         const next = last + 1;
         try {
-          this.sink.publish(await this.builder.build(next, Date.now(), this.sink.wantsAddressBook(), this.knownJettons.get(next)));
+          this.sink.publish(await this.builder.build(next, Date.now(), this.sink.wantsAnnotations(), this.knownJettons.get(next)));
           this.knownJettons.delete(next);
         } catch (err) {
           streamingMetrics.blocks.inc({ outcome: 'failed' });

@@ -8,6 +8,7 @@ import type { AppConfig } from '../config';
 import { ApiError, ValidationError } from '../errors';
 import { readBoundedJson } from '../intake';
 import { EventBus, parseEventId, ResumeError, type EventId, type ReplaySource, type SourceBlock } from './bus';
+import type { WantedAnnotations } from './builder';
 import { ConnectionCounter, StreamConnection } from './connection';
 import type { StreamEvent } from './events';
 import { streamingMetrics } from './metrics';
@@ -99,9 +100,14 @@ export class StreamingService {
     return this.connections.size;
   }
 
-  wantsAddressBook(): boolean {
-    for (const connection of this.connections) if (connection.subscription.includeAddressBook) return true;
-    return false;
+  wantsAnnotations(): WantedAnnotations {
+    let addressBook = false;
+    let metadata = false;
+    for (const connection of this.connections) {
+      addressBook ||= connection.subscription.includeAddressBook;
+      metadata ||= connection.subscription.includeMetadata;
+    }
+    return { addressBook, metadata };
   }
 
   /** The source's next block (the index committed it). */

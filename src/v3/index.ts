@@ -15,6 +15,7 @@ export { v3OpenApiPaths } from './openapi';
 export { queryTransactions, messagesOf, type LoadedTransactions } from './sql/transactions';
 export { queryTraceTransactions } from './sql/traces';
 export { queryAddressBook } from './sql/accounts';
+export { queryAddressMetadata, type MetadataFetchRequests } from './sql/metadata';
 export { queryActionsOfTraces } from './sql/actions';
 export { toTransactionJson, toAccountStateJson } from './models/transaction';
 export { assembleTrace, MAX_TRACE_TRANSACTIONS, type TraceTransaction } from './models/trace';

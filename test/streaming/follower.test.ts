@@ -11,7 +11,7 @@ test('IndexFollower publishes each committed block once and in order; a stale ch
     committedSeqno: async () => checkpoint,
     build: async (seqno: number) => ({ mcSeqno: seqno, committedAt: Date.now(), events: [] }),
   } as unknown as IndexEventBuilder;
-  const sink = { wantsAddressBook: () => false, publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno), rewind: (s: number) => rewinds.push(s) };
+  const sink = { wantsAnnotations: () => ({ addressBook: false, metadata: false }), publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno), rewind: (s: number) => rewinds.push(s) };
   const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 20 });
   await follower.start();
   checkpoint = 6;

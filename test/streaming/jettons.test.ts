@@ -24,6 +24,7 @@ interface JettonEvent {
     data_hash: string;
   };
   address_book?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -67,7 +68,12 @@ describe('streaming jettons_change on the embedded chain (index on PostgreSQL)',
     const recipientWallet = (
       await client.runMethod(tokens.minter, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(recipient).endCell() }])
     ).stack.readAddress();
-    const byOwner = openSse(stack.url, { types: ['jettons_change'], addresses: [tokens.owner.toString()], include_address_book: true });
+    const byOwner = openSse(stack.url, {
+      types: ['jettons_change'],
+      addresses: [tokens.owner.toString()],
+      include_address_book: true,
+      include_metadata: true,
+    });
     const byWallet = openSse(stack.url, { types: ['jettons_change'], addresses: [recipientWallet.toString()] });
     const unrelated = openSse(stack.url, {
       types: ['jettons_change', 'transactions'],
@@ -105,6 +111,15 @@ describe('streaming jettons_change on the embedded chain (index on PostgreSQL)',
         expect.arrayContaining([raw(tokens.jettonWallet), raw(tokens.owner), raw(tokens.minter)]),
       );
 
+      // include_metadata: the token metadata of the event's addresses, what v3's metadata route
+      // answers for them (the wallet pointing at its master, the master's on-chain content).
+      const metadataRoute = (await (
+        await fetch(`${stack.url}/api/v3/metadata?address=${raw(tokens.jettonWallet)}&address=${raw(tokens.minter)}`)
+      ).json()) as Record<string, unknown>;
+      expect(Object.keys(last.metadata ?? {}).sort()).toEqual([raw(tokens.jettonWallet), raw(tokens.minter)].sort());
+      expect(last.metadata).toEqual(metadataRoute);
+      expect(last.metadata![raw(tokens.jettonWallet)]).toMatchObject({ token_info: [{ type: 'jetton_wallets' }] });
+
       const received = jettonEvents(byWallet.events);
       expect(received).toHaveLength(1);
       expect(received[0]!.jetton).toMatchObject({
@@ -115,6 +130,7 @@ describe('streaming jettons_change on the embedded chain (index on PostgreSQL)',
       });
       expect(received[0]!.jetton.balance).toBe(await walletBalance(recipientWallet));
       expect(received[0]!.address_book).toBeUndefined();
+      expect(received[0]!.metadata).toBeUndefined();
 
       // Resume replays them (rebuilt from the index: the wallet's stored state is that block's).
       const before = `${Number(byOwner.events[0]!.id.split(':')[0]) - 1}:999999`;

@@ -16,8 +16,8 @@ import {
 import { addressBookOf, queryAddressBook, type AddressBookEntry } from '../sql/accounts';
 import { messagesOf, type LoadedTransactions, type LoadOptions } from '../sql/transactions';
 import type { RouteContext, RouteParameter } from './route';
-import { contentUri, jettonWalletMetadata, tokenMetadata, type AddressMetadataJson, type TokenMetadata } from '../models/metadata';
-import { queryCachedDocuments, queryTokenContents, queryWalletInfos } from '../sql/metadata';
+import type { AddressMetadataJson } from '../models/metadata';
+import { queryAddressMetadata } from '../sql/metadata';
 
 /** models.BlockRequest. */
 export function blockGroup(query: V3Query) {
@@ -126,37 +126,10 @@ export function messageAddresses(rows: readonly MessageRow[]): string[] {
 
 export const raws = (query: V3Query, name: string) => accountList(query, name).map((a) => a.raw);
 
-/**
- * QueryMetadataImpl: the token_info of every token among the addresses (jetton wallets also bring
- * their masters), `{}` when the client asked for none; URIs the cache lacks (or holds expired) are
- * handed to the fetcher, not awaited.
- */
+/** QueryMetadataImpl for the accounts an answer names (sql/metadata.ts), `{}` when the client asked for none. */
 export async function metadataFor(context: RouteContext, addresses: readonly (string | null)[]): Promise<Record<string, AddressMetadataJson>> {
-  const named = [...new Set(addresses.filter((a): a is string => a !== null))];
-  if (context.settings.noMetadata || named.length === 0) return {};
-  const infos = new Map<string, TokenMetadata[]>();
-  const add = (address: string, entry: TokenMetadata) => infos.set(address, [...(infos.get(address) ?? []), entry]);
-  const wallets = await queryWalletInfos(context.db, named);
-  for (const w of wallets) add(w.address, jettonWalletMetadata(w.owner, w.jetton, w.balance));
-  const asked = new Set(named);
-  const tokens = await queryTokenContents(context.db, [...named, ...new Set(wallets.map((w) => w.jetton).filter((j) => !asked.has(j)))]);
-  const uris = [...new Set(tokens.map((t) => contentUri(t.content)).filter((u): u is string => u !== undefined))];
-  const cached = await queryCachedDocuments(context.db, uris);
-  if (context.metadataFetch) {
-    const now = Date.now() / 1000;
-    const wanted = uris.filter((u) => {
-      const doc = cached.get(u);
-      return doc === undefined || doc.expires_at < now;
-    });
-    if (wanted.length > 0) context.metadataFetch.request(wanted);
-  }
-  for (const t of tokens) {
-    const uri = contentUri(t.content);
-    add(t.address, tokenMetadata(t.type, t.content, t.nft_index, uri === undefined ? undefined : cached.get(uri)));
-  }
-  const out: Record<string, AddressMetadataJson> = {};
-  for (const [address, list] of infos) out[address] = { is_indexed: list.every((e) => e.indexed), token_info: list.map((e) => e.info) };
-  return out;
+  if (context.settings.noMetadata) return {};
+  return queryAddressMetadata(context.db, addresses, context.metadataFetch);
 }
 
 /** `address_book` of the accounts an answer names, `{}` when it names none. */

@@ -1,5 +1,13 @@
 import type { V3Database } from '../db';
-import type { CachedDocument, MetadataTokenType } from '../models/metadata';
+import {
+  contentUri,
+  jettonWalletMetadata,
+  tokenMetadata,
+  type AddressMetadataJson,
+  type CachedDocument,
+  type MetadataTokenType,
+  type TokenMetadata,
+} from '../models/metadata';
 
 /** A token of QueryMetadataImpl's union: its type, its detected content, its index (items). */
 export interface TokenContentDbRow {
@@ -41,4 +49,45 @@ export async function queryCachedDocuments(db: V3Database, uris: readonly string
     [uris],
   );
   return new Map(rows.map((r) => [r.uri, { valid: r.valid, content: r.content, expires_at: Number(r.expires_at) }]));
+}
+
+/** Where URIs the cache lacks are handed (the background fetcher of --metadata-fetch). */
+export interface MetadataFetchRequests {
+  request(uris: readonly string[]): void;
+}
+
+/**
+ * QueryMetadataImpl: the token_info of every token among the addresses (jetton wallets also bring
+ * their masters). URIs the cache lacks (or holds expired) are handed to `fetcher`, not awaited.
+ */
+export async function queryAddressMetadata(
+  db: V3Database,
+  addresses: readonly (string | null)[],
+  fetcher?: MetadataFetchRequests,
+): Promise<Record<string, AddressMetadataJson>> {
+  const named = [...new Set(addresses.filter((a): a is string => a !== null))];
+  if (named.length === 0) return {};
+  const infos = new Map<string, TokenMetadata[]>();
+  const add = (address: string, entry: TokenMetadata) => infos.set(address, [...(infos.get(address) ?? []), entry]);
+  const wallets = await queryWalletInfos(db, named);
+  for (const w of wallets) add(w.address, jettonWalletMetadata(w.owner, w.jetton, w.balance));
+  const asked = new Set(named);
+  const tokens = await queryTokenContents(db, [...named, ...new Set(wallets.map((w) => w.jetton).filter((j) => !asked.has(j)))]);
+  const uris = [...new Set(tokens.map((t) => contentUri(t.content)).filter((u): u is string => u !== undefined))];
+  const cached = await queryCachedDocuments(db, uris);
+  if (fetcher) {
+    const now = Date.now() / 1000;
+    const wanted = uris.filter((u) => {
+      const doc = cached.get(u);
+      return doc === undefined || doc.expires_at < now;
+    });
+    if (wanted.length > 0) fetcher.request(wanted);
+  }
+  for (const t of tokens) {
+    const uri = contentUri(t.content);
+    add(t.address, tokenMetadata(t.type, t.content, t.nft_index, uri === undefined ? undefined : cached.get(uri)));
+  }
+  const out: Record<string, AddressMetadataJson> = {};
+  for (const [address, list] of infos) out[address] = { is_indexed: list.every((e) => e.indexed), token_info: list.map((e) => e.info) };
+  return out;
 }
