@@ -21,7 +21,6 @@
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
@@ -35,6 +34,7 @@ import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from 
 import { startLocalnet, type Localnet } from '../src/localnet';
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
 import { cpus, loadavg } from 'node:os';
+import { freePort } from '../test/helpers/waiting';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
 const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
@@ -250,16 +250,6 @@ async function live(net: Localnet, index: IndexService): Promise<void> {
   );
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

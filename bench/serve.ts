@@ -16,13 +16,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { parseGlobalConfig } from '../src/liteclient';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets } from '../src/localnet/wallets';
+import { freePort } from '../test/helpers/waiting';
 
 const ROOT = path.resolve(__dirname, '..');
 const CONNECTIONS = 50;
@@ -32,16 +32,6 @@ const MANY_SECONDS = 30;
 
 const children: ChildProcess[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** A TypeScript script of the bench itself (the reference servers), under tsx. */
 function start(args: string[]): ChildProcess {

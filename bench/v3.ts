@@ -25,7 +25,6 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
@@ -37,6 +36,7 @@ import pg from 'pg';
 import { DEFAULT_LOCALNET_MNEMONIC, V4R2_BASE_SUBWALLET_ID } from '../src/localnet';
 import { V3_ROUTES, type V3Database } from '../src/v3';
 import { V3Query } from '../src/v3/params/query';
+import { freePort } from '../test/helpers/waiting';
 
 const ROUNDS = Number(process.env['BENCH_V3_ROUNDS'] ?? 340);
 /** Each round: wallet v5r1 #0 sends one transfer of this many messages (v5r1 takes up to 255). */
@@ -258,16 +258,6 @@ async function recreateDatabase(): Promise<void> {
   await admin.end();
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 interface Api {
   /** http://host:port */
