@@ -8,7 +8,7 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
-import { indexEnabled, LiveChainFollower, startIndex, type IndexService } from './indexer';
+import { indexEnabled, LiveChainFollower, startIndexThread, type IndexService } from './indexer';
 import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
@@ -85,9 +85,13 @@ export async function startServer(
     // The embedded PGlite store opens in the background (seconds): v2 is healthy at once, v3 and
     // streaming answer 503 "the index is starting" until it is open. A PostgreSQL server is opened
     // here, so a bad URL or a newer schema is a start error.
+    // The pipeline runs in a worker thread of its own with its own pool to the same lite servers
+    // (src/indexer/indexThread.ts): this event loop only serves.
     const localChain = config.network === 'local';
     const embeddedChain = source?.localnet !== undefined || source?.controls !== undefined;
-    if (indexEnabled(config, embeddedChain)) index = await startIndex(config, pool, logger, localChain, { background: !config.databaseUrl });
+    if (indexEnabled(config, embeddedChain)) {
+      index = await startIndexThread(config, set, logger, localChain, { background: !config.databaseUrl, keyBlockSaved: source?.saveKeyBlock ?? true });
+    }
   } catch (err) {
     unobserve();
     await metrics?.close();
@@ -258,7 +262,7 @@ export async function startServer(
         http.closeIdleConnections();
       });
       unobserve();
-      // Before the pool: the pipeline's fetches end, then its last commit, then the database.
+      // The index thread's last commit and its database's close.
       await index?.stop();
       pool.close();
       await metrics?.close();

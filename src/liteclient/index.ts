@@ -57,7 +57,11 @@ export async function remoteLiteServers(config: AppConfig, logger: Logger): Prom
  * keep the newest proven key block in `--config-cache-dir` (not for the embedded chain, which is
  * new at every start).
  */
-export function createLitePool(set: LiteServerSet, config: AppConfig, logger: Logger, saveKeyBlock = true): LitePool {
+/**
+ * `keyBlock`: true keeps the newest proven key block in --config-cache-dir (and starts from it);
+ * 'read' only starts from the saved one (another pool of the process saves it); false neither.
+ */
+export function createLitePool(set: LiteServerSet, config: AppConfig, logger: Logger, keyBlock: boolean | 'read' = true): LitePool {
   const poolLogger = logger.child({ component: 'lite-pool' });
   const options = poolOptionsFrom(config);
   if (!config.trustLiteservers) {
@@ -67,7 +71,7 @@ export function createLitePool(set: LiteServerSet, config: AppConfig, logger: Lo
           'use a config with its "validator" section (as ton.org publishes), or pass --trust-liteservers',
       );
     }
-    const store = saveKeyBlock ? new KeyBlockStore(config.configCacheDir, set.anchor.zeroState) : null;
+    const store = keyBlock ? new KeyBlockStore(config.configCacheDir, set.anchor.zeroState, keyBlock === 'read') : null;
     options.verifier = new HeadVerifier(set.anchor, store, poolLogger.child({ component: 'head-verifier' }));
   }
   return new LitePool(set.servers, poolLogger, options);

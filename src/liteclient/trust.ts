@@ -92,6 +92,8 @@ export class KeyBlockStore {
   constructor(
     cacheDir: string,
     private readonly zeroState: BlockIdExt,
+    /** Read the saved key block, never write it (a second pool of the process, e.g. the index thread's). */
+    private readonly readOnly = false,
   ) {
     this.file = path.join(cacheDir, `key-block-${zeroState.rootHash.toString('hex').slice(0, 16)}.json`);
   }
@@ -112,6 +114,7 @@ export class KeyBlockStore {
 
   /** Saves atomically; a cache that cannot be written costs only a longer walk at the next start. */
   save(block: BlockIdExt): boolean {
+    if (this.readOnly) return true;
     const saved: SavedKeyBlock = {
       zeroState: this.zeroState.rootHash.toString('hex'),
       seqno: block.seqno,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { StartupError } from '../errors';
 import { refreshPoolGauges } from './pool';
-import { metricsRegistry } from '../metrics';
+import { indexMetricsText, metricsRegistry } from '../metrics';
 
 export interface MetricsServer {
   readonly url: string;
@@ -23,8 +23,9 @@ export async function startMetricsServer(port: number, host: string, logger: Log
       return;
     }
     refreshPoolGauges();
-    metricsRegistry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': metricsRegistry.contentType }).end(text),
+    // The index's metrics are in a registry of their own (the index thread's in `npm start`).
+    Promise.all([metricsRegistry.metrics(), indexMetricsText()]).then(
+      ([text, index]) => res.writeHead(200, { 'Content-Type': metricsRegistry.contentType }).end(text.endsWith('\n') || text === '' ? text + index : `${text}\n${index}`),
       (err: unknown) => {
         logger.error({ err }, 'metrics collection failed');
         res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics collection failed\n');

@@ -1,5 +1,5 @@
 import { Address, Cell, toNano } from '@ton/core';
-import { indexMetrics } from '../../src/metrics';
+import { indexMetricSum } from '../helpers/indexMetrics';
 import { callV2 } from '../helpers/v2Calls';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
@@ -120,9 +120,8 @@ describe.each(INDEX_BACKENDS)('index consistency with v2 (%s)', (backend) => {
     }
     // The states came from the blocks' own state updates (the local chain's blocks carry real ones),
     // not from a lite read per account.
-    const sources = await indexMetrics.accountStates.get();
-    const fromBlocks = sources.values.filter((v) => v.labels.source === 'block').reduce((sum, v) => sum + v.value, 0);
-    const fromReads = sources.values.filter((v) => v.labels.source === 'lite_server').reduce((sum, v) => sum + v.value, 0);
+    const fromBlocks = await indexMetricSum(index, 'ton_bridge_index_account_states_total', { source: 'block' });
+    const fromReads = await indexMetricSum(index, 'ton_bridge_index_account_states_total', { source: 'lite_server' });
     expect(fromBlocks).toBeGreaterThan(accounts.length);
     expect(fromReads).toBeLessThan(fromBlocks);
 

@@ -1,4 +1,5 @@
-import { indexMetrics } from '../../src/indexer';
+import type { IndexThreadService } from '../../src/indexer';
+import { indexMetricSum } from '../helpers/indexMetrics';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startTamperedStack, type TamperedStack } from '../helpers/tamperingLiteServer';
 import { until } from '../helpers/waiting';
@@ -25,7 +26,8 @@ describe.each(INDEX_BACKENDS)('index with a lying lite server (%s)', (backend) =
   });
 
   it('refuses altered blocks, reports the server and indexes the honest blocks', async () => {
-    const refusedBefore = (await indexMetrics.refusedBlocks.get()).values[0]?.value ?? 0;
+    const index = stack.server.services.index! as IndexThreadService;
+    const refusedBefore = await indexMetricSum(index, 'ton_bridge_index_refused_blocks_total');
     stack.liar.tamper('liteServer.getBlock', (answer) => {
       const data = Buffer.from(answer.data);
       data[data.length - 40] ^= 0x01;
@@ -33,13 +35,12 @@ describe.each(INDEX_BACKENDS)('index with a lying lite server (%s)', (backend) =
     });
     await stack.seal(12);
     const head = stack.localnet.chain.lastMasterchainBlock().id.seqno;
-    const index = stack.server.services.index!;
     await until(() => (index.health().status.committedMcSeqno ?? 0) >= head, 180_000, `index reaches ${head}`);
     expect(stack.liar.tampered).toBeGreaterThan(0);
-    const refused = ((await indexMetrics.refusedBlocks.get()).values[0]?.value ?? 0) - refusedBefore;
+    const refused = (await indexMetricSum(index, 'ton_bridge_index_refused_blocks_total')) - refusedBefore;
     expect(refused).toBeGreaterThan(0);
-    // The liar was taken out of rotation for the failed check.
-    const liar = stack.server.pool.status()[0]!;
+    // The liar was taken out of rotation for the failed check (by the index thread's pool, which fetched the blocks).
+    const liar = (await index.liteServers())[0]!;
     expect(`${liar.state} ${liar.reason ?? ''}`).toMatch(/proof|distrust|LITE_SERVER_PROOF|file hash|root hash/i);
     // Every indexed block is the chain's own (its hashes equal the chain's block of that id).
     const { rows } = await index.store.pool.query<{ workchain: number; shard: string; seqno: number; root_hash: Buffer; file_hash: Buffer }>(

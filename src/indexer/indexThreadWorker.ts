@@ -1,0 +1,111 @@
+/**
+ * The index thread (see indexThread.ts): the whole pipeline (block fetches through a lite pool of
+ * its own, BoC decoding, parsing, account states, token detection in a TVM pool of its own, row
+ * building, commits) runs here, `startIndex` as the `index` command runs it, so none of it is on
+ * the API's event loop. It tells the API's thread what the API needs: the index's health on every
+ * change, each committed block, each rollback; and it answers the reads the API sends it (the
+ * embedded database serves one connection, this thread's: see indexThread.ts).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import pino from 'pino';
+import { createLitePool, type LiteServerSet } from '../liteclient';
+import { indexMetricsRegistry } from '../metrics';
+import { closeTvm, configureTvm, DEFAULT_TVM_IDLE_TIMEOUT_MS } from '../tvm';
+import { startIndex } from './startIndex';
+import { fromTransferable, toTransferable, type FromIndexThread, type IndexThreadData, type ToIndexThread } from './threadProtocol';
+
+/** How often the health is compared with the last one sent, ms (a change is sent at the next look). */
+const HEALTH_LOOK_MS = 100;
+
+if (!parentPort) throw new Error('the index thread runs in a worker thread');
+const port = parentPort;
+const data = workerData as IndexThreadData;
+const send = (message: FromIndexThread): void => port.postMessage(message);
+
+async function main(): Promise<void> {
+  const { config } = data;
+  const logger = pino({ level: data.logLevel }).child({ thread: 'index' });
+  // Token detection runs get-methods: in TVM threads of this thread's own, started on demand and
+  // ended when idle (whatever --tvm-idle-timeout keeps warm for the API), so the index's tasks never
+  // queue before the API's get-methods nor take their threads, and an idle index holds none.
+  configureTvm({
+    workers: config.tvmWorkers,
+    idleTimeoutMs: config.tvmIdleTimeout > 0 ? config.tvmIdleTimeout : DEFAULT_TVM_IDLE_TIMEOUT_MS,
+    getMethodGas: BigInt(config.getMethodGas),
+    newerNetwork: config.tvmNewerNetwork,
+  });
+  const pool = createLitePool(fromTransferable<LiteServerSet>(data.liteServers), config, logger, data.keyBlock);
+  await pool.start();
+  // The off-chain metadata fetcher answers v3's reads: the API's thread runs it.
+  const index = await startIndex({ ...config, metadataFetch: false }, pool, logger, data.embeddedChain, { background: true });
+  index.ready.then(
+    () => send({ type: 'opened' }),
+    (err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }),
+  );
+  index.onBlock((block) => send({ type: 'block', block: toTransferable(block) }));
+  index.onRollback((common) => send({ type: 'rollback', common }));
+  let lastHealth = '';
+  const lookAtHealth = () => {
+    const health = index.health();
+    const text = JSON.stringify(health);
+    if (text === lastHealth) return;
+    lastHealth = text;
+    send({ type: 'health', health });
+  };
+  lookAtHealth();
+  const healthTimer = setInterval(lookAtHealth, HEALTH_LOOK_MS);
+  let stopping = false;
+  port.on('message', (message: ToIndexThread) => {
+    switch (message.type) {
+      case 'query': {
+        const open = index.opened();
+        if (!open) {
+          send({ type: 'reply', id: message.id, error: { message: 'the index is starting (its database is opening)', code: '57P03' } });
+          return;
+        }
+        const target = message.read ? open.store.readPool : open.store.pool;
+        target.query(message.text, fromTransferable<unknown[]>(message.values)).then(
+          (result) => send({ type: 'reply', id: message.id, result: { rows: toTransferable(result.rows), rowCount: result.rowCount, command: result.command } }),
+          (err: unknown) => {
+            const code = (err as { code?: unknown } | null)?.code;
+            send({ type: 'reply', id: message.id, error: { message: err instanceof Error ? err.message : String(err), ...(typeof code === 'string' ? { code } : {}) } });
+          },
+        );
+        return;
+      }
+      case 'metrics': {
+        const reading = message.format === 'text' ? indexMetricsRegistry.metrics() : indexMetricsRegistry.getMetricsAsJSON();
+        reading.then(
+          (result) => send({ type: 'reply', id: message.id, result }),
+          (err: unknown) => send({ type: 'reply', id: message.id, error: { message: err instanceof Error ? err.message : String(err) } }),
+        );
+        return;
+      }
+      case 'liteServers':
+        send({ type: 'reply', id: message.id, result: pool.status() });
+        return;
+      case 'crash':
+        setImmediate(() => {
+          throw new Error('the index thread was made to fail (a test of its recovery)');
+        });
+        return;
+      case 'stop':
+        if (stopping) return;
+        stopping = true;
+        void (async () => {
+          clearInterval(healthTimer);
+          try {
+            await index.stop();
+            pool.close();
+            await closeTvm();
+          } finally {
+            send({ type: 'stopped' });
+            port.close();
+          }
+        })();
+        return;
+    }
+  });
+}
+
+main().catch((err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }));

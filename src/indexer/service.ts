@@ -1,0 +1,71 @@
+import type pg from 'pg';
+import type { IndexStore, IndexStoreKind } from '../indexdb';
+import type { MetricsJson } from '../metrics';
+import type { CommittedMcBlock, Indexer, IndexStatus } from './indexer';
+import type { MetadataRequests } from './metadataFetch';
+
+/**
+ * What the rest of the server asks of the index, whether its pipeline runs on this thread
+ * (`startIndex`: the `index` command, tests) or in its own worker thread (`startIndexThread`:
+ * `startServer`, so the API's event loop only serves).
+ */
+
+/** What the v3 routes and the health check ask of the index. */
+export interface IndexHealth {
+  /** false: answer v3 with 503 (the store is still opening, the database is away or the index stopped). */
+  readonly available: boolean;
+  readonly reason: string | null;
+  readonly status: IndexStatus;
+}
+
+/** A `query` over the index's database (pg's signature). */
+export type IndexQuery = Pick<pg.Pool, 'query'>;
+
+/** The index's database as readers reach it: `pool` (the primary) and `readPool` (--database-read-url, else the primary). */
+export interface IndexReads {
+  readonly pool: IndexQuery;
+  readonly readPool: IndexQuery;
+}
+
+/** The text v3 and streaming answer with (503) while the store opens. */
+export const INDEX_STARTING = 'the index is starting (its database is opening)';
+
+export interface IndexService {
+  /** Which database, known before it is open (postgres with --database-url). */
+  readonly kind: IndexStoreKind;
+  /** Resolves once the store is open and migrated and the pipeline runs; rejects if it cannot open. */
+  readonly ready: Promise<unknown>;
+  /** The open store's reads, or null while the store is opening (or failed to). */
+  opened(): { readonly store: IndexReads } | null;
+  /** The open store's reads; throws while it is opening (tests and code that ran after `ready`). */
+  readonly store: IndexReads;
+  health(): IndexHealth;
+  /** Each committed masterchain block, in order; returns the unsubscribe function. */
+  onBlock(listener: (block: CommittedMcBlock) => void): () => void;
+  /** Each rollback of a rewound chain (the last common masterchain seqno); returns the unsubscribe function. */
+  onRollback(listener: (common: number) => void): () => void;
+  /**
+   * A `query` over the store's pool usable before it is open: until then it fails with the
+   * domain error `unavailable` ("the index is starting"), as v3 answers.
+   */
+  readonly pool: IndexQuery;
+  /** The off-chain metadata fetcher (`--metadata-fetch`), absent when off. */
+  readonly metadata?: MetadataRequests & { settled(): Promise<void> };
+  /** The pipeline's metrics (src/metrics indexMetrics) where they are counted: this thread or the index thread. */
+  metrics(): Promise<MetricsJson>;
+  stop(): Promise<void>;
+}
+
+/** The store and its pipeline, once the store is open and migrated. */
+export interface OpenIndex {
+  readonly store: IndexStore;
+  readonly indexer: Indexer;
+}
+
+/** The index with its pipeline on this thread: the store and the pipeline themselves. */
+export interface LocalIndexService extends IndexService {
+  readonly ready: Promise<OpenIndex>;
+  opened(): OpenIndex | null;
+  readonly store: IndexStore;
+  readonly indexer: Indexer;
+}

@@ -1,0 +1,150 @@
+import type { Logger } from 'pino';
+import { useNativeCellHashing } from '../cells';
+import type { AppConfig } from '../config';
+import { ApiError } from '../errors';
+import { IndexStore, IndexStoreError, writeMetadataCache, type IndexStoreKind } from '../indexdb';
+import type { LitePool } from '../liteclient';
+import { indexMetricsRegistry } from '../metrics';
+import { dnsRootsFor } from './dns';
+import { Indexer, STARTING_STATUS, type CommittedMcBlock } from './indexer';
+import { MetadataFetcher } from './metadataFetch';
+import { indexDirFor } from './options';
+import { INDEX_STARTING, type LocalIndexService, type OpenIndex } from './service';
+
+export interface StartIndexOptions {
+  /**
+   * Open the store in the background (the embedded PGlite takes seconds): startIndex returns at
+   * once; v3 answers 503 "the index is starting" until it is open. The directory is still claimed
+   * at once, so a directory in use stops the start. A later failure to open is logged and the
+   * index stays unavailable with its reason.
+   */
+  readonly background?: boolean;
+}
+
+/**
+ * Opens the store (IndexStoreError on a bad URL or a newer schema) and starts the pipeline; with
+ * `background` the open goes on after this returns.
+ */
+export async function startIndex(
+  config: AppConfig,
+  pool: LitePool,
+  logger: Logger,
+  embeddedChain: boolean,
+  options: StartIndexOptions = {},
+): Promise<LocalIndexService> {
+  // Verifying and parsing blocks is mostly cell hashing: Node's SHA-256, not @ton/crypto's JS one
+  // (`ton-http-bridge index` and the bench start no API, which would have switched it).
+  useNativeCellHashing();
+  const indexLogger = logger.child({ component: 'index' });
+  const kind: IndexStoreKind = config.databaseUrl ? 'postgres' : 'pglite';
+  const indexDir = config.databaseUrl ? null : indexDirFor(config);
+  // Read before anything opens: a mistyped address stops the start with its text.
+  const dnsRoots = dnsRootsFor(config.network, (config.dnsCollections ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''));
+  const claimed = kind === 'pglite' ? IndexStore.claimDirectory(indexDir) : undefined;
+  const blockListeners = new Set<(block: CommittedMcBlock) => void>();
+  const rollbackListeners = new Set<(common: number) => void>();
+  let open: OpenIndex | null = null;
+  let failure: string | null = null;
+  let stopping: Promise<void> | undefined;
+  const startedAt = Date.now();
+  const ready = (async (): Promise<OpenIndex> => {
+    const store = await IndexStore.open({
+      databaseUrl: config.databaseUrl,
+      databaseReadUrl: config.databaseReadUrl,
+      indexDir,
+      ...(claimed ? { claimed } : {}),
+      logger: indexLogger,
+    });
+    if (stopping) {
+      await store.close();
+      throw new IndexStoreError('the index was stopped while its database opened');
+    }
+    const indexer = new Indexer(store, pool, indexLogger, {
+      embeddedChain,
+      fromSeqno: config.indexFrom,
+      retentionDays: config.indexRetention,
+      dnsRoots,
+    });
+    indexer.on('block', (block: CommittedMcBlock) => {
+      for (const listener of blockListeners) listener(block);
+    });
+    indexer.on('rollback', (common: number) => {
+      for (const listener of rollbackListeners) listener(common);
+    });
+    indexer.start();
+    open = { store, indexer };
+    indexLogger.info({ store: kind, openMs: Date.now() - startedAt }, 'index database open');
+    return open;
+  })();
+  ready.catch((err: unknown) => {
+    failure = err instanceof Error ? err.message : String(err);
+  });
+  if (options.background) {
+    ready.catch((err: unknown) => {
+      if (!stopping) indexLogger.error({ err: err instanceof Error ? err.message : String(err) }, 'the index database cannot open; v3 answers 503');
+    });
+  } else {
+    await ready;
+  }
+  const poolQuery = ((...args: Parameters<IndexStore['pool']['query']>) => {
+    if (!open) return Promise.reject(new ApiError('unavailable', failure ? `the index cannot open: ${failure}` : INDEX_STARTING));
+    return (open.store.pool.query as (...a: typeof args) => unknown)(...args);
+  }) as IndexStore['pool']['query'];
+  const metadata = config.metadataFetch
+    ? new MetadataFetcher(
+        {
+          timeoutMs: config.metadataFetchTimeout,
+          maxBytes: config.metadataFetchMaxBytes,
+          concurrency: config.metadataFetchConcurrency,
+          allowPrivate: config.metadataFetchPrivate,
+        },
+        (row) => writeMetadataCache({ query: poolQuery }, row),
+        indexLogger.child({ component: 'metadata' }),
+      )
+    : undefined;
+  const need = (): OpenIndex => {
+    if (!open) throw new Error(failure ? `the index cannot open: ${failure}` : 'the index database is still opening (await ready)');
+    return open;
+  };
+  return {
+    kind,
+    ready,
+    opened: () => open,
+    get store() {
+      return need().store;
+    },
+    get indexer() {
+      return need().indexer;
+    },
+    pool: { query: poolQuery },
+    ...(metadata ? { metadata } : {}),
+    metrics: () => indexMetricsRegistry.getMetricsAsJSON(),
+    health: () => {
+      if (!open) {
+        const reason = failure ? `the index cannot open: ${failure}` : INDEX_STARTING;
+        return { available: false, reason, status: { ...STARTING_STATUS, state: stopping ? 'stopped' : 'starting', lastError: failure } };
+      }
+      const status = open.indexer.status();
+      const db = open.store.health;
+      if (!db.available) return { available: false, reason: `index database unavailable: ${db.reason ?? 'unknown'}`, status };
+      if (status.state === 'stopped') return { available: false, reason: 'the index is stopped', status };
+      return { available: true, reason: null, status };
+    },
+    onBlock: (listener) => {
+      blockListeners.add(listener);
+      return () => blockListeners.delete(listener);
+    },
+    onRollback: (listener) => {
+      rollbackListeners.add(listener);
+      return () => rollbackListeners.delete(listener);
+    },
+    stop: () =>
+      (stopping ??= (async () => {
+        await metadata?.stop();
+        const running = await ready.catch(() => null);
+        if (!running) return;
+        await running.indexer.stop();
+        await running.store.close();
+      })()),
+  };
+}
