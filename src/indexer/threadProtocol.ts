@@ -45,9 +45,19 @@ export type FromIndexThread =
   | { readonly type: 'reply'; readonly id: number; readonly result?: unknown; readonly error?: QueryFailure }
   | { readonly type: 'stopped' };
 
+/**
+ * The kind of a value by its tag, not `instanceof`: a received clone is made in the thread's main
+ * realm, which is not the realm of code run in a vm context (jest's), whose Map and Uint8Array
+ * differ.
+ */
+function tagOf(value: object): string {
+  return Object.prototype.toString.call(value);
+}
+
 function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+  if (tagOf(value) !== '[object Object]') return false;
+  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /** A deep copy of plain data (objects, arrays, Maps) with every Buffer as a Uint8Array of its own. */
@@ -55,9 +65,9 @@ export function toTransferable(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Buffer.isBuffer(value)) return new Uint8Array(value);
   if (Array.isArray(value)) return value.map(toTransferable);
-  if (value instanceof Map) {
+  if (tagOf(value) === '[object Map]') {
     const copy = new Map<unknown, unknown>();
-    for (const [key, item] of value) copy.set(key, toTransferable(item));
+    for (const [key, item] of value as Map<unknown, unknown>) copy.set(key, toTransferable(item));
     return copy;
   }
   if (!isPlainObject(value)) return value;
@@ -73,14 +83,18 @@ export function fromTransferable<T>(value: unknown): T {
 
 function revive(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  if (tagOf(value) === '[object Uint8Array]') {
+    const bytes = value as Uint8Array;
+    return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = revive(value[i]);
     return value;
   }
-  if (value instanceof Map) {
-    for (const [key, item] of value) value.set(key, revive(item));
-    return value;
+  if (tagOf(value) === '[object Map]') {
+    const map = value as Map<unknown, unknown>;
+    for (const [key, item] of map) map.set(key, revive(item));
+    return map;
   }
   if (!isPlainObject(value)) return value;
   const record = value as Record<string, unknown>;
