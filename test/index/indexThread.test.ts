@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Address } from '@ton/core';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import type { IndexThreadService } from '../../src/indexer';
+import { startLocalnetThreadSource } from '../../src/localnetSource';
+import { startServer, type RunningServer } from '../../src/server';
+import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
+import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import { expectNoStall, leastStall } from '../helpers/stallProbe';
+import { until } from '../helpers/waiting';
+
+jest.setTimeout(300_000);
+
+const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+
+/** Masterchain blocks of the saved chain the index catches up on (each with a faucet transfer). */
+const SAVED_BLOCKS = 240;
+/** Blocks the index must commit while one stall probe runs. */
+const BLOCKS_PER_PROBE = 40;
+
+/**
+ * The index pipeline of `startServer` runs in a worker thread of its own: a catch-up of many
+ * blocks leaves the API's event loop free, and the thread failing leaves v2 answering while v3
+ * answers 503 with the reason, until the thread is back.
+ */
+describe('the index thread', () => {
+  describe('a catch-up', () => {
+    let dir: string;
+    let db: TestDatabase;
+    let server: RunningServer | undefined;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(tmpdir(), 'indexthread-'));
+      db = await createTestDatabase('postgres');
+    });
+
+    afterAll(async () => {
+      await server?.stop();
+      await db?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('commits blocks in the index thread while the API event loop stays free', async () => {
+      const stateFile = path.join(dir, 'chain.state');
+      const chainFlags = ['--log-level', process.env['TEST_LOG_LEVEL'] ?? 'silent', '--state-file', stateFile, '--block-interval', '3600000', '--keep-blocks', '100000000', '--accounts', '2', '--save-interval', '0'];
+      // The chain first, with no index: SAVED_BLOCKS blocks of a transfer each, saved.
+      const fill = loadConfig([...chainFlags, '--port', '0', '--localnet-port', '0'], {}).config;
+      const filling = await startLocalnetThreadSource(fill, logger);
+      for (let i = 0; i < SAVED_BLOCKS; i++) {
+        await filling.controls!.fund(new Address(0, Buffer.alloc(32, (i % 250) + 1)), 1_000_000n);
+        await filling.controls!.mine();
+      }
+      await filling.stop();
+
+      // Now the API with the index, which starts from genesis: a catch-up of every saved block.
+      const { config } = loadConfig(
+        [...chainFlags, '--port', '0', '--localnet-port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--index', 'on', '--database-url', db.url!],
+        {},
+      );
+      const source = await startLocalnetThreadSource(config, logger);
+      server = await startServer(config, logger, source);
+      const index = server.services.index! as IndexThreadService;
+      expect(index.threadId).not.toBeNull();
+      const committed = () => index.health().status.committedMcSeqno ?? 0;
+      let probes = 0;
+      const outcome = await leastStall(async () => {
+        const from = committed();
+        await until(() => committed() >= from + BLOCKS_PER_PROBE, 120_000, `the index commits ${BLOCKS_PER_PROBE} blocks`);
+        probes++;
+        return committed() - from;
+      });
+      // Each probe saw the index at work (whole blocks committed), and the loop never waited long on it.
+      expect(outcome.result).toBeGreaterThanOrEqual(BLOCKS_PER_PROBE);
+      expect(probes).toBeGreaterThanOrEqual(1);
+      expectNoStall(outcome);
+      // The work counted in the thread: its metrics, not this thread's registry.
+      const batches = (await index.metrics()).find((m) => m.name === 'ton_bridge_index_batches_total')!;
+      expect(batches.values[0]!.value).toBeGreaterThan(0);
+      await until(() => committed() >= SAVED_BLOCKS, 240_000, 'the catch-up ends');
+    });
+  });
+
+  describe('a crash of the thread (PGlite)', () => {
+    let stack: LocalStack;
+
+    beforeAll(async () => {
+      stack = await startLocalStack(['--block-interval', '500', '--index', 'on']);
+    });
+
+    afterAll(async () => {
+      await stack?.stop();
+    });
+
+    it('leaves v2 answering and v3 answering 503 with the reason, and the index comes back', async () => {
+      const index = stack.server.services.index! as IndexThreadService;
+      await until(() => index.health().available && (index.health().status.committedMcSeqno ?? 0) > 1, 120_000, 'the index is live');
+      const v3 = () => fetch(`${stack.url}/api/v3/blocks?workchain=-1&limit=1`);
+      expect((await v3()).status).toBe(200);
+      const firstThread = index.threadId;
+
+      index.crashThread();
+      await until(() => !index.health().available, 30_000, 'the index reports the failure');
+      const down = await v3();
+      expect(down.status).toBe(503);
+      expect(JSON.stringify(await down.json())).toMatch(/index thread failed/);
+      const v2 = await fetch(`${stack.api}/getMasterchainInfo`);
+      expect(v2.status).toBe(200);
+
+      // Started again (after 1 s), its database reopened, it indexes on.
+      await until(() => index.health().available, 120_000, 'the index is back');
+      expect(index.threadId).not.toBeNull();
+      expect(index.threadId).not.toBe(firstThread);
+      const back = index.health().status.committedMcSeqno ?? 0;
+      await until(() => (index.health().status.committedMcSeqno ?? 0) > back, 60_000, 'the index commits again');
+      expect((await v3()).status).toBe(200);
+    });
+  });
+});
