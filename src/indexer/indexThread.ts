@@ -16,6 +16,7 @@
  * every crash in a row (1 s up to 30 s).
  */
 import path from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ export interface IndexThreadService extends IndexService {
   crashThread(): void;
   /** The servers of the thread's own lite pool, as the pipeline sees them (a server it refused a block of is out). */
   liteServers(): Promise<ServerStatus[]>;
+  /** The thread's event-loop utilization (Node's `performance.eventLoopUtilization`, since `since`); null while none runs. */
+  threadLoop(since?: EventLoopUtilization): EventLoopUtilization | null;
   /** The running thread's id (null between a crash and the restart). */
   readonly threadId: number | null;
 }
@@ -276,6 +279,7 @@ export async function startIndexThread(
       return worker && !down ? worker.threadId : null;
     },
     liteServers: async () => (await request({ type: 'liteServers', id: 0 }, METRICS_WAIT_MS)) as ServerStatus[],
+    threadLoop: (since) => (worker && !down ? worker.performance.eventLoopUtilization(since) : null),
     crashThread: () => {
       worker?.postMessage({ type: 'crash' } satisfies ToIndexThread);
     },

@@ -66,6 +66,8 @@ describe('the index thread', () => {
       expect(index.threadId).not.toBeNull();
       const committed = () => index.health().status.committedMcSeqno ?? 0;
       let probes = 0;
+      const mainBefore = performance.eventLoopUtilization();
+      const threadBefore = index.threadLoop()!;
       const outcome = await leastStall(async () => {
         const from = committed();
         await until(() => committed() >= from + BLOCKS_PER_PROBE, 120_000, `the index commits ${BLOCKS_PER_PROBE} blocks`);
@@ -76,6 +78,10 @@ describe('the index thread', () => {
       expect(outcome.result).toBeGreaterThanOrEqual(BLOCKS_PER_PROBE);
       expect(probes).toBeGreaterThanOrEqual(1);
       expectNoStall(outcome);
+      // The work was the index thread's: its event loop was busier than the API's over the probes.
+      const mainLoop = performance.eventLoopUtilization(mainBefore);
+      const threadLoop = index.threadLoop(threadBefore)!;
+      expect(threadLoop.active).toBeGreaterThan(mainLoop.active);
       // The work counted in the thread: its metrics, not this thread's registry.
       const batches = (await index.metrics()).find((m) => m.name === 'ton_bridge_index_batches_total')!;
       expect(batches.values[0]!.value).toBeGreaterThan(0);
