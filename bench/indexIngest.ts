@@ -10,8 +10,9 @@
  * 3. Start: `npm start`'s command (node bin/ton-http-bridge.js, the embedded chain) with the index
  *    on (the default) and with --index off, BENCH_START_RUNS times each (default 5): time from the
  *    spawn to the first healthcheck 200, and the RSS of each after BENCH_REST_SECONDS (default 60).
- * 4. Served catch-up: `npm start` on a saved chain of BENCH_INDEX_RSS_BLOCKS (10 000) blocks, index into
- *    PostgreSQL: RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
+ * 4. Served catch-up: `npm start` on a saved chain of BENCH_INDEX_RSS_BLOCKS (10 000) blocks (a transfer
+ *    in every BENCH_INDEX_RSS_EVERY-th, default each), index into PostgreSQL (in the index thread):
+ *    RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
  * 5. Jetton ingest (issue 24): the saved chain with a jetton transfer in every tenth trace, tx/s and traces classified/s.
  * BENCH_INDEX_ONLY=start|served|jetton runs one part; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
  * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
@@ -105,11 +106,11 @@ async function savedChain(transfers = TRANSFERS, perBlock = PER_BLOCK, jettonEve
  * transfer is a jetton transfer (5 transactions: wallet, jetton wallet, the new receiver's jetton
  * wallet, the notification, the excess) instead of 4 TON transfers (6 transactions).
  */
-async function savedChainFile(transfers: number, perBlock: number, jettonEvery = 0): Promise<string> {
+async function savedChainFile(transfers: number, perBlock: number, jettonEvery = 0, emptyBetween = 0): Promise<string> {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
   // v2: blocks carry real state updates (the index reads account states from them).
-  const file = path.join(dir, `bench-index-v2-${transfers}x${perBlock}${jettonEvery ? `-jetton${jettonEvery}` : ''}.state`);
+  const file = path.join(dir, `bench-index-v2-${transfers}x${perBlock}${jettonEvery ? `-jetton${jettonEvery}` : ''}${emptyBetween ? `-e${emptyBetween}` : ''}.state`);
   if (existsSync(file)) return file;
   // No timed blocks: a block is sealed after each round of transfers (or per message, live).
   const net = await startLocalnet({ accounts: perBlock, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2 });
@@ -122,10 +123,12 @@ async function savedChainFile(transfers: number, perBlock: number, jettonEvery =
       await transfer(net, w, round, false, kind);
     }
     await net.chain.seal();
+    // Empty blocks between the rounds (a long chain made quickly: a seal of nothing is ~ms).
+    for (let e = 0; e < emptyBetween; e++) await net.chain.seal();
   }
   await net.save(file);
   await net.stop();
-  console.log(`  made the saved chain: ${transfers} transfers, ${perBlock} a block, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+  console.log(`  made the saved chain: ${transfers} transfers, ${perBlock} a block${emptyBetween ? `, ${emptyBetween} empty blocks after each` : ''}, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
   return file;
 }
 
@@ -358,15 +361,19 @@ async function masterchainInfoLatencies(port: number, ms: number, stop: () => bo
 
 /**
  * The served catch-up: `npm start`'s command on a copy of a saved chain of BENCH_INDEX_RSS_BLOCKS
- * masterchain blocks (one transfer each, 7 transactions), the index into PostgreSQL catching up
- * from genesis in the very process that serves the API. Printed: the process's RSS at the start,
+ * masterchain blocks (one transfer of 7 transactions in each, or in every BENCH_INDEX_RSS_EVERY-th),
+ * the index into PostgreSQL catching up from genesis in the very process that serves the API (in
+ * its index thread). Printed: the process's RSS at the start,
  * middle and end of the catch-up (flat: nothing grows with the blocks indexed), and v2
  * getMasterchainInfo's p50/p99 from one client while it catches up and then idle (target: p99
  * during ingest within 2x idle).
  */
 async function servedCatchUp(): Promise<void> {
   const blocks = Number(process.env['BENCH_INDEX_RSS_BLOCKS'] ?? 10_000);
-  const source = await savedChainFile(blocks, 1);
+  // BENCH_INDEX_RSS_EVERY N: a transfer in every Nth block, the others empty (10 000 blocks of a
+  // transfer each take long to make; empty ones seal in ms). Default 1: a transfer in each.
+  const every = Math.max(1, Number(process.env['BENCH_INDEX_RSS_EVERY'] ?? 1));
+  const source = await savedChainFile(Math.ceil(blocks / every), 1, 0, every - 1);
   const dir = path.join(ROOT, '.cache', `bench-index-served-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const stateFile = path.join(dir, 'chain.state');
@@ -417,7 +424,7 @@ async function servedCatchUp(): Promise<void> {
         const p99Busy = percentile(busy, 99);
         const p99Idle = percentile(idle, 99);
         console.log(
-          `  served catch-up (npm start, PostgreSQL): ${head} mc blocks in ${seconds.toFixed(0)} s; RSS start/middle/end ${rss.join(' / ')} MB; ` +
+          `  served catch-up (npm start, PostgreSQL${every > 1 ? `, a transfer every ${every} blocks` : ''}): ${head} mc blocks in ${seconds.toFixed(0)} s; RSS start/middle/end ${rss.join(' / ')} MB; ` +
             `getMasterchainInfo p50/p99 during ingest ${percentile(busy, 50).toFixed(1)} / ${p99Busy.toFixed(1)} ms (${busy.length}), idle ` +
             `${percentile(idle, 50).toFixed(1)} / ${p99Idle.toFixed(1)} ms (${idle.length}): ${(p99Busy / p99Idle).toFixed(2)}x (target <= 2x); load ${loadavg()[0]!.toFixed(1)}`,
         );
