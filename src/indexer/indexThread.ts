@@ -280,6 +280,9 @@ export async function startIndexThread(
     },
     liteServers: async () => (await request({ type: 'liteServers', id: 0 }, METRICS_WAIT_MS)) as ServerStatus[],
     threadLoop: (since) => (worker && !down ? worker.performance.eventLoopUtilization(since) : null),
+    chainRewound: (seqno) => {
+      worker?.postMessage({ type: 'chainRewound', seqno } satisfies ToIndexThread);
+    },
     crashThread: () => {
       worker?.postMessage({ type: 'crash' } satisfies ToIndexThread);
     },

@@ -17,6 +17,9 @@ import { fromTransferable, toTransferable, type FromIndexThread, type IndexThrea
 /** How often the health is compared with the last one sent, ms (a change is sent at the next look). */
 const HEALTH_LOOK_MS = 100;
 
+/** Longest the re-read of the heads after a rewind may take, ms. */
+const REWIND_REFRESH_MS = 10_000;
+
 if (!parentPort) throw new Error('the index thread runs in a worker thread');
 const port = parentPort;
 const data = workerData as IndexThreadData;
@@ -81,6 +84,10 @@ async function main(): Promise<void> {
         );
         return;
       }
+      case 'chainRewound':
+        pool.chainRewound(message.seqno);
+        void pool.refreshHeads(Date.now() + REWIND_REFRESH_MS).catch(() => undefined);
+        return;
       case 'liteServers':
         send({ type: 'reply', id: message.id, result: pool.status() });
         return;

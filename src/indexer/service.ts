@@ -51,6 +51,11 @@ export interface IndexService {
   readonly pool: IndexQuery;
   /** The off-chain metadata fetcher (`--metadata-fetch`), absent when off. */
   readonly metadata?: MetadataRequests & { settled(): Promise<void> };
+  /**
+   * The embedded chain was put back to block `seqno` by its controls: a pipeline with a lite pool
+   * of its own (the index thread's) forgets the blocks it proved above it, as the API's pool does.
+   */
+  chainRewound?(seqno: number): void;
   /** The pipeline's metrics (src/metrics indexMetrics) where they are counted: this thread or the index thread. */
   metrics(): Promise<MetricsJson>;
   stop(): Promise<void>;

@@ -31,6 +31,8 @@ export type ToIndexThread =
   | { readonly type: 'metrics'; readonly id: number; readonly format: 'text' | 'json' }
   /** The thread's lite pool's servers (ServerStatus[]). */
   | { readonly type: 'liteServers'; readonly id: number }
+  /** The embedded chain was put back to block `seqno` (its controls): the thread's pool forgets the blocks above. */
+  | { readonly type: 'chainRewound'; readonly seqno: number }
   | { readonly type: 'stop' }
   /** Makes the thread fail as an uncaught exception would (the recovery's test; `IndexThreadHandle.crash`). */
   | { readonly type: 'crash' };

@@ -108,6 +108,8 @@ const restore: Route = async (controls, req, services) => {
   const id = field(bodyOf(req, ['id']), 'id', parseSnapshotId);
   const result = await controls.restore(id);
   services.lite?.chainRewound?.(result.seqno);
+  // The index thread proves heads with a pool of its own.
+  services.index?.chainRewound?.(result.seqno);
   await syncHeads(services);
   return result;
 };
