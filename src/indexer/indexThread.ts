@@ -22,12 +22,11 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import { ApiError } from '../errors';
-import { IndexStoreError, writeMetadataCache, type IndexStoreKind } from '../indexdb';
+import { IndexStoreError, type IndexStoreKind } from '../indexdb';
 import type { LiteServerSet, ServerStatus } from '../liteclient';
 import { indexMetricsRegistry, useRemoteIndexMetrics, type IndexMetricsSource, type MetricsJson } from '../metrics';
 import { STARTING_STATUS, type CommittedMcBlock } from './indexer';
-import { MetadataFetcher } from './metadataFetch';
-import { INDEX_STARTING, type IndexHealth, type IndexQuery, type IndexReads, type IndexService } from './service';
+import { configuredMetadataFetcher, INDEX_STARTING, IndexListeners, queryOnceOpen, type IndexHealth, type IndexQuery, type IndexReads, type IndexService } from './service';
 import { fromTransferable, toTransferable, type FromIndexThread, type IndexThreadData, type QueryFailure, type ToIndexThread } from './threadProtocol';
 
 export interface IndexThreadOptions {
@@ -88,8 +87,8 @@ export async function startIndexThread(
     embeddedChain,
     logLevel: logger.level,
   };
-  const blockListeners = new Set<(block: CommittedMcBlock) => void>();
-  const rollbackListeners = new Set<(common: number) => void>();
+  const blockListeners = new IndexListeners<CommittedMcBlock>();
+  const rollbackListeners = new IndexListeners<number>();
   const waiting = new Map<number, Waiter>();
   let nextId = 0;
   let worker: Worker | null = null;
@@ -184,11 +183,11 @@ export async function startIndexThread(
         return;
       case 'block': {
         const block = fromTransferable<CommittedMcBlock>(message.block);
-        for (const listener of blockListeners) listener(block);
+        blockListeners.emit(block);
         return;
       }
       case 'rollback':
-        for (const listener of rollbackListeners) listener(message.common);
+        rollbackListeners.emit(message.common);
         return;
       case 'reply': {
         const waiter = waiting.get(message.id);
@@ -248,22 +247,8 @@ export async function startIndexThread(
   };
   const releaseMetrics = useRemoteIndexMetrics(metricsSource);
 
-  const poolQuery = ((...args: Parameters<IndexQuery['query']>) => {
-    if (!opened || !reads) return Promise.reject(new ApiError('unavailable', failure ? `the index cannot open: ${failure}` : INDEX_STARTING));
-    return (reads.pool.query as (...a: typeof args) => unknown)(...args);
-  }) as IndexQuery['query'];
-  const metadata = config.metadataFetch
-    ? new MetadataFetcher(
-        {
-          timeoutMs: config.metadataFetchTimeout,
-          maxBytes: config.metadataFetchMaxBytes,
-          concurrency: config.metadataFetchConcurrency,
-          allowPrivate: config.metadataFetchPrivate,
-        },
-        (row) => writeMetadataCache({ query: poolQuery }, row),
-        indexLogger.child({ component: 'metadata' }),
-      )
-    : undefined;
+  const poolQuery = queryOnceOpen(() => (opened && reads ? reads.pool : null), () => failure);
+  const metadata = configuredMetadataFetcher(config, poolQuery, indexLogger);
 
   const service: IndexThreadService = {
     kind,
@@ -296,14 +281,8 @@ export async function startIndexThread(
       if (!opened && failure) return { available: false, reason: `the index cannot open: ${failure}`, status: { ...STARTING_STATUS, lastError: failure } };
       return health;
     },
-    onBlock: (listener) => {
-      blockListeners.add(listener);
-      return () => blockListeners.delete(listener);
-    },
-    onRollback: (listener) => {
-      rollbackListeners.add(listener);
-      return () => rollbackListeners.delete(listener);
-    },
+    onBlock: blockListeners.add,
+    onRollback: rollbackListeners.add,
     stop: () =>
       (stopping ??= (async () => {
         clearTimeout(restartTimer);

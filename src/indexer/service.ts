@@ -1,8 +1,11 @@
 import type pg from 'pg';
-import type { IndexStore, IndexStoreKind } from '../indexdb';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config';
+import { ApiError } from '../errors';
+import { writeMetadataCache, type IndexStore, type IndexStoreKind } from '../indexdb';
 import type { MetricsJson } from '../metrics';
 import type { CommittedMcBlock, Indexer, IndexStatus } from './indexer';
-import type { MetadataRequests } from './metadataFetch';
+import { MetadataFetcher, type MetadataRequests } from './metadataFetch';
 
 /**
  * What the rest of the server asks of the index, whether its pipeline runs on this thread
@@ -73,4 +76,49 @@ export interface LocalIndexService extends IndexService {
   opened(): OpenIndex | null;
   readonly store: IndexStore;
   readonly indexer: Indexer;
+}
+
+/**
+ * `IndexService.pool`'s query: the open store's `pool()`, and until it is open the domain error
+ * `unavailable` with `failure()` (why it cannot open) or INDEX_STARTING.
+ */
+export function queryOnceOpen(pool: () => IndexQuery | null, failure: () => string | null): IndexQuery['query'] {
+  return ((...args: Parameters<IndexQuery['query']>) => {
+    const open = pool();
+    if (!open) {
+      const reason = failure();
+      return Promise.reject(new ApiError('unavailable', reason ? `the index cannot open: ${reason}` : INDEX_STARTING));
+    }
+    return (open.query as (...a: typeof args) => unknown)(...args);
+  }) as IndexQuery['query'];
+}
+
+/** The off-chain metadata fetcher of `--metadata-fetch` (undefined when off), writing its cache through `query`. */
+export function configuredMetadataFetcher(config: AppConfig, query: IndexQuery['query'], logger: Logger): MetadataFetcher | undefined {
+  if (!config.metadataFetch) return undefined;
+  return new MetadataFetcher(
+    {
+      timeoutMs: config.metadataFetchTimeout,
+      maxBytes: config.metadataFetchMaxBytes,
+      concurrency: config.metadataFetchConcurrency,
+      allowPrivate: config.metadataFetchPrivate,
+    },
+    (row) => writeMetadataCache({ query }, row),
+    logger.child({ component: 'metadata' }),
+  );
+}
+
+/** The listeners of one kind of index event (`onBlock`, `onRollback`). */
+export class IndexListeners<T> {
+  private readonly listeners = new Set<(value: T) => void>();
+
+  /** Adds one; returns its removal (IndexService's unsubscribe). */
+  readonly add = (listener: (value: T) => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  emit(value: T): void {
+    for (const listener of this.listeners) listener(value);
+  }
 }

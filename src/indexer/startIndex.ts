@@ -1,15 +1,13 @@
 import type { Logger } from 'pino';
 import { useNativeCellHashing } from '../cells';
 import type { AppConfig } from '../config';
-import { ApiError } from '../errors';
-import { IndexStore, IndexStoreError, writeMetadataCache, type IndexStoreKind } from '../indexdb';
+import { IndexStore, IndexStoreError, type IndexStoreKind } from '../indexdb';
 import type { LitePool } from '../liteclient';
 import { indexMetricsRegistry } from '../metrics';
 import { dnsRootsFor } from './dns';
 import { Indexer, STARTING_STATUS, type CommittedMcBlock } from './indexer';
-import { MetadataFetcher } from './metadataFetch';
 import { indexDirFor } from './options';
-import { INDEX_STARTING, type LocalIndexService, type OpenIndex } from './service';
+import { configuredMetadataFetcher, INDEX_STARTING, IndexListeners, queryOnceOpen, type LocalIndexService, type OpenIndex } from './service';
 
 export interface StartIndexOptions {
   /**
@@ -41,8 +39,8 @@ export async function startIndex(
   // Read before anything opens: a mistyped address stops the start with its text.
   const dnsRoots = dnsRootsFor(config.network, (config.dnsCollections ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''));
   const claimed = kind === 'pglite' ? IndexStore.claimDirectory(indexDir) : undefined;
-  const blockListeners = new Set<(block: CommittedMcBlock) => void>();
-  const rollbackListeners = new Set<(common: number) => void>();
+  const blockListeners = new IndexListeners<CommittedMcBlock>();
+  const rollbackListeners = new IndexListeners<number>();
   let open: OpenIndex | null = null;
   let failure: string | null = null;
   let stopping: Promise<void> | undefined;
@@ -66,10 +64,10 @@ export async function startIndex(
       dnsRoots,
     });
     indexer.on('block', (block: CommittedMcBlock) => {
-      for (const listener of blockListeners) listener(block);
+      blockListeners.emit(block);
     });
     indexer.on('rollback', (common: number) => {
-      for (const listener of rollbackListeners) listener(common);
+      rollbackListeners.emit(common);
     });
     indexer.start();
     open = { store, indexer };
@@ -86,22 +84,8 @@ export async function startIndex(
   } else {
     await ready;
   }
-  const poolQuery = ((...args: Parameters<IndexStore['pool']['query']>) => {
-    if (!open) return Promise.reject(new ApiError('unavailable', failure ? `the index cannot open: ${failure}` : INDEX_STARTING));
-    return (open.store.pool.query as (...a: typeof args) => unknown)(...args);
-  }) as IndexStore['pool']['query'];
-  const metadata = config.metadataFetch
-    ? new MetadataFetcher(
-        {
-          timeoutMs: config.metadataFetchTimeout,
-          maxBytes: config.metadataFetchMaxBytes,
-          concurrency: config.metadataFetchConcurrency,
-          allowPrivate: config.metadataFetchPrivate,
-        },
-        (row) => writeMetadataCache({ query: poolQuery }, row),
-        indexLogger.child({ component: 'metadata' }),
-      )
-    : undefined;
+  const poolQuery = queryOnceOpen(() => open?.store.pool ?? null, () => failure);
+  const metadata = configuredMetadataFetcher(config, poolQuery, indexLogger);
   const need = (): OpenIndex => {
     if (!open) throw new Error(failure ? `the index cannot open: ${failure}` : 'the index database is still opening (await ready)');
     return open;
@@ -130,14 +114,8 @@ export async function startIndex(
       if (status.state === 'stopped') return { available: false, reason: 'the index is stopped', status };
       return { available: true, reason: null, status };
     },
-    onBlock: (listener) => {
-      blockListeners.add(listener);
-      return () => blockListeners.delete(listener);
-    },
-    onRollback: (listener) => {
-      rollbackListeners.add(listener);
-      return () => rollbackListeners.delete(listener);
-    },
+    onBlock: blockListeners.add,
+    onRollback: rollbackListeners.add,
     stop: () =>
       (stopping ??= (async () => {
         await metadata?.stop();
