@@ -89,6 +89,14 @@ describe('the index thread', () => {
     });
   });
 
+  it('a database that cannot be opened is a start error, as without the thread', async () => {
+    // Nothing listens on port 1: the thread's store cannot connect, and the start says why.
+    await expect(startLocalStack(['--index', 'on', '--database-url', 'postgres://postgres@127.0.0.1:1/none'])).rejects.toMatchObject({
+      name: 'IndexStoreError',
+      message: expect.stringMatching(/cannot connect to the index database/),
+    });
+  });
+
   describe('a crash of the thread (PGlite)', () => {
     let stack: LocalStack;
 
