@@ -220,6 +220,11 @@ export async function startIndexThread(
       for (const waiter of waiting.values()) waiter.reject(new ApiError('unavailable', 'the index thread stopped'));
       waiting.clear();
       if (stopping) return;
+      if (!opened && !options.background && failure === null) {
+        // The start waits for the store: the thread ending first is a start error.
+        settleReady?.reject(new IndexStoreError(`the index thread ended before its database opened (${crash ?? `exit code ${code}`})`));
+        return;
+      }
       if (!opened && failure !== null) {
         // It never opened and the reason is known (the first start's): no restart, as without the thread.
         down = `the index cannot open: ${failure}`;
