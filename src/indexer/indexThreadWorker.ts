@@ -6,6 +6,7 @@
  * change, each committed block, each rollback; and it answers the reads the API sends it (the
  * embedded database serves one connection, this thread's: see indexThread.ts).
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { createLitePool, type LiteServerSet } from '../liteclient';
@@ -16,6 +17,16 @@ import { fromTransferable, toTransferable, type FromIndexThread, type IndexThrea
 
 /** How often the health is compared with the last one sent, ms (a change is sent at the next look). */
 const HEALTH_LOOK_MS = 100;
+
+/**
+ * The thread's nice value. On a machine whose cores are all busy (a catch-up keeps this thread,
+ * the database and the chain at work) the scheduler would hand the API's thread a core only at
+ * its turn among them (Linux CFS: slices of up to ~24 ms with several runnable threads); a lower
+ * priority for the index lets the API's thread run as soon as a request comes. Linux keeps the nice
+ * value per thread (setpriority of "the calling process" changes the calling thread), and threads
+ * started from here (PGlite's, the index's TVM threads) inherit it.
+ */
+const INDEX_THREAD_NICE = 10;
 
 /** Longest the re-read of the heads after a rewind may take, ms. */
 const REWIND_REFRESH_MS = 10_000;
@@ -28,6 +39,11 @@ const send = (message: FromIndexThread): void => port.postMessage(message);
 async function main(): Promise<void> {
   const { config } = data;
   const logger = pino({ level: data.logLevel }).child({ thread: 'index' });
+  try {
+    setPriority(INDEX_THREAD_NICE);
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, 'cannot lower the index thread priority');
+  }
   // Token detection runs get-methods: in TVM threads of this thread's own, started on demand and
   // ended when idle (whatever --tvm-idle-timeout keeps warm for the API), so the index's tasks never
   // queue before the API's get-methods nor take their threads, and an idle index holds none.
