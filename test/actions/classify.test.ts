@@ -321,6 +321,26 @@ describe('action classifier', () => {
       }
     });
 
+    test('a bid on a .ton item that returns the last bid: auction_bid, and the returned bid auction_outbid', () => {
+      const ext = external('ab', WALLET_B);
+      const bid = message('ab-bid', WALLET_B, DNS_ITEM, 3_000_000_000n, null);
+      const back = message('ab-back', DNS_ITEM, WALLET_A, 1_980_000_000n, beginCell().storeUint(0x557cea20, 32).storeUint(77, 64).endCell(), false);
+      const t1 = tx('ab1', WALLET_B, ext, [bid]);
+      const t2 = tx('ab2', DNS_ITEM, bid, [back]);
+      const t3 = tx('ab3', WALLET_A, back, []);
+      const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3] }, dnsDirectory({ collection: DNS_ROOT }));
+      expect(actions.map((a) => a.type)).toEqual(['auction_bid', 'auction_outbid', 'call_contract']);
+      expect(actions[0]!.details).toEqual({ amount: '3000000000', bidder: WALLET_B, auction: DNS_ITEM, nft_item: DNS_ITEM, nft_collection: DNS_ROOT, nft_item_index: '99' });
+      expect(actions[1]!.details).toEqual({ auction_address: DNS_ITEM, bidder: WALLET_A, new_bidder: WALLET_B, nft_item: DNS_ITEM, nft_collection: DNS_ROOT, amount: '1980000000' });
+      expect(new Set(actions[1]!.transactions)).toEqual(new Set([t2.hash, t3.hash]));
+      expect(actions[2]).toMatchObject({ ancestor_type: ['auction_outbid'], details: expect.objectContaining({ opcode: '0x557cea20' }) });
+      // A transfer to the item that returns nothing (a first bid, an owner's fill-up) is no bid.
+      const lone = message('ab-lone', WALLET_B, DNS_ITEM, 1n, null);
+      const t4 = tx('ab4', WALLET_B, external('ab4', WALLET_B), [lone]);
+      const t5 = tx('ab5', DNS_ITEM, lone, []);
+      expect(classifyTrace({ traceId: t4.hash, externalHash: null, transactions: [t4, t5] }, dnsDirectory({ collection: DNS_ROOT })).map((a) => a.type)).toEqual(['ton_transfer']);
+    });
+
     test('dns_balance_release to a .ton item: dns_release; the item paying the old owner stays a call', () => {
       const ext = external('dr', WALLET_A);
       const release = message('dr-release', WALLET_A, DNS_ITEM, 1_000_000_000n, beginCell().storeUint(OP.dnsBalanceRelease, 32).storeUint(8, 64).endCell());

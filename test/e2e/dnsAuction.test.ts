@@ -1,8 +1,8 @@
 import { Address, Cell, contractAddress, internal, toNano, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
 import { V4R2_BASE_SUBWALLET_ID } from '../../src/localnet/wallets';
-import { changeDnsRecordBody, dnsRecord } from '../helpers/dns';
-import { buyDomainBody, DNS_CODE, fillUpBody, dnsItemAddress, dnsItemIndex, dnsRootInit, renewBody } from '../helpers/dnsContracts';
+import { changeDnsRecordBody, dnsRecord, sha256 } from '../helpers/dns';
+import { buyDomainBody, DNS_CODE, fillUpBody, dnsItemAddress, dnsItemIndex, dnsRootInit, releaseBody, renewBody } from '../helpers/dnsContracts';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { nextBlock, startLocalStack, type LocalStack } from '../helpers/localStack';
 import { indexCaughtUp } from '../helpers/tokens';
@@ -27,6 +27,7 @@ const v2Address = (entry: V2Entry | undefined) =>
 
 /** What toncenter's classifier names its DNS item code by (indexer/events/blocks/auction.py). */
 const MAINNET_ITEM_CODE_HASH = 'i1/8nr/TkGTY1fVuRlnIJrt1k5I/XKSHKL5NYK9vUfk=';
+const dnsCategory = (category: string) => sha256(category).toString('hex');
 const MAINNET_ROOT = '0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF';
 
 /**
@@ -54,8 +55,17 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
   const spec: V3SpecValidator | undefined = V3_SPEC_PRESENT ? loadV3Spec() : undefined;
   const docsSpec: V3SpecValidator | undefined = V3_DOCS_SPEC_PRESENT ? loadV3DocsSpec() : undefined;
   const SPEC_ROUTES = new Set(['/dns/records', '/addressBook', '/nft/items']);
-  /** get-method answers taken along the way. */
-  const seen: { auctionAfterBid?: V2Entry[]; fillUpBeforeRenew?: bigint; fillUpAfterRenew?: bigint; renewedAt?: number } = {};
+  /** get-method and route answers taken along the way (the routes: while wallet 1 owns the domain). */
+  const seen: {
+    auctionAfterBid?: V2Entry[];
+    fillUpBeforeRenew?: bigint;
+    fillUpAfterRenew?: bigint;
+    renewedAt?: number;
+    ownerWhileOwned?: V2Entry[];
+    records?: Json;
+    book?: Json;
+    items?: Json;
+  } = {};
 
   async function v3(path: string): Promise<{ status: number; body: Json }> {
     const res = await fetch(`${stack.url}/api/v3${path}`);
@@ -138,6 +148,15 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     seen.renewedAt = (await localnet('status'))['now'] as number;
     await send(1, item, toNano('0.1'), renewBody(5n));
     seen.fillUpAfterRenew = v2Int((await getMethod(item, 'get_last_fill_up_time'))[0]);
+    seen.ownerWhileOwned = await getMethod(item, 'get_nft_data');
+    await indexCaughtUp(stack);
+    seen.records = (await v3(`/dns/records?domain=${name}.ton`)).body;
+    seen.book = (await v3(`/addressBook?address=${raw(wallets[1]!)}&address=${raw(wallets[0]!)}`)).body;
+    seen.items = (await v3(`/nft/items?collection_address=${raw(root)}`)).body;
+    // A year (366 days) without a renewal: wallet 0 releases the domain, whose auction opens again
+    // with its payment as the first bid; the item pays wallet 1 what it held above 1 TON.
+    await advance(31_622_400 + 60);
+    await send(0, item, toNano('1.5'), releaseBody(9n));
     await indexCaughtUp(stack);
   });
 
@@ -157,8 +176,7 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
   });
 
   it('answers dns/records by domain and by wallet with the records dnsresolve gives (wallet, site, next resolver; storage deleted)', async () => {
-    const { status, body } = await v3(`/dns/records?domain=${name}.ton`);
-    expect(status).toBe(200);
+    const body = seen.records!;
     expect(body['records']).toEqual([
       {
         nft_item_address: raw(item),
@@ -172,17 +190,13 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     ]);
     const byWallet = await v3(`/dns/records?wallet=${raw(wallets[1]!)}`);
     expect((byWallet.body['records'] as Json[]).map((r) => r['domain'])).toEqual([`${name}.ton`]);
-    const owner = await getMethod(item, 'get_nft_data');
-    expect(raw(v2Address(owner[3]) as Address)).toBe(raw(wallets[1]!));
+    expect(raw(v2Address(seen.ownerWhileOwned![3]) as Address)).toBe(raw(wallets[1]!));
   });
 
   it("names the winner's domain in addressBook, and lists the item with its domain and owner in nft/items", async () => {
-    const book = await v3(`/addressBook?address=${raw(wallets[1]!)}&address=${raw(wallets[0]!)}`);
-    expect((book.body[raw(wallets[1]!)] as Json)['domain']).toBe(`${name}.ton`);
-    expect((book.body[raw(wallets[0]!)] as Json)['domain']).toBeNull();
-    const items = await v3(`/nft/items?collection_address=${raw(root)}`);
-    expect(items.status).toBe(200);
-    expect(items.body['nft_items']).toEqual([
+    expect((seen.book![raw(wallets[1]!)] as Json)['domain']).toBe(`${name}.ton`);
+    expect((seen.book![raw(wallets[0]!)] as Json)['domain']).toBeNull();
+    expect(seen.items!['nft_items']).toEqual([
       expect.objectContaining({
         address: raw(item),
         index: dnsItemIndex(name).toString(),
@@ -200,10 +214,77 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     expect(Number(seen.fillUpAfterRenew)).toBeGreaterThanOrEqual(seen.renewedAt!);
   });
 
-  it('classifies each step as toncenter does: nft_mint, change_dns, delete_dns, renew_dns', async () => {
+  it('after the release the item has no owner: its record shows none, and the address book no domain', async () => {
+    const owner = await getMethod(item, 'get_nft_data');
+    expect(owner[3]![0]).toBe('cell');
+    expect(v2Address(owner[3])).toBeNull();
+    const auction = await getMethod(item, 'get_auction_info');
+    expect(raw(v2Address(auction[0]) as Address)).toBe(raw(wallets[0]!));
+    const records = await v3(`/dns/records?domain=${name}.ton`);
+    expect(records.body['records']).toEqual([expect.objectContaining({ nft_item_owner: null, dns_wallet: raw(wallets[1]!) })]);
+    const book = await v3(`/addressBook?address=${raw(wallets[1]!)}`);
+    expect((book.body[raw(wallets[1]!)] as Json)['domain']).toBeNull();
+    const items = await v3(`/nft/items?address=${raw(item)}`);
+    expect((items.body['nft_items'] as Json[])[0]).toMatchObject({ owner_address: null, content: { domain: `${name}.ton` } });
+  });
+
+  it("classifies each step as toncenter does: mint, bid and outbid, purchase, record changes, renewal, release", async () => {
+    const byTrace = (actions: Json[]) => {
+      const traces: string[] = [];
+      const types = new Map<string, string[]>();
+      for (const a of actions) {
+        const id = a['trace_id'] as string;
+        if (!types.has(id)) {
+          traces.push(id);
+          types.set(id, []);
+        }
+        types.get(id)!.push(a['type'] as string);
+      }
+      return traces.map((id) => types.get(id)!.sort());
+    };
     const actions = await actionsOf(item);
-    const summary = actions.map((a) => a['type']);
-    console.log(JSON.stringify(actions, null, 1).slice(0, 20000));
-    expect(summary).toContain('nft_mint');
+    expect(byTrace(actions)).toEqual([
+      ['contract_deploy', 'nft_mint'],
+      ['auction_bid', 'auction_outbid'],
+      ['change_dns', 'dns_purchase'],
+      ['change_dns'],
+      ['change_dns'],
+      ['change_dns'],
+      ['delete_dns'],
+      ['renew_dns'],
+      ['call_contract', 'dns_release'],
+    ]);
+    const one = (type: string) => actions.find((a) => a['type'] === type)!['details'];
+    const index = dnsItemIndex(name).toString();
+    expect(one('nft_mint')).toEqual({ owner: raw(root), nft_item: raw(item), nft_collection: raw(root), nft_item_index: index });
+    expect(one('auction_bid')).toEqual({ amount: toNano('3').toString(), bidder: raw(wallets[1]!), auction: raw(item), nft_item: raw(item), nft_collection: raw(root), nft_item_index: index });
+    expect(one('auction_outbid')).toMatchObject({ auction_address: raw(item), bidder: raw(wallets[0]!), new_bidder: raw(wallets[1]!), nft_item: raw(item) });
+    // The returned bid: what wallet 0's bid left the item after the root's fees.
+    expect(BigInt((one('auction_outbid') as Json)['amount'] as string)).toBeGreaterThan(toNano('1.9'));
+    const purchase = one('dns_purchase') as Json;
+    expect(purchase).toMatchObject({ nft_collection: raw(root), nft_item: raw(item), nft_item_index: index, new_owner: raw(wallets[1]!), query_id: '0' });
+    expect(purchase['price']).toBe(purchase['payout_amount']);
+    // The item keeps 1 TON: it pays the root the rest of the winning bid.
+    expect(BigInt(purchase['price'] as string)).toBeGreaterThan(toNano('1.5'));
+    expect(BigInt(purchase['price'] as string)).toBeLessThanOrEqual(toNano('3'));
+    const changes = actions.filter((a) => a['type'] === 'change_dns').map((a) => (a['details'] as Json)['value'] as Json);
+    expect(changes.map((v) => v['sum_type'])).toEqual(['DNSSmcAddress', 'DNSAdnlAddress', 'DNSNextResolver', 'DNSStorageAddress']);
+    expect(changes[0]).toMatchObject({ dns_smc_address: raw(wallets[1]!) });
+    expect(changes[1]).toMatchObject({ dns_adnl_address: adnl.toString('hex') });
+    expect(changes[2]).toMatchObject({ dns_next_resolver_address: raw(resolver) });
+    expect(one('delete_dns')).toMatchObject({ hash: dnsCategory('storage'), source: raw(wallets[1]!), asset: raw(item), nft_collection: raw(root) });
+    expect(one('renew_dns')).toMatchObject({ source: raw(wallets[1]!), asset: raw(item) });
+    expect(one('dns_release')).toEqual({
+      query_id: '9',
+      source: raw(wallets[0]!),
+      nft_item: raw(item),
+      nft_collection: raw(root),
+      nft_item_index: index,
+      value: toNano('1.5').toString(),
+    });
+    // A v1 client sees the steps of the v3 types instead (the fill-up and the outbid as calls).
+    const v1 = byTrace(await actionsOf(item, 'v1'));
+    expect(v1[1]).toEqual(['auction_bid', 'call_contract']);
+    expect(v1[2]).toEqual(['call_contract', 'change_dns']);
   });
 });
