@@ -1,13 +1,25 @@
-import { Address, Cell, contractAddress, internal, toNano, type StateInit } from '@ton/core';
+import { Address, Cell, contractAddress, toNano, type StateInit } from '@ton/core';
 import { TonClient } from '@ton/ton';
-import { V4R2_BASE_SUBWALLET_ID } from '../../src/localnet/wallets';
-import { changeDnsRecordBody, dnsRecord, sha256 } from '../helpers/dns';
-import { buyDomainBody, DNS_CODE, fillUpBody, dnsItemAddress, dnsItemIndex, dnsRootInit, releaseBody, renewBody } from '../helpers/dnsContracts';
+import {
+  advanceChainClock,
+  buyDomainBody,
+  changeDnsRecordBody,
+  DNS_CODE,
+  dnsItemAddress,
+  dnsItemIndex,
+  dnsRecord,
+  dnsRootInit,
+  fillUpBody,
+  localnetControl,
+  releaseBody,
+  renewBody,
+  sendAtChainTime,
+  sha256,
+} from '../helpers/dns';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
-import { nextBlock, startLocalStack, type LocalStack } from '../helpers/localStack';
+import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { indexCaughtUp } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
-import { transferFromWallet } from '../helpers/walletActions';
 import { loadV3DocsSpec, loadV3Spec, V3_DOCS_SPEC_PRESENT, V3_SPEC_PRESENT, type V3SpecValidator } from '../v3/v3Spec';
 
 jest.setTimeout(300_000);
@@ -91,34 +103,8 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     return body['actions'] as Json[];
   }
 
-  async function localnet(path: string, body?: Json): Promise<Json> {
-    const res = await fetch(`${stack.url}/localnet/${path}`, {
-      method: body ? 'POST' : 'GET',
-      headers: { 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { result: Json }).result;
-  }
-
-  /** Moves the chain clock and seals a block, so that the next transactions and get-methods run then. */
-  async function advance(seconds: number): Promise<void> {
-    await localnet('time', { increase: seconds });
-    await localnet('mine', {});
-  }
-
-  /** A transfer from funded wallet `from`, valid until a minute past the chain's clock (which may be ahead). */
-  async function send(from: number, to: Address, value: bigint, body: Cell, init?: StateInit): Promise<void> {
-    const now = (await localnet('status'))['now'] as number;
-    await transferFromWallet(
-      client,
-      stack.localnet.wallets.keyPair,
-      [internal({ to, value, body, init, bounce: !init })],
-      V4R2_BASE_SUBWALLET_ID + from,
-      now + 60,
-    );
-    await nextBlock(stack);
-  }
+  const send = (from: number, to: Address, value: bigint, body: Cell, init?: StateInit) => sendAtChainTime(stack, client, from, to, value, body, init);
+  const advance = (seconds: number) => advanceChainClock(stack, seconds);
 
   beforeAll(async () => {
     db = await createTestDatabase(backend, 'dnsauction');
@@ -145,7 +131,7 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     await send(1, item, toNano('0.1'), changeDnsRecordBody('storage', null));
     seen.fillUpBeforeRenew = v2Int((await getMethod(item, 'get_last_fill_up_time'))[0]);
     await advance(86_400);
-    seen.renewedAt = (await localnet('status'))['now'] as number;
+    seen.renewedAt = (await localnetControl(stack, 'status'))['now'] as number;
     await send(1, item, toNano('0.1'), renewBody(5n));
     seen.fillUpAfterRenew = v2Int((await getMethod(item, 'get_last_fill_up_time'))[0]);
     seen.ownerWhileOwned = await getMethod(item, 'get_nft_data');
