@@ -19,13 +19,14 @@ import {
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { indexCaughtUp } from '../helpers/tokens';
-import { callV2 } from '../helpers/v2Calls';
+import { getMethodOk, type V2StackEntry } from '../helpers/v2Calls';
+import { v3Caller } from '../helpers/v3Calls';
 import { loadV3DocsSpec, loadV3Spec, V3_DOCS_SPEC_PRESENT, V3_SPEC_PRESENT, type V3SpecValidator } from '../v3/v3Spec';
 
 jest.setTimeout(300_000);
 
 type Json = Record<string, unknown>;
-type V2Entry = [string, unknown];
+type V2Entry = V2StackEntry;
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const v2Int = (entry: V2Entry | undefined) => {
@@ -66,7 +67,6 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
   const resolver = new Address(0, Buffer.alloc(32, 0x77));
   const spec: V3SpecValidator | undefined = V3_SPEC_PRESENT ? loadV3Spec() : undefined;
   const docsSpec: V3SpecValidator | undefined = V3_DOCS_SPEC_PRESENT ? loadV3DocsSpec() : undefined;
-  const SPEC_ROUTES = new Set(['/dns/records', '/addressBook', '/nft/items']);
   /** get-method and route answers taken along the way (the routes: while wallet 1 owns the domain). */
   const seen: {
     auctionAfterBid?: V2Entry[];
@@ -79,36 +79,21 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     items?: Json;
   } = {};
 
-  async function v3(path: string): Promise<{ status: number; body: Json }> {
-    const res = await fetch(`${stack.url}/api/v3${path}`);
-    const body = (await res.json()) as Json;
-    const route = path.split('?')[0]!;
-    const errors = res.status === 200 && SPEC_ROUTES.has(route) ? spec?.check(route, body) : null;
-    if (errors) throw new Error(`${path} does not match the spec: ${JSON.stringify(errors.slice(0, 3))}`);
-    return { status: res.status, body };
-  }
+  /** A v3 answer (a 200, validated against the spec when present). */
+  const v3 = (path: string) => v3Caller(stack.url, spec, docsSpec).ok(path);
+  const getMethod = (address: Address, method: string) => getMethodOk(stack, address, method);
+  /** The actions naming an account, oldest first, of the types a client of `version` accepts. */
+  const actionsOf = async (account: Address, version = 'latest') =>
+    (await v3(`/actions?account=${raw(account)}&sort=asc&limit=100&supported_action_types=${version}`))['actions'] as Json[];
 
-  async function getMethod(address: Address, method: string): Promise<V2Entry[]> {
-    const answer = await callV2<{ stack: V2Entry[]; exit_code: number }>(stack, 'POST', 'runGetMethod', { address: address.toString(), method, stack: [] });
-    expect(answer.body.result!.exit_code).toBe(0);
-    return answer.body.result!.stack;
-  }
-
-  async function actionsOf(account: Address, version = 'latest'): Promise<Json[]> {
-    const res = await fetch(`${stack.url}/api/v3/actions?account=${raw(account)}&sort=asc&limit=100`, { headers: { 'X-Actions-Version': version } });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as Json;
-    const errors = docsSpec?.check('/actions', body);
-    if (errors) throw new Error(`actions do not match the spec: ${JSON.stringify(errors.slice(0, 3))}`);
-    return body['actions'] as Json[];
-  }
-
-  const send = (from: number, to: Address, value: bigint, body: Cell, init?: StateInit) => sendAtChainTime(stack, client, from, to, value, body, init);
+  const send = (from: number, to: Address, value: bigint, body: Cell, init?: StateInit) =>
+    sendAtChainTime(stack, client, from, to, value, body, init);
   const advance = (seconds: number) => advanceChainClock(stack, seconds);
 
   beforeAll(async () => {
     db = await createTestDatabase(backend, 'dnsauction');
-    stack = await startLocalStack(['--accounts', '2', '--block-interval', '300', '--index', 'on', ...(db.url ? ['--database-url', db.url] : [])]);
+    const database = db.url ? ['--database-url', db.url] : [];
+    stack = await startLocalStack(['--accounts', '2', '--block-interval', '300', '--index', 'on', ...database]);
     client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     wallets = stack.localnet.wallets.wallets.filter((w) => w.version === 'v4r2').map((w) => w.address);
     const rootInit = dnsRootInit();
@@ -136,9 +121,9 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     seen.fillUpAfterRenew = v2Int((await getMethod(item, 'get_last_fill_up_time'))[0]);
     seen.ownerWhileOwned = await getMethod(item, 'get_nft_data');
     await indexCaughtUp(stack);
-    seen.records = (await v3(`/dns/records?domain=${name}.ton`)).body;
-    seen.book = (await v3(`/addressBook?address=${raw(wallets[1]!)}&address=${raw(wallets[0]!)}`)).body;
-    seen.items = (await v3(`/nft/items?collection_address=${raw(root)}`)).body;
+    seen.records = await v3(`/dns/records?domain=${name}.ton`);
+    seen.book = await v3(`/addressBook?address=${raw(wallets[1]!)}&address=${raw(wallets[0]!)}`);
+    seen.items = await v3(`/nft/items?collection_address=${raw(root)}`);
     // A year (366 days) without a renewal: wallet 0 releases the domain, whose auction opens again
     // with its payment as the first bid; the item pays wallet 1 what it held above 1 TON.
     await advance(31_622_400 + 60);
@@ -155,7 +140,7 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     expect(raw(root)).toBe(MAINNET_ROOT);
     expect(DNS_CODE.item.hash().toString('base64')).toBe(MAINNET_ITEM_CODE_HASH);
     const state = await v3(`/accountStates?address=${raw(item)}&include_boc=false`);
-    expect((state.body['accounts'] as Json[])[0]).toMatchObject({ code_hash: MAINNET_ITEM_CODE_HASH, status: 'active' });
+    expect((state['accounts'] as Json[])[0]).toMatchObject({ code_hash: MAINNET_ITEM_CODE_HASH, status: 'active' });
     // The bid: wallet 1 leads, the auction's end an hour after it at least.
     expect(raw(v2Address(seen.auctionAfterBid![0]) as Address)).toBe(raw(wallets[1]!));
     expect(v2Int(seen.auctionAfterBid![1])).toBeGreaterThan(toNano('2.9'));
@@ -175,7 +160,7 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
       },
     ]);
     const byWallet = await v3(`/dns/records?wallet=${raw(wallets[1]!)}`);
-    expect((byWallet.body['records'] as Json[]).map((r) => r['domain'])).toEqual([`${name}.ton`]);
+    expect((byWallet['records'] as Json[]).map((r) => r['domain'])).toEqual([`${name}.ton`]);
     expect(raw(v2Address(seen.ownerWhileOwned![3]) as Address)).toBe(raw(wallets[1]!));
   });
 
@@ -207,14 +192,14 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     const auction = await getMethod(item, 'get_auction_info');
     expect(raw(v2Address(auction[0]) as Address)).toBe(raw(wallets[0]!));
     const records = await v3(`/dns/records?domain=${name}.ton`);
-    expect(records.body['records']).toEqual([expect.objectContaining({ nft_item_owner: null, dns_wallet: raw(wallets[1]!) })]);
+    expect(records['records']).toEqual([expect.objectContaining({ nft_item_owner: null, dns_wallet: raw(wallets[1]!) })]);
     const book = await v3(`/addressBook?address=${raw(wallets[1]!)}`);
-    expect((book.body[raw(wallets[1]!)] as Json)['domain']).toBeNull();
+    expect((book[raw(wallets[1]!)] as Json)['domain']).toBeNull();
     const items = await v3(`/nft/items?address=${raw(item)}`);
-    expect((items.body['nft_items'] as Json[])[0]).toMatchObject({ owner_address: null, content: { domain: `${name}.ton` } });
+    expect((items['nft_items'] as Json[])[0]).toMatchObject({ owner_address: null, content: { domain: `${name}.ton` } });
   });
 
-  it("classifies each step as toncenter does: mint, bid and outbid, purchase, record changes, renewal, release", async () => {
+  it('classifies each step as toncenter does: mint, bid and outbid, purchase, record changes, renewal, release', async () => {
     const byTrace = (actions: Json[]) => {
       const traces: string[] = [];
       const types = new Map<string, string[]>();
@@ -243,12 +228,30 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     const one = (type: string) => actions.find((a) => a['type'] === type)!['details'];
     const index = dnsItemIndex(name).toString();
     expect(one('nft_mint')).toEqual({ owner: raw(root), nft_item: raw(item), nft_collection: raw(root), nft_item_index: index });
-    expect(one('auction_bid')).toEqual({ amount: toNano('3').toString(), bidder: raw(wallets[1]!), auction: raw(item), nft_item: raw(item), nft_collection: raw(root), nft_item_index: index });
-    expect(one('auction_outbid')).toMatchObject({ auction_address: raw(item), bidder: raw(wallets[0]!), new_bidder: raw(wallets[1]!), nft_item: raw(item) });
+    expect(one('auction_bid')).toEqual({
+      amount: toNano('3').toString(),
+      bidder: raw(wallets[1]!),
+      auction: raw(item),
+      nft_item: raw(item),
+      nft_collection: raw(root),
+      nft_item_index: index,
+    });
+    expect(one('auction_outbid')).toMatchObject({
+      auction_address: raw(item),
+      bidder: raw(wallets[0]!),
+      new_bidder: raw(wallets[1]!),
+      nft_item: raw(item),
+    });
     // The returned bid: what wallet 0's bid left the item after the root's fees.
     expect(BigInt((one('auction_outbid') as Json)['amount'] as string)).toBeGreaterThan(toNano('1.9'));
     const purchase = one('dns_purchase') as Json;
-    expect(purchase).toMatchObject({ nft_collection: raw(root), nft_item: raw(item), nft_item_index: index, new_owner: raw(wallets[1]!), query_id: '0' });
+    expect(purchase).toMatchObject({
+      nft_collection: raw(root),
+      nft_item: raw(item),
+      nft_item_index: index,
+      new_owner: raw(wallets[1]!),
+      query_id: '0',
+    });
     expect(purchase['price']).toBe(purchase['payout_amount']);
     // The item keeps 1 TON: it pays the root the rest of the winning bid.
     expect(BigInt(purchase['price'] as string)).toBeGreaterThan(toNano('1.5'));
@@ -258,7 +261,12 @@ describe.each(INDEX_BACKENDS)('.ton DNS with mainnet code on the local chain (%s
     expect(changes[0]).toMatchObject({ dns_smc_address: raw(wallets[1]!) });
     expect(changes[1]).toMatchObject({ dns_adnl_address: adnl.toString('hex') });
     expect(changes[2]).toMatchObject({ dns_next_resolver_address: raw(resolver) });
-    expect(one('delete_dns')).toMatchObject({ hash: dnsCategory('storage'), source: raw(wallets[1]!), asset: raw(item), nft_collection: raw(root) });
+    expect(one('delete_dns')).toMatchObject({
+      hash: dnsCategory('storage'),
+      source: raw(wallets[1]!),
+      asset: raw(item),
+      nft_collection: raw(root),
+    });
     expect(one('renew_dns')).toMatchObject({ source: raw(wallets[1]!), asset: raw(item) });
     expect(one('dns_release')).toEqual({
       query_id: '9',

@@ -117,9 +117,23 @@ export async function advanceChainClock(stack: LocalStack, seconds: number): Pro
  * One message from funded v4r2 wallet `from`, valid until a minute past the chain's clock (which
  * may be ahead of the wall clock); returns once it is in a block the API serves.
  */
-export async function sendAtChainTime(stack: LocalStack, client: TonClient, from: number, to: Address, value: bigint, body: Cell, init?: StateInit): Promise<void> {
+export async function sendAtChainTime(
+  stack: LocalStack,
+  client: TonClient,
+  from: number,
+  to: Address,
+  value: bigint,
+  body: Cell,
+  init?: StateInit,
+): Promise<void> {
   const now = (await localnetControl(stack, 'status'))['now'] as number;
-  await transferFromWallet(client, stack.localnet.wallets.keyPair, [internal({ to, value, body, init, bounce: !init })], V4R2_BASE_SUBWALLET_ID + from, now + 60);
+  await transferFromWallet(
+    client,
+    stack.localnet.wallets.keyPair,
+    [internal({ to, value, body, init, bounce: !init })],
+    V4R2_BASE_SUBWALLET_ID + from,
+    now + 60,
+  );
   await nextBlock(stack);
 }
 
