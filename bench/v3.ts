@@ -43,9 +43,12 @@ const ROUNDS = Number(process.env['BENCH_V3_ROUNDS'] ?? 340);
 const WIDE_MESSAGES = 250;
 /** Each round: wallet v4r2 #0 sends this many transfers of four messages (its deep history). */
 const TRANSFERS_PER_ROUND = 10;
+/** Transactions a round makes: the wide transfer and its receivers, the deep wallet's transfers and theirs, the 4-transaction trace. */
+const TX_PER_ROUND = 1 + WIDE_MESSAGES + TRANSFERS_PER_ROUND * 5 + 4;
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env['BENCH_V3_SECONDS'] ?? 10);
-const DATABASE = 'bench_v3';
+/** BENCH_V3_DATABASE: another database (and chain file) than the kept fill's, e.g. for a short trial fill. */
+const DATABASE = process.env['BENCH_V3_DATABASE'] ?? 'bench_v3';
 const ADMIN_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
  * Masterchain blocks the chain keeps while it is filled: the index reads each block as it is made,
@@ -140,7 +143,7 @@ interface ChainHead {
 function cacheFiles(): { file: string; headFile: string } {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `bench-v3-${ROUNDS}x${TRANSFERS_PER_ROUND}x${WIDE_MESSAGES}.state`);
+  const file = path.join(dir, `${DATABASE.replace(/_/g, '-')}-${ROUNDS}x${TRANSFERS_PER_ROUND}x${WIDE_MESSAGES}.state`);
   return { file, headFile: `${file}.head.json` };
 }
 
@@ -167,7 +170,12 @@ async function fill(): Promise<ChainHead> {
   await recreateDatabase();
   const started = performance.now();
   // A transfer of 250 messages is executed before sendBoc answers: more than the 10 s request and 5 s lite query defaults on a busy machine.
-  const api = await startApi(file, ['--block-interval', '3600000', '--keep-blocks', String(FILL_KEEP_BLOCKS), '--request-timeout', '300000', '--query-timeout', '120000'], async (api) => {
+  // --pending-traces 0: the API otherwise emulates every sent message's trace in the background
+  // (v3's pending routes), reading each account it touches with its proof: for a 250-message
+  // transfer 250 account proofs made by the chain's thread and checked on the API's. Measured with
+  // --cpu-prof over 10 rounds: ~85% of the API's CPU, the emulator's own share ~7%.
+  const fillFlags = ['--block-interval', '3600000', '--keep-blocks', String(FILL_KEEP_BLOCKS), '--request-timeout', '300000', '--query-timeout', '120000', '--pending-traces', '0'];
+  const api = await startApi(file, fillFlags, async (api) => {
     const res = await fetch(`${api.root}/api/v2/getMasterchainInfo`).catch(() => null);
     return res?.status === 200;
   });
@@ -183,22 +191,54 @@ async function fill(): Promise<ChainHead> {
         () => -1,
       );
     let seqno0 = 0;
+    // Where the fill's time goes, per stretch of 10 rounds: signing, sendBoc (the emulator runs
+    // each transfer's cascade before it answers), mine (the seal), waiting for the index, and the
+    // API process's CPU (chain thread, index writer and HTTP together).
+    const spent = { sign: 0, send: 0, mine: 0, wait: 0 };
+    let cpuMark = api.cpuMs();
+    let stretchStart = performance.now();
+    let txMark = 0;
+    const timed = async <T>(part: keyof typeof spent, work: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      try {
+        return await work();
+      } finally {
+        spent[part] += performance.now() - t0;
+      }
+    };
+    const send = async (boc: Promise<string>) => {
+      const signed = await timed('sign', () => boc);
+      await timed('send', () => post(`${api.root}/api/v2/sendBoc`, { boc: signed }));
+    };
     for (let round = 0; round < ROUNDS; round++) {
       if (performance.now() - started > FILL_MINUTES * 60_000) {
         console.log(`  fill: stopped after ${round} of ${ROUNDS} rounds (BENCH_V3_FILL_MINUTES=${FILL_MINUTES})`);
         break;
       }
       for (let i = 0; i < TRANSFERS_PER_ROUND; i++) {
-        await post(`${api.root}/api/v2/sendBoc`, { boc: await transferBoc(wallets, 0, seqno0, 4, seqno0 * 4) });
+        await send(transferBoc(wallets, 0, seqno0, 4, seqno0 * 4));
         seqno0++;
       }
-      await post(`${api.root}/api/v2/sendBoc`, { boc: await transferBoc(wallets, 1, round, 3, round * 3 + 7) });
-      await post(`${api.root}/api/v2/sendBoc`, { boc: await wideTransferBoc(wallets, round, round * WIDE_MESSAGES + 11) });
-      mined = ((await post(`${api.root}/localnet/mine`, {})) as { seqno: number }).seqno;
+      await send(transferBoc(wallets, 1, round, 3, round * 3 + 7));
+      await send(wideTransferBoc(wallets, round, round * WIDE_MESSAGES + 11));
+      mined = ((await timed('mine', () => post(`${api.root}/localnet/mine`, {}))) as { seqno: number }).seqno;
       rounds++;
-      while (mined - (await indexed()) > FILL_MAX_LAG) await new Promise((resolve) => setTimeout(resolve, 200));
+      await timed('wait', async () => {
+        while (mined - (await indexed()) > FILL_MAX_LAG) await new Promise((resolve) => setTimeout(resolve, 200));
+      });
       if ((round + 1) % 10 === 0) {
-        console.log(`  fill: ${round + 1}/${ROUNDS} blocks, ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`);
+        const tx = rounds * TX_PER_ROUND;
+        const wall = (performance.now() - stretchStart) / 1000;
+        const parts = Object.entries(spent).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ');
+        const cpu = api.cpuMs();
+        console.log(
+          `  fill: ${round + 1}/${ROUNDS} rounds (~${tx} tx), ${((performance.now() - started) / 1000).toFixed(0)} s; last 10: ${wall.toFixed(1)} s (${parts} s), ` +
+            `${((tx - txMark) / wall).toFixed(0)} tx/s, API CPU ${((cpu - cpuMark) / 1000).toFixed(1)} s, index at ${await indexed()}/${mined}, load ${loadavg()[0]!.toFixed(1)}`,
+        );
+        for (const k of Object.keys(spent) as (keyof typeof spent)[]) spent[k] = 0;
+        cpuMark = cpu;
+        stretchStart = performance.now();
+        txMark = tx;
       }
     }
     while ((await indexed()) < mined) await new Promise((resolve) => setTimeout(resolve, 200));
@@ -278,7 +318,9 @@ async function startApi(stateFile: string, chainFlags: readonly string[], ready:
   const port = await freePort();
   const flags = ['--port', String(port), '--metrics-port', '0', '--keyless-rps', '0', '--cache-size', '0', '--index', 'on', '--database-url', databaseUrl()];
   flags.push('--state-file', stateFile, '--save-interval', '0', '--shards', '2', '--accounts', '2', ...chainFlags);
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', path.join(__dirname, '..', 'bin', 'ton-http-bridge.js'), ...flags, '--log-level', 'warn'], {
+  // BENCH_V3_NODE_FLAGS: more flags for the API's node (e.g. `--cpu-prof --cpu-prof-dir=DIR` to see where a fill's time goes).
+  const nodeFlags = (process.env['BENCH_V3_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', ...nodeFlags, path.join(__dirname, '..', 'bin', 'ton-http-bridge.js'), ...flags, '--log-level', 'warn'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
