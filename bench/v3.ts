@@ -14,7 +14,7 @@
  * Then the API runs with its response cache off (`--cache-size 0`), and autocannon drives each
  * figure with 50 connections for SECONDS s, every request with other parameters (another account,
  * message, trace or offset), so no cache of any kind answers the same request twice. Last, every
- * route with the largest values a client may send (offset 100 000, limit 1 000, the widest ranges,
+ * route with the largest values a client may send (offset MAX_OFFSET, limit 1 000, the widest ranges,
  * as many addresses as a URL holds), one at a time, three times each: the slowest of the three.
  *
  * Targets (issue 23): transactions?account p99 <= 20 ms, transactionsByMessage p99 <= 10 ms,
@@ -36,6 +36,7 @@ import pg from 'pg';
 import { DEFAULT_LOCALNET_MNEMONIC, V4R2_BASE_SUBWALLET_ID } from '../src/localnet';
 import { V3_ROUTES, type V3Database } from '../src/v3';
 import { V3Query } from '../src/v3/params/query';
+import { MAX_LIMIT, MAX_OFFSET } from '../src/v3/params/rules';
 import { freePort } from '../test/helpers/waiting';
 
 const ROUNDS = Number(process.env['BENCH_V3_ROUNDS'] ?? 340);
@@ -43,9 +44,12 @@ const ROUNDS = Number(process.env['BENCH_V3_ROUNDS'] ?? 340);
 const WIDE_MESSAGES = 250;
 /** Each round: wallet v4r2 #0 sends this many transfers of four messages (its deep history). */
 const TRANSFERS_PER_ROUND = 10;
+/** Transactions a round makes: the wide transfer and its receivers, the deep wallet's transfers and theirs, the 4-transaction trace. */
+const TX_PER_ROUND = 1 + WIDE_MESSAGES + TRANSFERS_PER_ROUND * 5 + 4;
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env['BENCH_V3_SECONDS'] ?? 10);
-const DATABASE = 'bench_v3';
+/** BENCH_V3_DATABASE: another database (and chain file) than the kept fill's, e.g. for a short trial fill. */
+const DATABASE = process.env['BENCH_V3_DATABASE'] ?? 'bench_v3';
 const ADMIN_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
  * Masterchain blocks the chain keeps while it is filled: the index reads each block as it is made,
@@ -140,7 +144,7 @@ interface ChainHead {
 function cacheFiles(): { file: string; headFile: string } {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `bench-v3-${ROUNDS}x${TRANSFERS_PER_ROUND}x${WIDE_MESSAGES}.state`);
+  const file = path.join(dir, `${DATABASE.replace(/_/g, '-')}-${ROUNDS}x${TRANSFERS_PER_ROUND}x${WIDE_MESSAGES}.state`);
   return { file, headFile: `${file}.head.json` };
 }
 
@@ -167,7 +171,12 @@ async function fill(): Promise<ChainHead> {
   await recreateDatabase();
   const started = performance.now();
   // A transfer of 250 messages is executed before sendBoc answers: more than the 10 s request and 5 s lite query defaults on a busy machine.
-  const api = await startApi(file, ['--block-interval', '3600000', '--keep-blocks', String(FILL_KEEP_BLOCKS), '--request-timeout', '300000', '--query-timeout', '120000'], async (api) => {
+  // --pending-traces 0: the API otherwise emulates every sent message's trace in the background
+  // (v3's pending routes), reading each account it touches with its proof: for a 250-message
+  // transfer 250 account proofs made by the chain's thread and checked on the API's. Measured with
+  // --cpu-prof over 10 rounds: ~85% of the API's CPU, the emulator's own share ~7%.
+  const fillFlags = ['--block-interval', '3600000', '--keep-blocks', String(FILL_KEEP_BLOCKS), '--request-timeout', '300000', '--query-timeout', '120000', '--pending-traces', '0'];
+  const api = await startApi(file, fillFlags, async (api) => {
     const res = await fetch(`${api.root}/api/v2/getMasterchainInfo`).catch(() => null);
     return res?.status === 200;
   });
@@ -183,22 +192,54 @@ async function fill(): Promise<ChainHead> {
         () => -1,
       );
     let seqno0 = 0;
+    // Where the fill's time goes, per stretch of 10 rounds: signing, sendBoc (the emulator runs
+    // each transfer's cascade before it answers), mine (the seal), waiting for the index, and the
+    // API process's CPU (chain thread, index writer and HTTP together).
+    const spent = { sign: 0, send: 0, mine: 0, wait: 0 };
+    let cpuMark = api.cpuMs();
+    let stretchStart = performance.now();
+    let txMark = 0;
+    const timed = async <T>(part: keyof typeof spent, work: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      try {
+        return await work();
+      } finally {
+        spent[part] += performance.now() - t0;
+      }
+    };
+    const send = async (boc: Promise<string>) => {
+      const signed = await timed('sign', () => boc);
+      await timed('send', () => post(`${api.root}/api/v2/sendBoc`, { boc: signed }));
+    };
     for (let round = 0; round < ROUNDS; round++) {
       if (performance.now() - started > FILL_MINUTES * 60_000) {
         console.log(`  fill: stopped after ${round} of ${ROUNDS} rounds (BENCH_V3_FILL_MINUTES=${FILL_MINUTES})`);
         break;
       }
       for (let i = 0; i < TRANSFERS_PER_ROUND; i++) {
-        await post(`${api.root}/api/v2/sendBoc`, { boc: await transferBoc(wallets, 0, seqno0, 4, seqno0 * 4) });
+        await send(transferBoc(wallets, 0, seqno0, 4, seqno0 * 4));
         seqno0++;
       }
-      await post(`${api.root}/api/v2/sendBoc`, { boc: await transferBoc(wallets, 1, round, 3, round * 3 + 7) });
-      await post(`${api.root}/api/v2/sendBoc`, { boc: await wideTransferBoc(wallets, round, round * WIDE_MESSAGES + 11) });
-      mined = ((await post(`${api.root}/localnet/mine`, {})) as { seqno: number }).seqno;
+      await send(transferBoc(wallets, 1, round, 3, round * 3 + 7));
+      await send(wideTransferBoc(wallets, round, round * WIDE_MESSAGES + 11));
+      mined = ((await timed('mine', () => post(`${api.root}/localnet/mine`, {}))) as { seqno: number }).seqno;
       rounds++;
-      while (mined - (await indexed()) > FILL_MAX_LAG) await new Promise((resolve) => setTimeout(resolve, 200));
+      await timed('wait', async () => {
+        while (mined - (await indexed()) > FILL_MAX_LAG) await new Promise((resolve) => setTimeout(resolve, 200));
+      });
       if ((round + 1) % 10 === 0) {
-        console.log(`  fill: ${round + 1}/${ROUNDS} blocks, ${((performance.now() - started) / 1000).toFixed(0)} s, load ${loadavg()[0]!.toFixed(1)}`);
+        const tx = rounds * TX_PER_ROUND;
+        const wall = (performance.now() - stretchStart) / 1000;
+        const parts = Object.entries(spent).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ');
+        const cpu = api.cpuMs();
+        console.log(
+          `  fill: ${round + 1}/${ROUNDS} rounds (~${tx} tx), ${((performance.now() - started) / 1000).toFixed(0)} s; last 10: ${wall.toFixed(1)} s (${parts} s), ` +
+            `${((tx - txMark) / wall).toFixed(0)} tx/s, API CPU ${((cpu - cpuMark) / 1000).toFixed(1)} s, index at ${await indexed()}/${mined}, load ${loadavg()[0]!.toFixed(1)}`,
+        );
+        for (const k of Object.keys(spent) as (keyof typeof spent)[]) spent[k] = 0;
+        cpuMark = cpu;
+        stretchStart = performance.now();
+        txMark = tx;
       }
     }
     while ((await indexed()) < mined) await new Promise((resolve) => setTimeout(resolve, 200));
@@ -278,7 +319,9 @@ async function startApi(stateFile: string, chainFlags: readonly string[], ready:
   const port = await freePort();
   const flags = ['--port', String(port), '--metrics-port', '0', '--keyless-rps', '0', '--cache-size', '0', '--index', 'on', '--database-url', databaseUrl()];
   flags.push('--state-file', stateFile, '--save-interval', '0', '--shards', '2', '--accounts', '2', ...chainFlags);
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', path.join(__dirname, '..', 'bin', 'ton-http-bridge.js'), ...flags, '--log-level', 'warn'], {
+  // BENCH_V3_NODE_FLAGS: more flags for the API's node (e.g. `--cpu-prof --cpu-prof-dir=DIR` to see where a fill's time goes).
+  const nodeFlags = (process.env['BENCH_V3_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', ...nodeFlags, path.join(__dirname, '..', 'bin', 'ton-http-bridge.js'), ...flags, '--log-level', 'warn'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -413,7 +456,6 @@ export async function runV3Bench(): Promise<void> {
   const api = await startFilledApi(head);
   const client = new pg.Client({ connectionString: databaseUrl() });
   await client.connect();
-  const base = api.base;
   const figures: Figure[] = [];
   try {
     const count = Number((await client.query<{ n: string }>('select count(*) as n from transactions')).rows[0]!.n);
@@ -469,7 +511,7 @@ export async function runV3Bench(): Promise<void> {
       );
     }
 
-    await largest(base, client, head.seqno, deep, messages[0]!, fourTx[0]!);
+    await largest(api, client, head.seqno, deep, messages[0]!, fourTx[0]!);
   } finally {
     await client.end();
     await api.stop();
@@ -489,11 +531,11 @@ async function pgTimeText(client: pg.Client, route: string): Promise<string> {
 }
 
 /** Every route with the largest values a client may send, one request at a time, worst of three. */
-async function largest(base: string, client: pg.Client, head: number, deep: string, msgHash: Buffer, txHash: Buffer): Promise<void> {
+async function largest(api: Api, client: pg.Client, head: number, deep: string, msgHash: Buffer, txHash: Buffer): Promise<void> {
   const maxLt = '9223372036854775807';
   const maxUtime = '2147483647';
   const wide = `start_lt=0&end_lt=${maxLt}&start_utime=0&end_utime=${maxUtime}`;
-  const page = 'limit=1000&offset=100000';
+  const page = `limit=${MAX_LIMIT}&offset=${MAX_OFFSET}`;
   // As many addresses as the 16 KB URL bound lets through (the 1 024-value bound is never reached by a GET).
   const all = (await client.query<{ account: string }>('select account from latest_account_states order by account limit 1024')).rows.map((r) => r.account);
   const fit = (key: string): string => {
@@ -519,7 +561,7 @@ async function largest(base: string, client: pg.Client, head: number, deep: stri
     ['transactions, deep account widest', `/transactions?account=${deep}&${wide}&${page}`],
     [`transactions, ${many} accounts`, `/transactions?${manyAccounts}&${page}`],
     [`transactions, ${many} excluded`, `/transactions?${fit('exclude_account')}&${page}`],
-    ['transactions, offset over bound', '/transactions?limit=1000&offset=100001'],
+    ['transactions, offset over bound', `/transactions?limit=${MAX_LIMIT}&offset=${MAX_OFFSET + 1}`],
     ['transactionsByMasterchainBlock', `/transactionsByMasterchainBlock?seqno=${head}&${page}`],
     ['transactionsByMessage, direction', `/transactionsByMessage?msg_hash=${hex(msgHash)}&direction=in&${page}`],
     ['transactionsByMessage, opcode', `/transactionsByMessage?opcode=0&${page}`],
@@ -541,22 +583,27 @@ async function largest(base: string, client: pg.Client, head: number, deep: stri
     ['pendingTraces', `/pendingTraces?account=${deep}`],
     ['pendingActions', `/pendingActions?account=${deep}`],
   ];
-  console.log(`\n  the largest requests (offset 100 000, limit 1 000, widest ranges, a full URL of addresses), worst of 3, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`\n  the largest requests (offset ${MAX_OFFSET}, limit ${MAX_LIMIT}, widest ranges, a full URL of addresses), worst of 3, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   for (const [label, route] of requests) {
     let worst = 0;
     let status = 0;
     let error = '';
+    let bytes = 0;
+    // The API's own CPU for the request (mean of the three): what it costs where the wall time is the machine's load.
+    const cpuBefore = api.cpuMs();
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
-      const res = await fetch(`${base}${route}`);
+      const res = await fetch(`${api.base}${route}`);
       const text = await res.text();
       worst = Math.max(worst, performance.now() - started);
       status = res.status;
+      bytes = Buffer.byteLength(text);
       if (status !== 200) error = text.slice(0, 60);
     }
+    const cpu = (api.cpuMs() - cpuBefore) / 3;
     const pgText = status === 200 ? await pgTimeText(client, route) : '';
     console.log(
-      `  ${label.padEnd(36)} ${String(status).padEnd(4)} ${worst.toFixed(1).padStart(7)} ms <= 100  ${worst <= 100 ? 'pass' : 'FAIL'}  ${pgText.padEnd(16)} ${error}`,
+      `  ${label.padEnd(36)} ${String(status).padEnd(4)} ${worst.toFixed(1).padStart(7)} ms <= 100  ${worst <= 100 ? 'pass' : 'FAIL'}  ${pgText.padEnd(16)} cpu ${cpu.toFixed(0).padStart(4)} ms ${(bytes / 1024).toFixed(0).padStart(6)} KB ${error}`,
     );
   }
 }

@@ -21,7 +21,7 @@ import {
   type MsgAddress,
 } from '../tlb';
 import { loadSnakeBytes } from '../converters';
-import type { ActionDetails, ActionJson, TokenDirectory, TraceInput, TraceMessage, TraceTransaction } from './types';
+import type { ActionDetails, ActionJson, NftItemInfo, TokenDirectory, TraceInput, TraceMessage, TraceTransaction } from './types';
 import { V1_ACTION_TYPES } from './versions';
 
 /**
@@ -36,6 +36,13 @@ import { V1_ACTION_TYPES } from './versions';
 
 const ELECTOR = '-1:' + '3'.repeat(64);
 const ZERO_KEY = Buffer.alloc(32);
+/** toncenter's `.ton` DNS item code hash and root (blocks/auction.py): either one makes an item a DNS item there. */
+const DNS_ITEM_CODE_HASH = 'i1/8nr/TkGTY1fVuRlnIJrt1k5I/XKSHKL5NYK9vUfk=';
+const DNS_ROOT = '0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF';
+/** The auction's `fill_up`: a `.ton` item pays its winning bid to the root with it (AuctionFillUp). */
+const OP_AUCTION_FILL_UP = 0x370fec51;
+/** A `.ton` item (or Fragment auction) returning the previous best bid to its bidder. */
+const OP_OUTBID_NOTIFICATION = 0x557cea20;
 
 interface EventNode {
   readonly tx: TraceTransaction;
@@ -464,6 +471,111 @@ const changeDns: Matcher = (block, directory) => {
   return merge(typed, block, bounces);
 };
 
+function dnsItem(directory: TokenDirectory, address: string | null): NftItemInfo | null {
+  const item = address ? directory.nftItem(address) : undefined;
+  if (!item || (item.codeHash !== DNS_ITEM_CODE_HASH && item.collection !== DNS_ROOT)) return null;
+  return item;
+}
+
+/** The query id after the opcode, when the body has 64 more bits (toncenter's optional read). */
+function optionalQueryId(node: EventNode): string | null {
+  const s = bodySlice(node);
+  if (!s || s.remainingBits < 96) return null;
+  s.skip(32);
+  return s.loadUintBig(64).toString();
+}
+
+/**
+ * dns_purchase (v3, DnsPurchaseMatcher): a `.ton` item's `fill_up` to its root, sent by a call to
+ * the item (the first message with an opcode after the auction's end hands the item to the best
+ * bidder, who sent that call). Only the fill-up is merged: the call stays its own action.
+ */
+const dnsPurchase: Matcher = (block, directory) => {
+  if (!isCall(block, OP_AUCTION_FILL_UP)) return null;
+  const parent = block.prev;
+  if (!parent || parent.type !== 'call_contract' || parent.merged) return null;
+  const head = block.nodes[0]!;
+  const itemAddress = head.msg!.source;
+  const item = dnsItem(directory, itemAddress);
+  if (!item) return null;
+  const typed = newBlock('dns_purchase', []);
+  typed.fields = {
+    destination: parent.nodes[0]!.msg?.source ?? null,
+    asset: item.collection,
+    assetSecondary: itemAddress,
+    details: { nft_item_index: item.index, query_id: optionalQueryId(head), price: str(head.msg!.value) },
+  };
+  typed.failed = head.tx.aborted;
+  return merge(typed, block, []);
+};
+
+/** dns_release (v3, DnsReleaseMatcher): `dns_balance_release` to a `.ton` item (after a year without renewal, anyone may). */
+const dnsRelease: Matcher = (block, directory) => {
+  if (!isCall(block, OP.dnsBalanceRelease)) return null;
+  const head = block.nodes[0]!;
+  const itemAddress = head.msg!.destination;
+  const item = dnsItem(directory, itemAddress);
+  if (!item) return null;
+  const typed = newBlock('dns_release', []);
+  typed.fields = {
+    source: head.msg!.source,
+    destination: itemAddress,
+    asset: item.collection,
+    value: head.msg!.value,
+    details: { nft_item_index: item.index, query_id: optionalQueryId(head) },
+  };
+  typed.failed = head.tx.aborted;
+  return merge(typed, block, []);
+};
+
+/**
+ * auction_bid (v1, AuctionBidMatcher) on a `.ton` item: a plain transfer to the item that makes it
+ * return the previous best bid (an outbid notification follows; without one, as the first bid of
+ * a domain or a fill-up by its owner, it is no bid there). toncenter's Getgems and Fragment
+ * auctions are not classified here.
+ */
+const auctionBid: Matcher = (block, directory) => {
+  if (block.type !== 'ton_transfer' || block.merged || block.deployments.size > 0) return null;
+  const comment = block.fields.details?.['comment'];
+  if (comment === 'cancel' || comment === 'finish' || comment === 'stop') return null;
+  const head = block.nodes[0]!;
+  const itemAddress = head.msg!.destination;
+  const item = dnsItem(directory, itemAddress);
+  if (!item || !block.next.some((b) => isCall(b, OP_OUTBID_NOTIFICATION))) return null;
+  const typed = newBlock('auction_bid', []);
+  typed.fields = {
+    source: head.msg!.source,
+    destination: itemAddress,
+    asset: item.collection,
+    assetSecondary: itemAddress,
+    value: head.msg!.value,
+    details: { nft_item_index: item.index },
+  };
+  typed.failed = block.failed;
+  return merge(typed, block, []);
+};
+
+/** auction_outbid (v3, AuctionOutbidMatcher, Fragment kind): the one outbid notification the auction sends after a bid. */
+const auctionOutbid: Matcher = (block) => {
+  if (block.type !== 'auction_bid' || block.merged) return null;
+  const auction = block.fields.destination ?? null;
+  const outbids = block.next.filter((b) => isCall(b, OP_OUTBID_NOTIFICATION) && b.nodes[0]!.msg!.source === auction);
+  if (outbids.length !== 1) return null;
+  const outbid = outbids[0]!;
+  const msg = outbid.nodes[0]!.msg!;
+  const typed = newBlock('auction_outbid', []);
+  typed.fields = {
+    source: auction,
+    destination: msg.destination,
+    sourceSecondary: block.fields.source ?? null,
+    asset: block.fields.asset ?? null,
+    assetSecondary: block.fields.assetSecondary ?? null,
+    amount: msg.value,
+  };
+  typed.failed = outbid.failed;
+  return merge(typed, outbid, []);
+};
+
 /** A DNSRecord as ton-index-go's ActionDetailsChangeDnsValue. */
 function dnsValue(cell: Cell): ActionDetails {
   const out: ActionDetails = {
@@ -661,10 +773,14 @@ const MATCHERS: readonly Matcher[] = [
   nftMint,
   jettonTransfer,
   jettonBurn,
+  dnsRelease,
+  dnsPurchase,
   nftTransfer,
   changeDns,
   electionMatcher('election_deposit', OP.electorNewStake, OP.electorNewStakeConfirmation),
   electionMatcher('election_recover', OP.electorRecoverStakeRequest, OP.electorRecoverStakeResponse),
+  auctionBid,
+  auctionOutbid,
   jettonMint,
   multisigCreateOrder,
   multisigApprove,
@@ -761,6 +877,46 @@ function detailsOf(block: Block): ActionDetails {
       return { owner: f.source ?? null, owner_jetton_wallet: f.sourceSecondary ?? null, asset: f.asset ?? null, amount: str(f.amount) };
     case 'jetton_mint':
       return { asset: f.asset ?? null, receiver: f.destination ?? null, receiver_jetton_wallet: f.destinationSecondary ?? null, amount: str(f.amount), ton_amount: str(f.value) };
+    case 'auction_bid':
+      return {
+        amount: str(f.value),
+        bidder: f.source ?? null,
+        auction: f.destination ?? null,
+        nft_item: f.assetSecondary ?? null,
+        nft_collection: f.asset ?? null,
+        nft_item_index: d['nft_item_index'] ?? null,
+      };
+    case 'auction_outbid':
+      // comment and marketplace are omitempty there: a `.ton` outbid has no comment, and the
+      // marketplace name comes from a table of marketplaces we do not keep.
+      return {
+        auction_address: f.source ?? null,
+        bidder: f.destination ?? null,
+        new_bidder: f.sourceSecondary ?? null,
+        nft_item: f.assetSecondary ?? null,
+        nft_collection: f.asset ?? null,
+        amount: str(f.amount),
+      };
+    case 'dns_purchase':
+      // ton-index-go's ActionDetailsDnsPurchase: price and payout_amount are both the fill-up's value there.
+      return {
+        nft_collection: f.asset ?? null,
+        nft_item: f.assetSecondary ?? null,
+        nft_item_index: d['nft_item_index'] ?? null,
+        new_owner: f.destination ?? null,
+        price: d['price'] ?? null,
+        query_id: d['query_id'] ?? null,
+        payout_amount: d['price'] ?? null,
+      };
+    case 'dns_release':
+      return {
+        query_id: d['query_id'] ?? null,
+        source: f.source ?? null,
+        nft_item: f.destination ?? null,
+        nft_collection: f.asset ?? null,
+        nft_item_index: d['nft_item_index'] ?? null,
+        value: str(f.value),
+      };
     case 'nft_mint':
       return omitEmpty({ owner: f.source ?? null, nft_item: f.assetSecondary ?? null, nft_collection: f.asset ?? null, nft_item_index: d['nft_item_index'] ?? null }, ['owner']);
     case 'nft_transfer':

@@ -212,15 +212,15 @@ export async function indexedTokenDirectory(client: ClientBase, inputs: readonly
   if (accounts.size === 0) return EMPTY_DIRECTORY;
   const list = [...accounts];
   const wallets = await client.query<{ address: string; owner: string; jetton: string }>('select address, owner, jetton from jetton_wallets where address = any($1)', [list]);
-  const items = await client.query<{ address: string; index: string; collection_address: string | null }>(
-    'select address, index::text as index, collection_address from nft_items where address = any($1)',
+  const items = await client.query<{ address: string; index: string; collection_address: string | null; code_hash: string | null }>(
+    "select address, index::text as index, collection_address, encode(code_hash, 'base64') as code_hash from nft_items where address = any($1)",
     [list],
   );
   // Multisig orders (migration 4): their signers join the multisig actions' accounts.
   const orders = await client.query<{ address: string; signers: string[] | null }>('select address, signers from multisig_orders where address = any($1)', [list]);
   if (wallets.rows.length === 0 && items.rows.length === 0 && orders.rows.length === 0) return EMPTY_DIRECTORY;
   const walletMap = new Map(wallets.rows.map((r) => [r.address, { owner: r.owner, jetton: r.jetton }]));
-  const itemMap = new Map(items.rows.map((r) => [r.address, { index: r.index, collection: r.collection_address }]));
+  const itemMap = new Map(items.rows.map((r) => [r.address, { index: r.index, collection: r.collection_address, codeHash: r.code_hash }]));
   const orderMap = new Map(orders.rows.map((r) => [r.address, { signers: r.signers ?? [] }]));
   return { jettonWallet: (address) => walletMap.get(address), nftItem: (address) => itemMap.get(address), multisigOrder: (address) => orderMap.get(address) };
 }

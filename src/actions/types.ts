@@ -59,6 +59,8 @@ export interface JettonWalletInfo {
 export interface NftItemInfo {
   readonly index: string;
   readonly collection: string | null;
+  /** The item's code hash, base64 (toncenter tells a `.ton` DNS item by it or by its collection). */
+  readonly codeHash?: string | null;
 }
 
 /** A multisig v2 order the index detected (confirmed by its multisig's `get_order_address`). */

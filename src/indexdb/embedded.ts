@@ -9,6 +9,15 @@ import { IndexStoreError } from './errors';
 /** Longest the embedded database may take to open (a large data directory replays its WAL). */
 const START_TIMEOUT_MS = 180_000;
 const LOCK_FILE = 'ton-http-bridge.lock';
+/**
+ * The serving thread's young generation (V8's nursery), MB. PGlite's JavaScript side allocates a
+ * buffer or more per message, so by default V8 grows that thread's nursery to its maximum (tens of
+ * MB, resident from then on). Capped, it is collected more often, not for longer: measured, a
+ * store alone after 30 000 inserted rows, ~205 MB RSS at rest -> ~185 MB, the process's scavenges
+ * 0.41 s -> 0.28 s in all (docs/benchmarks.md, "The index"). The init thread (initdb, once per
+ * PGlite version) keeps V8's default: it lives for seconds.
+ */
+const SERVE_YOUNG_GENERATION_MB = 8;
 /** pg connects to a unix socket as `<host>/.s.PGSQL.<port>`. */
 const SOCKET_PORT = 5432;
 
@@ -70,7 +79,8 @@ export function claimIndexDir(dataDir: string | null): () => void {
 
 /** Runs one pgliteWorker thread until its first message: 'ready' resolves, anything else rejects. */
 async function runWorker(data: PgliteWorkerData, what: string): Promise<Worker> {
-  const worker = new Worker(path.join(__dirname, 'pgliteWorkerEntry.js'), { workerData: data });
+  const limits = data.mode === 'serve' ? { resourceLimits: { maxYoungGenerationSizeMb: SERVE_YOUNG_GENERATION_MB } } : {};
+  const worker = new Worker(path.join(__dirname, 'pgliteWorkerEntry.js'), { workerData: data, ...limits });
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new IndexStoreError('the embedded database did not open in time')), START_TIMEOUT_MS);

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
@@ -57,6 +60,44 @@ const START_PARAMS = [
   'maintenance_work_mem=16MB',
 ];
 
+/**
+ * PostgreSQL's wasm compiled so that V8 never tiers it up to TurboFan: Liftoff (the baseline
+ * compiler) only. TurboFan's code and the memory its compilations leave in the thread's malloc
+ * arena were ~50-70 MB of the store's resident memory once queries had run (a store alone after
+ * 30 000 inserted rows: ~250-290 MB RSS with tier-up, ~205-215 MB without), while the index's
+ * queries are short and wait mostly on files (docs/benchmarks.md, "The index").
+ *
+ * V8's flags are process-wide, but what decides this binds per module, when it is created: a
+ * module made without dynamic tiering gets Liftoff code that never asks for TurboFan. So
+ * `--liftoff-only` (which implies `--no-wasm-dynamic-tiering` and `--no-wasm-tier-up`) is set just
+ * around this synchronous compile (tens of ms), and `--wasm-dynamic-tiering` is put back right
+ * after, so that modules made later (the TVM emulator in a thread that starts later) tier up as
+ * usual (test/index/embeddedWasmTiering.test.ts). `--wasm-tier-up` is left off on purpose: V8
+ * reads it again at each lazy compile of a function of a module without dynamic tiering and would
+ * then compile every PostgreSQL function a second time (measured: +100 MB); modules with dynamic
+ * tiering, V8's default and every other module here, do not use it.
+ *
+ * A module another thread creates inside that window would be Liftoff-only too. The emulator's is
+ * created by the chain thread before the index opens and then shared from V8's module cache with
+ * the TVM threads, so only a first TVM thread of a remote network (`--index-dir`) compiling in that
+ * same instant could be.
+ */
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+/** The project's TypeScript libs are ES2022, without the WebAssembly API's types. */
+const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule } };
+
+function compileLiftoffOnly(): WasmModule {
+  const wasmFile = path.join(path.dirname(require.resolve('@electric-sql/pglite')), 'pglite.wasm');
+  const bytes = readFileSync(wasmFile);
+  setFlagsFromString('--liftoff-only');
+  try {
+    return new wasmApi.Module(bytes);
+  } finally {
+    setFlagsFromString('--no-liftoff-only');
+    setFlagsFromString('--wasm-dynamic-tiering');
+  }
+}
+
 async function run(): Promise<void> {
   const { mode, dataDir, socketPath } = workerData as PgliteWorkerData;
   const port = parentPort;
@@ -64,7 +105,7 @@ async function run(): Promise<void> {
   let db: PGlite;
   let server: PGLiteSocketServer;
   try {
-    db = new PGlite(dataDir, { startParams: START_PARAMS });
+    db = new PGlite(dataDir, { startParams: START_PARAMS, pgliteWasmModule: compileLiftoffOnly() });
     await db.waitReady;
     if (mode === 'init') {
       await db.close();

@@ -258,6 +258,106 @@ describe('action classifier', () => {
     }
   });
 
+  describe('dns_purchase and dns_release (v3; toncenter blocks/auction.py)', () => {
+    const DNS_ROOT = '0:B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF';
+    const DNS_CODE_HASH = 'i1/8nr/TkGTY1fVuRlnIJrt1k5I/XKSHKL5NYK9vUfk=';
+    const DNS_ITEM = addr(0xd1);
+    const OTHER_ITEM = addr(0xd2);
+    const fillUp = (queryId: bigint | null) => {
+      const b = beginCell().storeUint(0x370fec51, 32);
+      return (queryId === null ? b : b.storeUint(queryId, 64)).endCell();
+    };
+    const dnsDirectory = (info: { collection: string; codeHash?: string | null }): TokenDirectory => ({
+      jettonWallet: () => undefined,
+      nftItem: (a) => (a === DNS_ITEM ? { index: '99', ...info } : a === OTHER_ITEM ? { index: '1', collection: COLLECTION, codeHash: 'x' } : undefined),
+    });
+    /** The winner's first call with an opcode after the auction: the item pays the bid to the root with fill_up. */
+    function claim(label: string, item: string, queryId: bigint | null, aborted = false) {
+      const ext = external(label, WALLET_B);
+      const call = message(label + '-call', WALLET_B, item, 100_000_000n, beginCell().store(storeDnsChangeRecord({ queryId: 3n, key: Buffer.alloc(32, 5), value: beginCell().storeUint(0x9fd3, 16).storeAddress(address(WALLET_B)).storeUint(0, 8).endCell() })).endCell());
+      const pay = message(label + '-fill', item, DNS_ROOT, 2_900_000_000n, fillUp(queryId), false);
+      const t1 = tx(label + '1', WALLET_B, ext, [call]);
+      const t2 = tx(label + '2', item, call, [pay]);
+      const t3 = tx(label + '3', DNS_ROOT, pay, [], { aborted });
+      return { ext, call, pay, transactions: [t1, t2, t3], t3 };
+    }
+
+    test('a fill-up from a .ton item after a call to it: dns_purchase for the caller, the call its own change_dns', () => {
+      const c = claim('dp', DNS_ITEM, 3n);
+      const actions = classifyTrace({ traceId: c.transactions[0]!.hash, externalHash: c.ext.hash, transactions: c.transactions }, dnsDirectory({ collection: DNS_ROOT }));
+      expect(actions.map((a) => a.type)).toEqual(['change_dns', 'dns_purchase', 'call_contract']);
+      const purchase = actions[1]!;
+      expect(purchase.details).toEqual({
+        nft_collection: DNS_ROOT,
+        nft_item: DNS_ITEM,
+        nft_item_index: '99',
+        new_owner: WALLET_B,
+        price: '2900000000',
+        query_id: '3',
+        payout_amount: '2900000000',
+      });
+      expect(purchase.action_id).toBe(actionId(c.pay.hash, 'dns_purchase'));
+      // Its transactions: the root's, and the item's that sent the fill-up (the initiating one).
+      expect(new Set(purchase.transactions)).toEqual(new Set([c.transactions[1]!.hash, c.t3.hash]));
+      expect(purchase.accounts).toEqual([DNS_ROOT, DNS_ITEM, WALLET_B].sort());
+      // Its step for an older client: the fill-up call, marked with it as ancestor.
+      expect(actions[2]).toMatchObject({ type: 'call_contract', ancestor_type: ['dns_purchase'], details: expect.objectContaining({ opcode: '0x370fec51' }) });
+      expect(selectActions(actions, expandActionTypes(['v1'])).map((a) => a.type)).toEqual(['change_dns', 'call_contract']);
+    });
+
+    test('a .ton item is told by its code hash too; a query id is optional; a failed fill-up fails the purchase', () => {
+      const c = claim('dp2', DNS_ITEM, null, true);
+      const actions = classifyTrace({ traceId: c.transactions[0]!.hash, externalHash: c.ext.hash, transactions: c.transactions }, dnsDirectory({ collection: COLLECTION, codeHash: DNS_CODE_HASH }));
+      const purchase = actions.find((a) => a.type === 'dns_purchase')!;
+      expect(purchase.details).toMatchObject({ nft_collection: COLLECTION, query_id: null });
+      expect(purchase.success).toBe(false);
+    });
+
+    test('an item of another collection and code, or an unknown one, makes no purchase', () => {
+      for (const item of [OTHER_ITEM, addr(0xd3)]) {
+        const c = claim('dp3' + item, item, 3n);
+        const actions = classifyTrace({ traceId: c.transactions[0]!.hash, externalHash: c.ext.hash, transactions: c.transactions }, dnsDirectory({ collection: DNS_ROOT }));
+        expect(actions.map((a) => a.type)).not.toContain('dns_purchase');
+      }
+    });
+
+    test('a bid on a .ton item that returns the last bid: auction_bid, and the returned bid auction_outbid', () => {
+      const ext = external('ab', WALLET_B);
+      const bid = message('ab-bid', WALLET_B, DNS_ITEM, 3_000_000_000n, null);
+      const back = message('ab-back', DNS_ITEM, WALLET_A, 1_980_000_000n, beginCell().storeUint(0x557cea20, 32).storeUint(77, 64).endCell(), false);
+      const t1 = tx('ab1', WALLET_B, ext, [bid]);
+      const t2 = tx('ab2', DNS_ITEM, bid, [back]);
+      const t3 = tx('ab3', WALLET_A, back, []);
+      const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3] }, dnsDirectory({ collection: DNS_ROOT }));
+      expect(actions.map((a) => a.type)).toEqual(['auction_bid', 'auction_outbid', 'call_contract']);
+      expect(actions[0]!.details).toEqual({ amount: '3000000000', bidder: WALLET_B, auction: DNS_ITEM, nft_item: DNS_ITEM, nft_collection: DNS_ROOT, nft_item_index: '99' });
+      expect(actions[1]!.details).toEqual({ auction_address: DNS_ITEM, bidder: WALLET_A, new_bidder: WALLET_B, nft_item: DNS_ITEM, nft_collection: DNS_ROOT, amount: '1980000000' });
+      expect(new Set(actions[1]!.transactions)).toEqual(new Set([t2.hash, t3.hash]));
+      expect(actions[2]).toMatchObject({ ancestor_type: ['auction_outbid'], details: expect.objectContaining({ opcode: '0x557cea20' }) });
+      // A transfer to the item that returns nothing (a first bid, an owner's fill-up) is no bid.
+      const lone = message('ab-lone', WALLET_B, DNS_ITEM, 1n, null);
+      const t4 = tx('ab4', WALLET_B, external('ab4', WALLET_B), [lone]);
+      const t5 = tx('ab5', DNS_ITEM, lone, []);
+      expect(classifyTrace({ traceId: t4.hash, externalHash: null, transactions: [t4, t5] }, dnsDirectory({ collection: DNS_ROOT })).map((a) => a.type)).toEqual(['ton_transfer']);
+    });
+
+    test('dns_balance_release to a .ton item: dns_release; the item paying the old owner stays a call', () => {
+      const ext = external('dr', WALLET_A);
+      const release = message('dr-release', WALLET_A, DNS_ITEM, 1_000_000_000n, beginCell().storeUint(OP.dnsBalanceRelease, 32).storeUint(8, 64).endCell());
+      const payOld = message('dr-pay', DNS_ITEM, WALLET_B, 500_000_000n, beginCell().storeUint(OP.dnsBalanceRelease, 32).storeUint(8, 64).endCell(), false);
+      const t1 = tx('dr1', WALLET_A, ext, [release]);
+      const t2 = tx('dr2', DNS_ITEM, release, [payOld]);
+      const t3 = tx('dr3', WALLET_B, payOld, []);
+      const actions = classifyTrace({ traceId: t1.hash, externalHash: ext.hash, transactions: [t1, t2, t3] }, dnsDirectory({ collection: DNS_ROOT }));
+      expect(actions.map((a) => a.type)).toEqual(['dns_release', 'call_contract', 'call_contract']);
+      expect(actions[0]!.details).toEqual({ query_id: '8', source: WALLET_A, nft_item: DNS_ITEM, nft_collection: DNS_ROOT, nft_item_index: '99', value: '1000000000' });
+      expect(actions[0]!.action_id).toBe(actionId(release.hash, 'dns_release'));
+      expect(actions[1]).toMatchObject({ ancestor_type: ['dns_release'] });
+      expect(actions[2]!.details).toMatchObject({ source: DNS_ITEM, destination: WALLET_B });
+      expect(actions[2]!.ancestor_type).toBeUndefined();
+    });
+  });
+
   test('election deposit with the elector confirmation; recover without an answer fails', () => {
     const body = beginCell().storeUint(OP.electorNewStake, 32).storeUint(1, 64).storeBuffer(Buffer.alloc(32)).storeUint(0, 32).storeUint(0, 32).storeBuffer(Buffer.alloc(32)).storeRef(beginCell().storeBuffer(Buffer.alloc(64))).endCell();
     const m1 = message('e-stake', WALLET_A, ELECTOR, 10_000_000_000n, body);

@@ -1,22 +1,22 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Address, beginCell, contractAddress, Dictionary, toNano } from '@ton/core';
-import { internal, TonClient } from '@ton/ton';
+import { Address, beginCell, Cell, contractAddress, Dictionary, toNano } from '@ton/core';
+import { TonClient } from '@ton/ton';
 import {
   changeDnsRecordBody,
-  dnsCodes,
-  dnsCollectionInit,
-  dnsDeployBody,
   dnsItemAddress,
+  dnsItemIndex,
   dnsRecord,
+  dnsRootInit,
+  fillUpBody,
+  ownDomains,
+  sendAtChainTime,
   sha256,
-  type DnsCodes,
 } from '../helpers/dns';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { deployTokensOn, indexCaughtUp, onchainContent, type DeployedTokens } from '../helpers/tokens';
 import { until } from '../helpers/waiting';
-import { transferFromWallet } from '../helpers/walletActions';
 import { loadV3Spec, V3_SPEC_PATH, V3_SPEC_PRESENT, type V3SpecValidator } from '../v3/v3Spec';
 
 jest.setTimeout(300_000);
@@ -26,9 +26,10 @@ type Json = Record<string, unknown>;
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 /**
- * TON DNS and token metadata on the embedded chain. A DNS collection and its items (TEP-81
- * contracts compiled here, test/helpers/dns.ts) named by `--dns-collections`: three domains
- * deployed with records, one changed afterwards by its owner (change_dns_record); they answer
+ * TON DNS and token metadata on the embedded chain. A DNS root with mainnet's `.ton` code
+ * (test/helpers/dns.ts) but its own on-chain content, so its own address, named by
+ * `--dns-collections`: three domains bought by the owner (their auctions ended by moving the chain
+ * clock), their records set by change_dns_record, alice's site changed afterwards; they answer
  * dns/records by domain and by wallet, and the owner's address book names its shortest domain
  * whose wallet record is itself. Metadata: an on-chain jetton (name, symbol, decimals, a chunked
  * description) and the DNS collection's on-chain content are decoded at once; a semi-chain NFT
@@ -40,7 +41,6 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
   let stack: LocalStack;
   let client: TonClient;
   let tokens: DeployedTokens;
-  let codes: DnsCodes;
   let server: http.Server;
   let base: string;
   let spec: V3SpecValidator | undefined;
@@ -86,8 +86,7 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-    codes = await dnsCodes();
-    const collectionInit = dnsCollectionInit(codes, dnsCollectionContent);
+    const collectionInit = dnsRootInit(dnsCollectionContent);
     collection = contractAddress(0, collectionInit);
     db = await createTestDatabase(backend, 'names');
     stack = await startLocalStack([
@@ -104,7 +103,6 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
       '5000',
     ]);
     client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
-    const { keyPair } = stack.localnet.wallets;
     // An on-chain jetton whose description is chunked (TEP-64 chunks#01), a semi-chain collection.
     const chunks = Dictionary.empty(Dictionary.Keys.Uint(32), Dictionary.Values.Cell());
     chunks.set(0, beginCell().storeBuffer(Buffer.from('chunked ')).endCell());
@@ -121,28 +119,19 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
       itemBase: `${base}/items/`,
     });
     const owner = tokens.owner;
-    await transferFromWallet(client, keyPair, [internal({ to: collection, value: toNano('1'), init: collectionInit, bounce: false })]);
-    await transferFromWallet(client, keyPair, [
-      internal({ to: collection, value: toNano('0.3'), body: dnsDeployBody(owner, 'alice', { wallet: dnsRecord.wallet(owner) }) }),
-      internal({
-        to: collection,
-        value: toNano('0.3'),
-        body: dnsDeployBody(owner, 'alicewonder', { wallet: dnsRecord.wallet(owner), storage: dnsRecord.storage(bag) }),
-      }),
-      internal({
-        to: collection,
-        value: toNano('0.3'),
-        body: dnsDeployBody(owner, 'bob', { wallet: dnsRecord.wallet(recipient), dns_next_resolver: dnsRecord.nextResolver(resolver) }),
-      }),
-    ]);
+    await sendAtChainTime(stack, client, 0, collection, toNano('1'), fillUpBody(), collectionInit);
+    // The tokens' owner is wallet 0: it buys the three domains and, alone in their auctions, owns them.
+    expect(owner.equals(stack.localnet.wallets.wallets[0]!.address)).toBe(true);
+    await ownDomains(stack, client, collection, ['alice', 'alicewonder', 'bobby']);
+    const set = (name: string, category: string, value: Cell) =>
+      sendAtChainTime(stack, client, 0, dnsItemAddress(collection, name), toNano('0.1'), changeDnsRecordBody(category, value));
+    await set('alice', 'wallet', dnsRecord.wallet(owner));
+    await set('alicewonder', 'wallet', dnsRecord.wallet(owner));
+    await set('alicewonder', 'storage', dnsRecord.storage(bag));
+    await set('bobby', 'wallet', dnsRecord.wallet(recipient));
+    await set('bobby', 'dns_next_resolver', dnsRecord.nextResolver(resolver));
     // A later change by the owner: alice gets a site record.
-    await transferFromWallet(client, keyPair, [
-      internal({
-        to: dnsItemAddress(codes, collection, 'alice'),
-        value: toNano('0.1'),
-        body: changeDnsRecordBody('site', dnsRecord.site(adnl)),
-      }),
-    ]);
+    await set('alice', 'site', dnsRecord.site(adnl));
     await indexCaughtUp(stack);
   });
 
@@ -154,7 +143,7 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
   });
 
   it('answers dns/records by domain with the records read from the item (the site set after the deploy)', async () => {
-    const alice = dnsItemAddress(codes, collection, 'alice');
+    const alice = dnsItemAddress(collection, 'alice');
     const { status, body } = await v3('/dns/records?domain=alice.ton');
     expect(status).toBe(200);
     checked('/dns/records', body);
@@ -170,9 +159,9 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
       },
     ]);
     expect(Object.keys(body['address_book'] as Json).sort()).toEqual([raw(alice), raw(tokens.owner)].sort());
-    const bob = await v3('/dns/records?domain=bob.ton');
+    const bob = await v3('/dns/records?domain=bobby.ton');
     expect(bob.body['records']).toEqual([
-      expect.objectContaining({ domain: 'bob.ton', dns_wallet: raw(recipient), dns_next_resolver: raw(resolver), dns_site_adnl: null }),
+      expect.objectContaining({ domain: 'bobby.ton', dns_wallet: raw(recipient), dns_next_resolver: raw(resolver), dns_site_adnl: null }),
     ]);
   });
 
@@ -197,7 +186,7 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
     expect(status).toBe(200);
     checked('/addressBook', body);
     expect((body[raw(tokens.owner)] as Json)['domain']).toBe('alice.ton');
-    // bob.ton's wallet is the recipient, but the recipient does not own it (toncenter's rule).
+    // bobby.ton's wallet is the recipient, but the recipient does not own it (toncenter's rule).
     expect((body[raw(recipient)] as Json)['domain']).toBeNull();
   });
 
@@ -245,7 +234,7 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
   });
 
   it("decodes the DNS collection's on-chain content and gives a DNS item its domain", async () => {
-    const alice = dnsItemAddress(codes, collection, 'alice');
+    const alice = dnsItemAddress(collection, 'alice');
     const { body } = await v3(`/metadata?address=${raw(collection)}&address=${raw(alice)}`);
     checked('/metadata', body);
     expect(body[raw(collection)]).toEqual({
@@ -262,7 +251,7 @@ describe.each(INDEX_BACKENDS)('DNS and metadata indexed from the local chain (%s
         },
       ],
     });
-    const index = BigInt('0x' + sha256('alice').toString('hex')).toString();
+    const index = dnsItemIndex('alice').toString();
     expect(body[raw(alice)]).toEqual({
       is_indexed: true,
       token_info: [{ valid: true, type: 'nft_items', nft_index: index, is_nsfw: false, is_scam: false, extra: { domain: 'alice.ton' } }],

@@ -5,7 +5,7 @@ import { storeMultisigApprove, storeMultisigNewOrder, storeVestingAddWhitelist, 
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { nextBlock, startLocalStack, type LocalStack } from '../helpers/localStack';
 import { indexCaughtUp } from '../helpers/tokens';
-import { callV2 } from '../helpers/v2Calls';
+import { getMethodOk } from '../helpers/v2Calls';
 import { transferFromWallet } from '../helpers/walletActions';
 import { loadV3DocsSpec, loadV3Spec, V3_DOCS_SPEC_PRESENT, V3_SPEC_PRESENT, type V3SpecValidator } from '../v3/v3Spec';
 import compiled from '../fixtures/contracts/multisigVesting.json';
@@ -75,11 +75,7 @@ describe.each(INDEX_BACKENDS)('multisig and vesting indexed from the local chain
     return { status: res.status, body };
   }
 
-  async function getMethod(address: Address, method: string): Promise<V2Entry[]> {
-    const answer = await callV2<{ stack: V2Entry[]; exit_code: number }>(stack, 'POST', 'runGetMethod', { address: address.toString(), method, stack: [] });
-    expect(answer.body.result!.exit_code).toBe(0);
-    return answer.body.result!.stack;
-  }
+  const getMethod = (address: Address, method: string) => getMethodOk(stack, address, method);
 
   async function actionsOf(account: Address, version = 'latest'): Promise<Json[]> {
     const res = await fetch(`${stack.url}/api/v3/actions?account=${raw(account)}&sort=asc`, { headers: { 'X-Actions-Version': version } });

@@ -135,3 +135,13 @@ export async function sendTransfer(
   await nextBlock(stack);
   return { seqnoBefore, sender: sender.address };
 }
+
+/** A v2 stack entry as runGetMethod answers it: `["num", "0x…"]`, `["cell", {bytes}]`, … */
+export type V2StackEntry = [string, unknown];
+
+/** runGetMethod (POST) of a method without arguments that must succeed (exit code 0): its stack. */
+export async function getMethodOk(stack: LocalStack, address: Address, method: string): Promise<V2StackEntry[]> {
+  const answer = await callV2<{ stack: V2StackEntry[]; exit_code: number }>(stack, 'POST', 'runGetMethod', { address: address.toString(), method, stack: [] });
+  if (answer.body.result?.exit_code !== 0) throw new Error(`${method} on ${address.toString()}: ${JSON.stringify(answer.body)}`);
+  return answer.body.result.stack;
+}

@@ -9,9 +9,17 @@ import type { KeyPair } from '@ton/crypto';
 
 /**
  * Sends up to four messages in one transfer and returns once the wallet's seqno moved. `walletId`
- * picks another funded v4r2 wallet of the chain (wallet i: the base subwallet id plus i).
+ * picks another funded v4r2 wallet of the chain (wallet i: the base subwallet id plus i). `timeout`
+ * (unix time the message is valid until) is for a chain whose clock was moved ahead of the wall
+ * clock (the default, the wall clock + 60 s, is already past there).
  */
-export async function transferFromWallet(client: TonClient, keyPair: KeyPair, messages: MessageRelaxed[], walletId?: number): Promise<void> {
+export async function transferFromWallet(
+  client: TonClient,
+  keyPair: KeyPair,
+  messages: MessageRelaxed[],
+  walletId?: number,
+  timeout?: number,
+): Promise<void> {
   const wallet = client.open(WalletContractV4.create({ workchain: 0, publicKey: keyPair.publicKey, walletId }));
   const seqno = await wallet.getSeqno();
   await wallet.sendTransfer({
@@ -19,6 +27,7 @@ export async function transferFromWallet(client: TonClient, keyPair: KeyPair, me
     secretKey: keyPair.secretKey,
     messages,
     sendMode: SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRORS,
+    timeout,
   });
   // The local chain answers an accepted message before its block (the next timed block, as on a
   // network; at once with --block-interval 0): wait for the seqno to move, within a bound.

@@ -397,7 +397,7 @@ describe('errors and headers', () => {
     ['/messages?direction=both', 'direction should be one of: in, out'],
     ['/transactionsByMessage', 'at least one of msg_hash, body_hash, opcode should be specified'],
     ['/transactionsByMessage?opcode=0xZZ', 'schema: error converting value for "opcode"'],
-    ['/transactions?offset=100001', 'offset is not allowed: 100001 > 100000'],
+    ['/transactions?offset=10001', 'offset is not allowed: 10001 > 10000'],
   ])('%s: 422 %s, body {"error"} alone', async (path, message) => {
     const res = await get(path);
     expect(res.status).toBe(422);

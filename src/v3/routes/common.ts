@@ -3,6 +3,7 @@ import { toTransactionJson } from '../models/transaction';
 import { parseGroup, type V3Query } from '../params/query';
 import {
   checkPaging,
+  MAX_OFFSET,
   readList,
   readSingle,
   toAccount,
@@ -69,7 +70,7 @@ export const accountList = (query: V3Query, name: string) => readList(query, nam
 
 export const PAGING_PARAMETERS: readonly RouteParameter[] = [
   { name: 'limit', type: 'integer', description: 'Rows to return, 1..1000 (default 100).' },
-  { name: 'offset', type: 'integer', description: 'Rows to skip (at most 100000, see docs/v3.md).' },
+  { name: 'offset', type: 'integer', description: `Rows to skip (at most ${MAX_OFFSET}, see docs/v3.md).` },
   { name: 'sort', type: 'string', description: 'asc or desc (also a, d).' },
 ];
 export const RANGE_PARAMETERS: readonly RouteParameter[] = [

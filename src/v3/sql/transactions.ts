@@ -109,9 +109,18 @@ export function buildTransactionsQuery(filter: TransactionFilter, paging: Paging
   const from = byMessage
     ? 'messages as M join transactions as T on M.tx_hash = T.hash and M.tx_lt = T.lt'
     : 'transactions as T';
-  const text =
-    `select ${TRANSACTION_JSON_COLUMNS} from ${from}${whereClause(where)} order by ${orderBy}` +
+  // The page's keys first, then its rows: PostgreSQL computes a select list (here ~70 columns, the
+  // bigints cast to text) for every row it sorts or skips, before the limit and the offset drop
+  // them. Selected whole, the widest range took 53 ms at 6 000 transactions, 45 of them sorting
+  // full rows, growing with the table. The keys (hash, lt: the primary key) are a few bytes a row;
+  // only the page's rows are then read whole, in the same order (a message filter's duplicates
+  // stay: each key row joins its one transaction).
+  const keys =
+    `select T.hash, T.lt from ${from}${whereClause(where)} order by ${orderBy}` +
     ` limit ${p.bind(paging.limit)} offset ${p.bind(paging.offset)}`;
+  const text =
+    `select ${TRANSACTION_JSON_COLUMNS} from (${keys}) as K join transactions as T on T.hash = K.hash and T.lt = K.lt` +
+    ` order by ${orderBy}`;
   return { text, values: p.values };
 }
 
