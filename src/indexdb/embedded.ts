@@ -26,6 +26,11 @@ export interface EmbeddedPostgres {
   /** The directory of the unix socket: pg's `host`. */
   readonly host: string;
   readonly port: number;
+  /**
+   * The files this store made outside its data directory (the socket's directory; the scratch
+   * directory of an in-memory store): what a thread that died without closing leaves behind.
+   */
+  readonly temporaryPaths: readonly string[];
   close(): Promise<void>;
 }
 
@@ -223,6 +228,7 @@ export async function startEmbeddedPostgres(requestedDir: string | null, claimed
   return {
     host: socketDir,
     port: SOCKET_PORT,
+    temporaryPaths: requestedDir ? [socketDir] : [socketDir, dataDir],
     close: () =>
       (closing ??= (async () => {
         // A clean close checkpoints PGlite's files; a stuck thread is terminated after a while.

@@ -90,6 +90,11 @@ export class IndexStore {
     return claimIndexDir(indexDir ? path.resolve(indexDir) : null);
   }
 
+  /** The embedded database's files outside its data directory (none with a PostgreSQL server). */
+  get temporaryPaths(): readonly string[] {
+    return this.embedded?.temporaryPaths ?? [];
+  }
+
   /** Opens (and migrates) the store; IndexStoreError for anything the operator must fix. */
   static async open(options: IndexStoreOptions): Promise<IndexStore> {
     const logger = options.logger.child({ component: 'index-store' });

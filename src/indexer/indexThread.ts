@@ -15,6 +15,7 @@
  * streaming answer 503 with the reason, and the thread starts again after a pause that doubles at
  * every crash in a row (1 s up to 30 s).
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -46,6 +47,8 @@ export interface IndexThreadService extends IndexService {
   threadLoop(since?: EventLoopUtilization): EventLoopUtilization | null;
   /** The running thread's id (null between a crash and the restart). */
   readonly threadId: number | null;
+  /** The running thread's store files outside its data directory, removed when it dies (tests). */
+  readonly temporaryPaths: readonly string[];
 }
 
 const RESTART_FIRST_MS = 1000;
@@ -160,9 +163,12 @@ export async function startIndexThread(
     if (!stopping) indexLogger.error({ err: failure }, 'the index database cannot open; v3 answers 503');
   });
 
+  /** The running thread's store files outside its data directory (threadProtocol 'opened'). */
+  let leftBehind: readonly string[] = [];
   const onMessage = (message: FromIndexThread) => {
     switch (message.type) {
       case 'opened':
+        leftBehind = message.temporaryPaths;
         opened = true;
         openReads();
         settleReady?.resolve();
@@ -217,6 +223,10 @@ export async function startIndexThread(
     });
     thread.on('exit', (code) => {
       if (worker === thread) worker = null;
+      // A thread that died took its PGlite thread with it, unclosed: its socket (and an in-memory
+      // store's scratch directory) would stay in the temporary directory, one set per crash.
+      for (const file of leftBehind) rmSync(file, { recursive: true, force: true });
+      leftBehind = [];
       for (const waiter of waiting.values()) waiter.reject(new ApiError('unavailable', 'the index thread stopped'));
       waiting.clear();
       if (stopping) return;
@@ -265,6 +275,9 @@ export async function startIndexThread(
     },
     pool: { query: poolQuery },
     ...(metadata ? { metadata } : {}),
+    get temporaryPaths() {
+      return leftBehind;
+    },
     get threadId() {
       return worker && !down ? worker.threadId : null;
     },

@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   // The off-chain metadata fetcher answers v3's reads: the API's thread runs it.
   const index = await startIndex({ ...config, metadataFetch: false }, pool, logger, data.embeddedChain, { background: true });
   index.ready.then(
-    () => send({ type: 'opened' }),
+    (open) => send({ type: 'opened', temporaryPaths: open.store.temporaryPaths }),
     (err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }),
   );
   index.onBlock((block) => send({ type: 'block', block: toTransferable(block) }));

@@ -38,7 +38,8 @@ export type ToIndexThread =
   | { readonly type: 'crash' };
 
 export type FromIndexThread =
-  | { readonly type: 'opened' }
+  /** The store is open; `temporaryPaths`: its files for the API's thread to remove if this thread dies without closing it. */
+  | { readonly type: 'opened'; readonly temporaryPaths: readonly string[] }
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'health'; readonly health: IndexHealth }
   /** A committed masterchain block (CommittedMcBlock in toTransferable form). */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Address } from '@ton/core';
@@ -114,9 +114,15 @@ describe('the index thread', () => {
       const v3 = () => fetch(`${stack.url}/api/v3/blocks?workchain=-1&limit=1`);
       expect((await v3()).status).toBe(200);
       const firstThread = index.threadId;
+      // In memory: the socket's directory and the scratch data directory, both in the temporary directory.
+      const firstFiles = [...index.temporaryPaths];
+      expect(firstFiles).toHaveLength(2);
+      for (const file of firstFiles) expect(existsSync(file)).toBe(true);
 
       index.crashThread();
       await until(() => !index.health().available, 30_000, 'the index reports the failure');
+      // The dead thread never closed its PGlite: what it left in the temporary directory is removed.
+      for (const file of firstFiles) expect(existsSync(file)).toBe(false);
       const down = await v3();
       expect(down.status).toBe(503);
       expect(JSON.stringify(await down.json())).toMatch(/index thread failed/);
