@@ -127,9 +127,15 @@ export function readOfBlockState(address: Address, state: StateAccount, mcId: Bl
   }
   if (!top) return undefined;
   const last = state.lastTransaction;
+  // The update's Account holds pruned code and data cells where they did not change: the complete ones are in `state`.
+  const storage = state.account?.storage;
+  const account =
+    state.account && storage?.state.type === 'active'
+      ? { ...state.account, storage: { ...storage, state: { type: 'active' as const, state: { ...storage.state.state, code: state.code ?? undefined, data: state.data ?? undefined } } } }
+      : state.account;
   return {
     address,
-    account: state.account,
+    account,
     accountCell: state.account ? state.accountCell : null,
     // As accountAt: a ShardAccount with lt 0 and a zero hash is "no transaction yet".
     lastTransaction: state.account && last && (last.lt !== 0n || last.hash.some((byte) => byte !== 0)) ? last : null,
