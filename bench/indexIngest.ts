@@ -15,7 +15,7 @@
  * 4. Served catch-up: `npm start` on a saved chain of BENCH_INDEX_RSS_BLOCKS (10 000) blocks, index into
  *    PostgreSQL: RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
  * 5. Jetton ingest (issue 24): the saved chain with a jetton transfer in every tenth trace, tx/s and traces classified/s.
- * BENCH_INDEX_ONLY=start|served|jetton runs one part; BENCH_INDEX_ONLY=chains only makes the saved chains of parts 1 and 5; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
+ * BENCH_INDEX_ONLY=start|served|jetton runs one part, BENCH_INDEX_ONLY=ingest parts 1 and 2; BENCH_INDEX_ONLY=chains only makes the saved chains of parts 1 and 5; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
  * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
  * mean latency).
  * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
@@ -504,11 +504,12 @@ export async function runIndexBench(): Promise<void> {
     await savedChainFile(JETTON_TRANSFERS, PER_BLOCK, 10, 0, 0);
     return;
   }
+  // `ingest`: parts 1 and 2 only (PostgreSQL ingest, live, PGlite ingest).
   if (!only || only === 'start') await startFigures();
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
-  if (!process.env['BENCH_INDEX_ONLY'] || process.env['BENCH_INDEX_ONLY'] === 'served') await servedCatchUp();
+  if (!only || only === 'served') await servedCatchUp();
   if (process.env['BENCH_INDEX_ONLY'] === 'served') return;
-  if (!process.env['BENCH_INDEX_ONLY'] || process.env['BENCH_INDEX_ONLY'] === 'jetton') await jettonIngest();
+  if (!only || only === 'jetton') await jettonIngest();
   if (process.env['BENCH_INDEX_ONLY'] === 'jetton') return;
   await withDatabase(async (url) => {
     const served = await threadChain();
