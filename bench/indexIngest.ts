@@ -1,9 +1,11 @@
 /**
  * `npm run bench -- index`: the block index.
  * 1. Ingest: a saved local chain (made once, kept in .cache/: BENCH_INDEX_TRANSFERS transfers of
- *    four messages each, default 4 000, BENCH_INDEX_PER_BLOCK a block (20), so 200 masterchain blocks, and in
+ *    four messages each, default 2 000, BENCH_INDEX_PER_BLOCK a block (20), so 100 masterchain blocks, and in
  *    each also BENCH_INDEX_WIDE_TRANSFERS (2) v5r1 transfers of BENCH_INDEX_WIDE messages (250; 0: none):
- *    ~121 000 transactions, ~600 a masterchain block, made in minutes) indexed from genesis into
+ *    ~61 000 transactions, ~600 a masterchain block; BENCH_INDEX_TRANSFERS=4000 makes ~121 000, but the
+ *    chain holds every block's cells in memory, ~55 MB a block: run it with
+ *    NODE_OPTIONS=--max-old-space-size=14000, see docs/benchmarks.md) indexed from genesis into
  *    PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; a fresh
  *    database is created and dropped) and into the embedded PGlite: transactions per second, RSS
  *    at start, middle and end.
@@ -38,12 +40,12 @@ import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } f
 import { cpus, loadavg } from 'node:os';
 import { freePort } from '../test/helpers/waiting';
 
-const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 4000);
+const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
 const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
 /**
  * Messages of the one v5r1 transfer each masterchain block of the ingest chain also carries (v5r1
- * takes up to 255): one signature and one HTTP-free submit for 251 transactions, so a chain of
- * >= 100 000 transactions is made in minutes (the four-message transfers alone took ~1 h at load 18).
+ * takes up to 255): one signature and one submit for 251 transactions, so a chain of tens of
+ * thousands of transactions is made in minutes (100 blocks: ~10 min at load 13, 1 min at load 2).
  */
 const WIDE = Math.min(255, Math.max(0, Number(process.env['BENCH_INDEX_WIDE'] ?? 250)));
 /** Wide transfers a masterchain block (from v5r1 wallets #0, #1, ...). */
