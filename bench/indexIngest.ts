@@ -1,7 +1,11 @@
 /**
  * `npm run bench -- index`: the block index.
  * 1. Ingest: a saved local chain (made once, kept in .cache/: BENCH_INDEX_TRANSFERS transfers of
- *    four messages each, default 2 000, so ~12 000 transactions, BENCH_INDEX_PER_BLOCK a block) indexed from genesis into
+ *    four messages each, default 2 000, BENCH_INDEX_PER_BLOCK a block (20), so 100 masterchain blocks, and in
+ *    each also BENCH_INDEX_WIDE_TRANSFERS (2) v5r1 transfers of BENCH_INDEX_WIDE messages (250; 0: none):
+ *    ~61 000 transactions, ~600 a masterchain block; BENCH_INDEX_TRANSFERS=4000 makes ~121 000, but the
+ *    chain holds every block's cells in memory, ~55 MB a block: run it with
+ *    NODE_OPTIONS=--max-old-space-size=14000, see docs/benchmarks.md) indexed from genesis into
  *    PostgreSQL (BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; a fresh
  *    database is created and dropped) and into the embedded PGlite: transactions per second, RSS
  *    at start, middle and end.
@@ -14,7 +18,7 @@
  *    in every BENCH_INDEX_RSS_EVERY-th, default each), index into PostgreSQL (in the index thread):
  *    RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
  * 5. Jetton ingest (issue 24): the saved chain with a jetton transfer in every tenth trace, tx/s and traces classified/s.
- * BENCH_INDEX_ONLY=start|served|jetton runs one part; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
+ * BENCH_INDEX_ONLY=start|served|jetton runs one part, BENCH_INDEX_ONLY=ingest parts 1 and 2; BENCH_INDEX_ONLY=chains only makes the saved chains of parts 1 and 5; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
  * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
  * mean latency).
  * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
@@ -25,20 +29,30 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
-import type { WalletContractV4 } from '@ton/ton';
+import type { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { indexMetrics } from '../src/metrics';
 import { startIndex, type IndexService } from '../src/indexer';
 import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
-import { startLocalnet, type Localnet } from '../src/localnet';
+import { LocalnetThread, startLocalnet, type Localnet, type LocalnetGlobalConfig } from '../src/localnet';
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
 import { cpus, loadavg } from 'node:os';
 import { freePort } from '../test/helpers/waiting';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
 const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
+/**
+ * Messages of the one v5r1 transfer each masterchain block of the ingest chain also carries (v5r1
+ * takes up to 255): one signature and one submit for 251 transactions, so a chain of tens of
+ * thousands of transactions is made in minutes (100 blocks, ~61 000 transactions: 7 min at load 5-7).
+ */
+const WIDE = Math.min(255, Math.max(0, Number(process.env['BENCH_INDEX_WIDE'] ?? 250)));
+/** Wide transfers a masterchain block (from v5r1 wallets #0, #1, ...). */
+const WIDE_TRANSFERS = Math.max(0, Number(process.env['BENCH_INDEX_WIDE_TRANSFERS'] ?? 2));
+/** The jetton chain's transfers (its traces are the four-message and jetton transfers only: no wide transfer). */
+const JETTON_TRANSFERS = Number(process.env['BENCH_INDEX_JETTON_TRANSFERS'] ?? 2000);
 /** Masterchain blocks of transfers in the saved chain (each wallet's seqno after it). */
 const ROUNDS = Math.ceil(TRANSFERS / PER_BLOCK);
 const RATE = Number(process.env['BENCH_INDEX_RATE'] ?? 20);
@@ -90,27 +104,27 @@ async function transfer(net: Localnet, walletIndex: number, seqno: number, seal 
   else await net.chain.submitExternalMessage(boc);
 }
 
-/**
- * The saved chain: made once and reused. BENCH_INDEX_PER_BLOCK wallets (v4r2) each send one
- * transfer per masterchain block (default 20, ~120 transactions a block: mainnet's masterchain
- * blocks carry ~100-300 with their shard blocks), until BENCH_INDEX_TRANSFERS transfers are sent;
- * 1 makes the older shape, one transfer (7 transactions) per block.
- */
-async function savedChain(transfers = TRANSFERS, perBlock = PER_BLOCK, jettonEvery = 0): Promise<Localnet> {
-  return startLocalnet({ accounts: perBlock, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, stateFile: await savedChainFile(transfers, perBlock, jettonEvery) });
+/** A v5r1 transfer of `count` messages of 0.001 TON to fresh addresses from v5r1 wallet #walletIndex, in the next block sealed. */
+async function wideTransfer(net: Localnet, walletIndex: number, seqno: number, count: number): Promise<void> {
+  const wallet = net.wallets.wallets.find((w) => w.version === 'v5r1' && w.index === walletIndex)!;
+  const contract = wallet.contract as WalletContractV5R1;
+  const messages = Array.from({ length: count }, () => internal({ to: new Address(0, randomBytes(32)), value: toNano('0.001'), bounce: false }));
+  const body = contract.createTransfer({ seqno, secretKey: net.wallets.keyPair.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, timeout: 0xffffffff, messages });
+  await net.chain.submitExternalMessage(beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc());
 }
 
 /**
- * The saved chain's file (made first when missing): `transfers` transfers, `perBlock` a masterchain
- * block; with `jettonEvery` N, every wallet mints its own jetton in the first round and every Nth
+ * The saved chain's file (made first when missing, then reused): `transfers` transfers of v4r2 wallets, `perBlock` a masterchain
+ * block (20: ~100 transactions a block, plus the wide transfers' 251 each; mainnet's masterchain
+ * blocks carry ~100-300 with their shard blocks); with `jettonEvery` N, every wallet mints its own jetton in the first round and every Nth
  * transfer is a jetton transfer (5 transactions: wallet, jetton wallet, the new receiver's jetton
  * wallet, the notification, the excess) instead of 4 TON transfers (6 transactions).
  */
-async function savedChainFile(transfers: number, perBlock: number, jettonEvery = 0, emptyBetween = 0): Promise<string> {
+async function savedChainFile(transfers: number, perBlock: number, jettonEvery = 0, wide = 0, wideTransfers = 0, emptyBetween = 0): Promise<string> {
   const dir = path.join(__dirname, '..', '.cache');
   mkdirSync(dir, { recursive: true });
   // v2: blocks carry real state updates (the index reads account states from them).
-  const file = path.join(dir, `bench-index-v2-${transfers}x${perBlock}${jettonEvery ? `-jetton${jettonEvery}` : ''}${emptyBetween ? `-e${emptyBetween}` : ''}.state`);
+  const file = path.join(dir, `bench-index-v2-${transfers}x${perBlock}${jettonEvery ? `-jetton${jettonEvery}` : ''}${wide && wideTransfers ? `-wide${wideTransfers}x${wide}` : ''}${emptyBetween ? `-e${emptyBetween}` : ''}.state`);
   if (existsSync(file)) return file;
   // No timed blocks: a block is sealed after each round of transfers (or per message, live).
   const net = await startLocalnet({ accounts: perBlock, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2 });
@@ -122,13 +136,15 @@ async function savedChainFile(transfers: number, perBlock: number, jettonEvery =
       const kind: TransferKind = !jettonEvery ? 'ton' : round === 0 ? 'mint' : n % jettonEvery === 0 ? 'jetton' : 'ton';
       await transfer(net, w, round, false, kind);
     }
+    for (let w = 0; wide > 0 && w < wideTransfers; w++) await wideTransfer(net, w, round, wide);
     await net.chain.seal();
     // Empty blocks between the rounds (a long chain made quickly: a seal of nothing is ~ms).
     for (let e = 0; e < emptyBetween; e++) await net.chain.seal();
+    if (round % 20 === 19) console.log(`    round ${round + 1}/${rounds}: ${((Date.now() - started) / 1000).toFixed(0)} s, RSS ${rssMb()} MB`);
   }
   await net.save(file);
   await net.stop();
-  console.log(`  made the saved chain: ${transfers} transfers, ${perBlock} a block${emptyBetween ? `, ${emptyBetween} empty blocks after each` : ''}, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
+  console.log(`  made the saved chain: ${transfers} transfers, ${perBlock} a block${wide && wideTransfers ? ` and ${wideTransfers} of ${wide} messages a block` : ''}${emptyBetween ? `, ${emptyBetween} empty blocks after each` : ''}, in ${((Date.now() - started) / 1000).toFixed(0)} s -> ${file}`);
   return file;
 }
 
@@ -168,7 +184,52 @@ async function printQueries(mcBlocks: number): Promise<void> {
   queryStats.clear();
 }
 
-function poolOf(net: Localnet): LitePool {
+/** A chain the index reads: its lite server's config and its head's seqno. */
+interface ServedChain {
+  readonly globalConfig: LocalnetGlobalConfig;
+  readonly head: number;
+  stop(): Promise<void>;
+}
+
+/** A scratch copy of a saved chain (a chain started on a file saves into it when it stops: the saved one stays as made). */
+function scratchCopy(file: string, label: string): { file: string; remove: () => void } {
+  const copy = path.join(path.dirname(file), `bench-index-run-${process.pid}-${label}.state`);
+  copyFileSync(file, copy);
+  return {
+    file: copy,
+    remove: () => {
+      rmSync(copy, { force: true });
+      rmSync(`${copy}.journal`, { force: true });
+    },
+  };
+}
+
+/**
+ * The saved chain served from its own worker thread, as `npm start` runs the embedded chain: its
+ * lite server's work (serializing blocks for getBlock, proofs) and its heap (every block of the
+ * chain, gigabytes at 100 000 transactions) are not on the indexer's event loop and heap. With the
+ * chain in the indexer's thread, most of that thread's time went to the garbage collector walking
+ * the chain's blocks and to the chain answering getBlock. The process's CPU figure includes it.
+ */
+async function threadChain(transfers = TRANSFERS, perBlock = PER_BLOCK, jettonEvery = 0, wide = WIDE, wideTransfers = WIDE_TRANSFERS): Promise<ServedChain> {
+  const scratch = scratchCopy(await savedChainFile(transfers, perBlock, jettonEvery, wide, wideTransfers), 'thread');
+  const thread = await LocalnetThread.start(
+    { accounts: perBlock, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, stateFile: scratch.file, saveIntervalSec: 0 },
+    'silent',
+    logger,
+  );
+  const head = (await thread.status()).seqno;
+  return {
+    globalConfig: thread.globalConfig,
+    head,
+    stop: async () => {
+      await thread.stop();
+      scratch.remove();
+    },
+  };
+}
+
+function poolOf(net: Pick<ServedChain, 'globalConfig'>): LitePool {
   const { config } = loadConfig(['--health-interval', '500'], {});
   const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
   const pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
@@ -191,13 +252,16 @@ export async function withDatabase<T>(run: (url: string) => Promise<T>): Promise
   }
 }
 
-async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ index: IndexService; pool: LitePool }> {
+async function ingest(net: ServedChain, label: string, flags: string[]): Promise<{ index: IndexService; pool: LitePool }> {
   const pool = poolOf(net);
   await pool.start();
   const { config } = loadConfig(['--index', 'on', ...flags], {});
-  const head = net.chain.lastMasterchainBlock().id.seqno;
+  const head = net.head;
   const rss: number[] = [rssMb()];
   const started = performance.now();
+  // CPU of the whole process (every thread: the chain serving blocks, the TVM pool, the pipeline): less
+  // sensitive than the wall clock to the shared machine's load.
+  const cpuAtStart = process.cpuUsage();
   // The timed window on the clock of a --cpu-prof profile (µs), to cut the chain's load out of it.
   if (COUNT_QUERIES) console.log(`  ${label}: ingest from ${process.hrtime.bigint() / 1000n} µs`);
   const index = await startIndex(config, pool, logger, true);
@@ -210,13 +274,15 @@ async function ingest(net: Localnet, label: string, flags: string[]): Promise<{ 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuAtStart);
   if (COUNT_QUERIES) console.log(`  ${label}: ingest to ${process.hrtime.bigint() / 1000n} µs`);
   rss.push(rssMb());
   const { rows } = await index.store.pool.query<{ n: string }>('select count(*) as n from transactions');
   const transactions = Number(rows[0]!.n);
   console.log(
     `  ${label}: ${head} mc blocks, ${transactions} transactions in ${seconds.toFixed(1)} s = ${(transactions / seconds).toFixed(0)} tx/s, ` +
-      `${(head / seconds).toFixed(1)} mc blocks/s; RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
+      `${(head / seconds).toFixed(1)} mc blocks/s; CPU ${((cpu.user + cpu.system) / 1000 / transactions).toFixed(2)} s per 1 000 tx ` +
+      `(user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s); RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
   );
   await printQueries(head);
   return { index, pool };
@@ -318,7 +384,7 @@ async function startFigures(): Promise<void> {
  * second (target >= 1 500) and traces classified per second (the traces with actions written).
  */
 async function jettonIngest(): Promise<void> {
-  const net = await savedChain(TRANSFERS, PER_BLOCK, 10);
+  const net = await threadChain(JETTON_TRANSFERS, PER_BLOCK, 10, 0, 0);
   try {
     await withDatabase(async (url) => {
       const started = performance.now();
@@ -373,7 +439,7 @@ async function servedCatchUp(): Promise<void> {
   // BENCH_INDEX_RSS_EVERY N: a transfer in every Nth block, the others empty (10 000 blocks of a
   // transfer each take long to make; empty ones seal in ms). Default 1: a transfer in each.
   const every = Math.max(1, Number(process.env['BENCH_INDEX_RSS_EVERY'] ?? 1));
-  const source = await savedChainFile(Math.ceil(blocks / every), 1, 0, every - 1);
+  const source = await savedChainFile(Math.ceil(blocks / every), 1, 0, 0, 0, every - 1);
   const dir = path.join(ROOT, '.cache', `bench-index-served-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const stateFile = path.join(dir, 'chain.state');
@@ -441,31 +507,55 @@ async function servedCatchUp(): Promise<void> {
 export async function runIndexBench(): Promise<void> {
   console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   const only = process.env['BENCH_INDEX_ONLY'];
+  if (only === 'chains') {
+    // Only make the saved chains (not a measurement: it may run outside the bench lock).
+    await savedChainFile(TRANSFERS, PER_BLOCK, 0, WIDE, WIDE_TRANSFERS);
+    await savedChainFile(JETTON_TRANSFERS, PER_BLOCK, 10, 0, 0);
+    return;
+  }
+  // `ingest`: parts 1 and 2 only (PostgreSQL ingest, live, PGlite ingest).
   if (!only || only === 'start') await startFigures();
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
-  if (!process.env['BENCH_INDEX_ONLY'] || process.env['BENCH_INDEX_ONLY'] === 'served') await servedCatchUp();
+  if (!only || only === 'served') await servedCatchUp();
   if (process.env['BENCH_INDEX_ONLY'] === 'served') return;
-  if (!process.env['BENCH_INDEX_ONLY'] || process.env['BENCH_INDEX_ONLY'] === 'jetton') await jettonIngest();
+  if (!only || only === 'jetton') await jettonIngest();
   if (process.env['BENCH_INDEX_ONLY'] === 'jetton') return;
-  const net = await savedChain();
-  try {
-    await withDatabase(async (url) => {
-      const { index, pool } = await ingest(net, 'PostgreSQL', ['--database-url', url]);
-      if (process.env['BENCH_INDEX_ONLY'] === 'ingest-pg') {
-        await index.stop();
-        pool.close();
-        return;
-      }
+  await withDatabase(async (url) => {
+    const served = await threadChain();
+    try {
+      const { index, pool } = await ingest(served, 'PostgreSQL', ['--database-url', url]);
+      await index.stop();
+      pool.close();
+    } finally {
+      await served.stop();
+    }
+    if (process.env['BENCH_INDEX_ONLY'] === 'ingest-pg') return;
+    // Live: the chain in this thread (the bench seals its blocks and sees each seal), on a copy of
+    // the same saved chain: the index resumes at its head and follows the new blocks.
+    const scratch = scratchCopy(await savedChainFile(TRANSFERS, PER_BLOCK, 0, WIDE, WIDE_TRANSFERS), 'live');
+    const net = await startLocalnet({ accounts: PER_BLOCK, blockIntervalMs: 3_600_000, keepBlocks: 100_000_000, shards: 2, stateFile: scratch.file });
+    try {
+      const pool = poolOf(net);
+      await pool.start();
+      const { config } = loadConfig(['--index', 'on', '--database-url', url], {});
+      const index = await startIndex(config, pool, logger, true);
+      const head = net.chain.lastMasterchainBlock().id.seqno;
+      while ((index.health().status.committedMcSeqno ?? 0) < head) await sleep(100);
       await live(net, index);
       await index.stop();
       pool.close();
-    });
-    if (process.env['BENCH_INDEX_ONLY'] !== 'ingest-pg') {
-      const { index, pool } = await ingest(net, 'PGlite (in memory)', []);
-      await index.stop();
-      pool.close();
+    } finally {
+      await net.stop();
+      scratch.remove();
     }
+  });
+  if (process.env['BENCH_INDEX_ONLY'] === 'ingest-pg') return;
+  const served = await threadChain();
+  try {
+    const { index, pool } = await ingest(served, 'PGlite (in memory)', []);
+    await index.stop();
+    pool.close();
   } finally {
-    await net.stop();
+    await served.stop();
   }
 }

@@ -127,6 +127,8 @@ export async function contractOf(
   read: AccountRead,
   /** The request's deadline (ctx.deadline): every get-method run on the contract stops there. */
   deadline: number,
+  /** The code and data BoCs when the caller has them already (the index keeps them): not serialized again. */
+  bocs?: { readonly code: Buffer; readonly data: Buffer | null },
 ): Promise<LoadedContract> {
   const state = read.account?.storage.state;
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
@@ -140,8 +142,8 @@ export async function contractOf(
   tvmPool().admitGlobalVersion(config.globalVersion);
   const extraCurrency: Record<string, string> = {};
   for (const [id, amount] of account.storage.balance.other ?? []) extraCurrency[String(id)] = amount.toString();
-  const codeBoc = code.toBoc();
-  const dataBoc = (data ?? Cell.EMPTY).toBoc();
+  const codeBoc = bocs?.code ?? code.toBoc();
+  const dataBoc = (data ? bocs?.data : null) ?? (data ?? Cell.EMPTY).toBoc();
 
   const execute = async (method: string | number, stack: TupleItem[] | Cell, render?: StackRendering): Promise<GetMethodAnswer> => {
     const methodId = methodIdOf(method);

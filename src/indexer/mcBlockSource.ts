@@ -1,6 +1,6 @@
 import { type Address, beginCell, type Cell } from '@ton/core';
 import type { Logger } from 'pino';
-import { accountAt, masterchainBlock } from '../chain';
+import { accountAt, masterchainBlock, type AccountRead } from '../chain';
 import type { BlockRef } from '../proofs';
 import { ApiError } from '../errors';
 import type { AccountStateRow, LatestAccountStateRow, MessageContentRow, MessageRow } from '../indexdb';
@@ -108,6 +108,44 @@ function readState(read: Awaited<ReturnType<typeof accountAt>>): StateAccount {
 }
 
 /**
+ * The account read a proven lite read at masterchain block `mcId` would give, made from the
+ * state a block of `mcId` revealed (the account's last transaction in `mcId` is in that block, so
+ * the state after it is the state at `mcId`): the account as that shard's top block in `mcId`
+ * holds it, with that top block's gen_utime as `syncUtime` (what a lite read's state proof says).
+ * Its cells are proven by the block's hash, which links to the verified masterchain block; token
+ * detection runs get-methods on it instead of reading the account again. Undefined when the top
+ * block of the account's shard is not among `blocks` (then detection reads it).
+ */
+export function readOfBlockState(address: Address, state: StateAccount, mcId: BlockRef, blocks: readonly ParsedBlock[]): AccountRead | undefined {
+  let top: ParsedBlock | undefined;
+  if (address.workChain === -1) top = blocks.find((b) => b.id.workchain === -1 && b.id.seqno === mcId.seqno && b.id.rootHash.equals(mcId.rootHash));
+  else {
+    const mc = blocks.find((b) => b.id.workchain === -1);
+    const prefix = address.hash.readBigUInt64BE(0);
+    const listed = mc?.shardTops.find((t) => t.workchain === address.workChain && shardsOverlap(unsignedShard(t.shard), prefix | 1n));
+    top = listed && blocks.find((b) => b.id.workchain === listed.workchain && b.id.seqno === listed.seqno && b.id.rootHash.equals(listed.rootHash));
+  }
+  if (!top) return undefined;
+  const last = state.lastTransaction;
+  // The update's Account holds pruned code and data cells where they did not change: the complete ones are in `state`.
+  const storage = state.account?.storage;
+  const account =
+    state.account && storage?.state.type === 'active'
+      ? { ...state.account, storage: { ...storage, state: { type: 'active' as const, state: { ...storage.state.state, code: state.code ?? undefined, data: state.data ?? undefined } } } }
+      : state.account;
+  return {
+    address,
+    account,
+    accountCell: state.account ? state.accountCell : null,
+    // As accountAt: a ShardAccount with lt 0 and a zero hash is "no transaction yet".
+    lastTransaction: state.account && last && (last.lt !== 0n || last.hash.some((byte) => byte !== 0)) ? last : null,
+    block: mcId,
+    shardBlock: top.id,
+    syncUtime: top.row.gen_utime,
+  };
+}
+
+/**
  * BoCs of code and data cells by hash, bounded: a contract's code, or data a block left
  * unchanged (the config contract's, every masterchain block), is serialized once.
  */
@@ -211,15 +249,20 @@ export class McBlockSource {
     const entries = [...touched.values()];
     if (entries.length === 0) return [];
     const revealed = new Map<ParsedBlock, { root: Cell | null } | null>();
-    // An account read from the block has no lite read: token detection reads the few it runs on.
+    // An account read from the block needs no lite read: token detection runs on the block's state.
     const rows: TouchedAccount[] = new Array<TouchedAccount>(entries.length);
     const unrevealed: number[] = [];
     entries.forEach(({ address, lastNow, lastLt, block }, i) => {
       if (!revealed.has(block)) revealed.set(block, updatedAccounts(block.block.stateUpdate));
       const accounts = revealed.get(block);
       const state = accounts ? accountInUpdate(accounts.root, address, lastLt, this.cells) : undefined;
-      if (state) rows[i] = { row: summaryRow(address, state, lastNow, this.bocs) };
-      else unrevealed.push(i);
+      if (!state) {
+        unrevealed.push(i);
+        return;
+      }
+      const row = summaryRow(address, state, lastNow, this.bocs);
+      const read = readOfBlockState(address, state, mcId, blocks);
+      rows[i] = read ? { row, read } : { row };
     });
     indexMetrics.accountStates.inc({ source: 'block' }, entries.length - unrevealed.length);
     if (unrevealed.length === 0) return rows;

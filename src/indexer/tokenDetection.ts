@@ -133,13 +133,28 @@ export class TokenDetector {
     };
     const jettonWallets = new Map<string, DetectedJettonWallet>();
     const nftItems = new Map<string, DetectedNftItem>();
-    await inBatches(candidates, DETECTIONS_AT_ONCE, async ({ read, row }) => {
+    // Contracts by raw address for this block: a candidate's own state (from the block's update or
+    // the pipeline's proven read; read here, proven, when it has neither), and the parents that
+    // confirm wallets and items (a block's ten new jetton wallets of one master load it once).
+    const touched = new Map(accounts.map((a) => [a.row.account, a]));
+    const contracts = new Map<string, Promise<LoadedContract>>();
+    const contractFor = (account: string, address?: Address): Promise<LoadedContract> => {
+      let loading = contracts.get(account);
+      if (!loading) {
+        const known = touched.get(account);
+        loading = known?.read
+          ? contractOf(session, known.read, deadline, known.row.code_boc ? { code: known.row.code_boc, data: known.row.data_boc } : undefined)
+          : contractAt(session, block, address ?? Address.parse(account), deadline);
+        contracts.set(account, loading);
+      }
+      return loading;
+    };
+    await inBatches(candidates, DETECTIONS_AT_ONCE, async ({ row }) => {
       const codeHex = row.code_hash!.toString('hex');
       const known = this.codes.get(codeHex);
       const tried = known ?? new Set(ALL_INTERFACES);
       const found = new Set<TokenInterface>();
-      // States taken from the block carry no lite read: a candidate's is read (proven) here, once.
-      const contract = read ? await contractOf(session, read, deadline) : await contractAt(session, block, Address.parse(row.account), deadline);
+      const contract = await contractFor(row.account);
       const base = { address: row.account, last_transaction_lt: row.last_trans_lt ?? 0n, code_hash: row.code_hash!, data_hash: row.data_hash ?? Buffer.alloc(32) };
 
       if (tried.has('jetton_master')) {
@@ -170,7 +185,7 @@ export class TokenDetector {
           const jetton = rawAddressUpper(fields.jetton);
           const owner = rawAddressUpper(fields.owner);
           const confirmed = await this.confirm(`${row.account}|${jetton}|${owner}`, async () => {
-            const master = await contractAt(session, block, fields.jetton, deadline);
+            const master = await contractFor(jetton, fields.jetton);
             const answer = okStack(await runQuiet(master, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(fields.owner).endCell() }]), 1);
             const given = stackAddress(answer?.[0]);
             return given instanceof Address && rawAddressUpper(given) === row.account;
@@ -209,7 +224,7 @@ export class TokenDetector {
           let content: Record<string, string> = contentJson(fields.individualContent);
           let confirmed = true;
           if (collectionAddress) {
-            const collection = await contractAt(session, block, collectionAddress, deadline);
+            const collection = await contractFor(rawAddressUpper(collectionAddress), collectionAddress);
             confirmed = await this.confirm(`${row.account}|${rawAddressUpper(collectionAddress)}|${fields.index}`, async () => {
               const answer = okStack(await runQuiet(collection, 'get_nft_address_by_index', [{ type: 'int', value: fields.index }]), 1);
               const given = stackAddress(answer?.[0]);
@@ -269,7 +284,7 @@ export class TokenDetector {
         if (claim) {
           found.add('multisig_order');
           const confirmed = await this.confirm(`${row.account}|${claim.row.multisig_address}|${claim.seqno}`, async () =>
-            multisigConfirmsOrder(await contractAt(session, block, claim.multisig, deadline), claim.seqno, row.account),
+            multisigConfirmsOrder(await contractFor(claim.row.multisig_address, claim.multisig), claim.seqno, row.account),
           );
           if (confirmed) states.multisigOrders.push(claim.row);
         }

@@ -1,6 +1,6 @@
 import { Cell, CellType } from '@ton/core';
 import { ApiError } from '../errors';
-import { CellInterner } from '../cells';
+import { CellInterner, decodeBocFast } from '../cells';
 import { scanBoc } from '../params';
 import type { BlockIdExt, BlockLink } from '../tl';
 import type { BlockRef, ChainSession } from './chainSession';
@@ -70,6 +70,10 @@ const parsedBocs = new WeakMap<Buffer, Cell[]>();
  * so proofs are checked exactly as before. A BoC of more cells than INTERNED_BOC_MAX_CELLS (a
  * large contract's state) goes to @ton/core and is not remembered, so one big answer never
  * flushes the small hot ones; the interner forgets everything at INTERNED_CELLS (~7 MB of cells).
+ * Those big ones (an account read's state proof is thousands of cells) go to decodeBocFast, the
+ * byte-level reader the block fetch uses: @ton/core's own decoder reads every field through a
+ * BitReader and was most of an account read's main-thread time while indexing. Both build the
+ * cells with @ton/core's Cell (its own hashes and exotic checks), so the proofs check the same.
  */
 const INTERNED_BOC_MAX_CELLS = 512;
 const INTERNED_CELLS = 4096;
@@ -79,7 +83,8 @@ function decodeBoc(bytes: Buffer): Cell[] {
   // The interner trusts the layout: only BoCs whose structure the scan accepts go there;
   // @ton/core's decoder says what is wrong with the others.
   const shape = scanBoc(bytes, INTERNED_BOC_MAX_CELLS);
-  if (!shape || shape.cells > INTERNED_BOC_MAX_CELLS) return Cell.fromBoc(bytes);
+  if (!shape) return Cell.fromBoc(bytes);
+  if (shape.cells > INTERNED_BOC_MAX_CELLS) return decodeBocFast(bytes);
   return interner.parse(bytes);
 }
 

@@ -1,4 +1,5 @@
-import { beginCell, Cell } from '@ton/core';
+import { beginCell, Cell, CellType } from '@ton/core';
+import { merkleProof } from '../../src/cells';
 import { bocRoots } from '../../src/proofs/answers';
 import { LiteServerProofError } from '../../src/errors';
 import { clearShardProofCache, provenMasterchainState } from '../../src/proofs/shardProofCache';
@@ -52,10 +53,39 @@ describe('interned answer decoding', () => {
     expect(() => bocRoots(boc.subarray(0, boc.length - 9), 'proof')).toThrow(/invalid lite-server answer: proof/);
   });
 
-  test('a BoC larger than the interning bound decodes through @ton/core, the same cells', () => {
+  test('a BoC larger than the interning bound decodes (byte-level decoder) to the same cells as @ton/core', () => {
     const big = tree(4, 700);
     const [root] = bocRoots(big.toBoc(), 'state');
     expect(root!.hash().equals(big.hash())).toBe(true);
+  });
+
+  test('a large Merkle proof decodes to the cells @ton/core gives: type, level hashes and depths', () => {
+    // A proof of one leaf of a 700-level tree: every other branch pruned (exotic cells of level 1).
+    const big = tree(6, 700);
+    const open = new Set<Cell>();
+    for (let cell: Cell | undefined = big; cell; cell = cell.refs[0]) open.add(cell);
+    const proof = merkleProof(big, { open });
+    const boc = proof.toBoc();
+    const [ours] = bocRoots(copy(boc), 'proof');
+    const [theirs] = Cell.fromBoc(boc);
+    expect(ours!.type).toBe(CellType.MerkleProof);
+    expect(ours!.refs[0]!.hash(0).equals(big.hash())).toBe(true);
+    for (const level of [0, 1, 2, 3]) {
+      expect(ours!.hash(level).equals(theirs!.hash(level))).toBe(true);
+      expect(ours!.depth(level)).toBe(theirs!.depth(level));
+    }
+  });
+
+  test('a large BoC with one changed byte is another cell (its own hash, as @ton/core hashes it); a truncated one is refused', () => {
+    const boc = tree(7, 700).toBoc({ idx: false, crc32: false });
+    const [original] = bocRoots(copy(boc), 'state');
+    const changed = copy(boc);
+    // The last cell's data (a leaf near the bottom of the tree) is the BoC's last bytes.
+    changed[changed.length - 1] = changed[changed.length - 1]! ^ 0x01;
+    const [tampered] = bocRoots(changed, 'state');
+    expect(tampered!.hash().equals(original!.hash())).toBe(false);
+    expect(tampered!.hash().equals(Cell.fromBoc(changed)[0]!.hash())).toBe(true);
+    expect(() => bocRoots(copy(boc).subarray(0, boc.length - 3), 'proof')).toThrow(/invalid lite-server answer: proof/);
   });
 });
 
