@@ -17,6 +17,8 @@ import { fromTransferable, toTransferable, type FromIndexThread, type IndexThrea
 
 /** How often the health is compared with the last one sent, ms (a change is sent at the next look). */
 const HEALTH_LOOK_MS = 100;
+/** Longest a changed lag alone waits before it is sent. */
+const HEALTH_LAG_REFRESH_MS = 1000;
 
 /**
  * The thread's nice value. On a machine whose cores are all busy (a catch-up keeps this thread,
@@ -64,11 +66,16 @@ async function main(): Promise<void> {
   index.onBlock((block) => send({ type: 'block', block: toTransferable(block) }));
   index.onRollback((common) => send({ type: 'rollback', common }));
   let lastHealth = '';
+  let lastSentAt = 0;
   const lookAtHealth = () => {
     const health = index.health();
-    const text = JSON.stringify(health);
-    if (text === lastHealth) return;
+    // The lag in ms moves at every look while live: alone, it is sent once a second, so the API's
+    // loop gets a message per change of state, not ten a second.
+    const text = JSON.stringify({ ...health, status: { ...health.status, lagMs: null } });
+    const now = Date.now();
+    if (text === lastHealth && now - lastSentAt < HEALTH_LAG_REFRESH_MS) return;
     lastHealth = text;
+    lastSentAt = now;
     send({ type: 'health', health });
   };
   lookAtHealth();
