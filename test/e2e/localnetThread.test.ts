@@ -161,26 +161,46 @@ describe('the chain in its own thread', () => {
     // Errors cross the thread with their status and text.
     const back = await call(server, 'POST', '/localnet/time', { set: 1 });
     expect(back.status).toBe(422);
-    expect(back.body['error']).toMatch(/^failed to validate request: set 1 is before the chain's time \d+: the chain clock only moves forward$/);
+    expect(back.body['error']).toMatch(
+      /^failed to validate request: set 1 is before the chain's time \d+: the chain clock only moves forward$/,
+    );
     const unknown = await call(server, 'POST', '/localnet/restore', { id: '99' });
     expect(unknown.status).toBe(404);
     expect(unknown.body['error']).toMatch(/^no snapshot with id '99' \(ids kept: /);
     const tooMuch = await call(server, 'POST', '/localnet/fund', { address: to.toRawString(), amount: '1000000000000000000' });
     expect(tooMuch.status).toBe(422);
-    expect(tooMuch.body['error']).toBe("failed to validate request: amount is above the faucet's limit of 1000000000000000 nanotons per request");
+    expect(tooMuch.body['error']).toBe(
+      "failed to validate request: amount is above the faucet's limit of 1000000000000000 nanotons per request",
+    );
     const config = await fetch(`${server.url}/localnet/global.config.json`);
     expect(((await config.json()) as { '@type': string })['@type']).toBe('config.global');
   }, 60_000);
 });
 
+/** The least of `times` stalls of the same send: the send's own cost, with less of the machine's noise. */
+async function leastStall(thread: boolean, times: number): Promise<number> {
+  const server = await startStack(thread);
+  try {
+    const stalls: number[] = [];
+    for (let i = 0; i < times; i++) stalls.push(await sendLarge(server));
+    return Math.min(...stalls);
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * What the chain's decode of the message costs the API's loop when the chain shares it, over
+ * the API's own handling of the same send: 45-160 ms of the loop on a quiet machine (64 ms is
+ * the least seen), hundreds of ms under load. A fixed bound like MAX_STALL_MS is met or missed by
+ * the machine's speed; the difference between the two stacks at the same moment is the decode.
+ */
+const DECODE_STALL_MS = 25;
+
 describe('the chain on the API thread (what the thread avoids)', () => {
-  test('the same message stalls the API beyond the bound', async () => {
-    const server = await startStack(false);
-    try {
-      // The chain's decode on the API's thread: measured 196-650 ms at load 20 (the probe leaves GC out).
-      expect(await sendLarge(server)).toBeGreaterThan(MAX_STALL_MS);
-    } finally {
-      await server.stop();
-    }
-  }, 120_000);
+  test("the same message stalls the API for the chain's decode on top of the API's own work", async () => {
+    const threaded = await leastStall(true, 2);
+    const onApiThread = await leastStall(false, 2);
+    expect(onApiThread).toBeGreaterThan(threaded + DECODE_STALL_MS);
+  }, 180_000);
 });
