@@ -15,7 +15,7 @@ import { replayJournals } from './ledger/journal';
 import { ChainPersistence } from './persistence';
 import { startPeriodicSave } from './periodicSave';
 import { BocNodeCache } from '../cells';
-import { loadBlockInfo } from '../tlb';
+import { savedBlockId } from './ledger/chainSnapshot';
 import type { ChainSnapshot } from './ledger/LocalChain';
 import { createLiteDispatcher } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/queries';
@@ -267,7 +267,7 @@ export { LocalChain } from './ledger/LocalChain';
 export type { LocalChainOptions, GenesisAccount, GetMethodRun, ChainSnapshot } from './ledger/LocalChain';
 export { encodeSnapshot, decodeSnapshot, readSnapshotFile, writeSnapshotFile } from './ledger/snapshot';
 export type { LocalnetSnapshot } from './ledger/snapshot';
-export { DEFAULT_LOCALNET_MNEMONIC, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
+export { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, LOCALNET_WALLET_BALANCE, V4R2_BASE_SUBWALLET_ID } from './wallets';
 export type { LocalnetWallet, LocalnetWallets, LocalnetWalletVersion } from './wallets';
 export { LocalnetControls } from './controls';
 export type { LocalnetControlApi, FundAnswer } from './controls';
@@ -281,6 +281,6 @@ export type { ShardCount } from './ledger/ids';
 /** Seqno of the head of a saved chain (0 when it has no block). */
 function headSeqnoOf(chain: ChainSnapshot): number {
   const head = chain.masterchain[chain.masterchain.length - 1];
-  return head ? loadBlockInfo(head.root.refs[0].beginParse()).seqno : 0;
+  return head ? savedBlockId(head).seqno : 0;
 }
 export { LocalnetThread } from './thread/localnetThread';

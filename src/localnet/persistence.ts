@@ -22,7 +22,7 @@ import type { ChainState } from './ledger/LocalChain';
 import { BlockJournal, journalFiles, JournalBase, removeJournals, snapshotRoots } from './ledger/journal';
 import { writeSnapshotFileAsync } from './ledger/snapshot';
 import type { StoredBlock } from './ledger/store';
-import { loadBlockInfo } from '../tlb';
+import { savedBlockId } from './ledger/chainSnapshot';
 
 /** What the state file holds besides the chain. */
 export interface SnapshotExtras {
@@ -34,7 +34,7 @@ export interface SnapshotExtras {
 function headOf(snap: ChainSnapshot): JournalBase {
   const head = snap.masterchain[snap.masterchain.length - 1];
   if (!head) throw new Error('a chain with no block cannot be journaled');
-  return { seqno: loadBlockInfo(head.root.refs[0].beginParse()).seqno, rootHash: head.root.hash() };
+  return savedBlockId(head);
 }
 
 export class ChainPersistence {

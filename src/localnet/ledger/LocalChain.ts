@@ -2,7 +2,7 @@ import { Address, Cell } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
 import { LocalnetLogger } from '../adnlServer/logger';
-import { addRestoredRounds, ChainSnapshot, InFlightMessage, snapshotOf } from './chainSnapshot';
+import { addRestoredRounds, ChainSnapshot, InFlightMessage, savedBlockOf, snapshotOf } from './chainSnapshot';
 import { ChainClock } from './clock';
 import { LocalConfig, localConfigFromRoot } from './config';
 import { ChainStoppedError, ExternalMessageRejectedError } from './errors';
@@ -448,7 +448,7 @@ export class LocalChain {
     });
     const mc = sealed.masterchain;
     if (this.journal) {
-      const saved = (b: StoredBlock) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash });
+      const saved = savedBlockOf;
       try {
         await this.journal.append({
           masterchain: saved(mc),

@@ -1,7 +1,8 @@
 /** What a chain snapshot holds, and how sealed blocks and account sets are rebuilt from its cells. */
 import { Cell, loadTransaction } from '@ton/core';
-import { forEachDictLeaf } from '../../cells';
-import { loadBlockInfo, loadCurrencyCollection } from '../../tlb';
+import { decodeBocFast } from '../../cells';
+import { loadBlockInfo } from '../../tlb';
+import { BlockMeta, collectTransactionCells, coolBlock } from './blockBytes';
 import { BASECHAIN, BlockId, FULL_SHARD, MASTERCHAIN, shardOfIdent } from './ids';
 import { BlockStore, StoredBlock, StoredTransaction } from './store';
 import type { LiveChain } from './liveChain';
@@ -27,47 +28,97 @@ export interface InFlightMessage {
   dueRound: number;
 }
 
+/**
+ * A block as saved: its BoC and its state (cells: states share their unchanged cells, so a file
+ * holds each once). `meta` (state files from version 4, journal round records from kind 2) lets a
+ * restore index the block without decoding it; older files held the block as cells (`root`).
+ */
 export interface SavedBlock {
-  root: Cell;
+  boc: Buffer;
   state: Cell;
   fileHash: Buffer;
+  meta?: BlockMeta;
+  root?: Cell;
 }
 
-/** A StoredBlock rebuilt from its cells: header fields from BlockInfo, transactions from account_blocks. */
+/** The saved form of a stored block (its meta read from the stored fields: nothing is decoded). */
+export function savedBlockOf(block: StoredBlock): SavedBlock {
+  return { boc: block.boc, state: block.state, fileHash: block.id.fileHash, meta: block };
+}
+
+/** Seqno and root hash of a saved block. */
+export function savedBlockId(saved: SavedBlock): { seqno: number; rootHash: Buffer } {
+  if (saved.meta) return saved.meta.id;
+  const root = savedRoot(saved);
+  return { seqno: loadBlockInfo(root.refs[0].beginParse()).seqno, rootHash: root.hash() };
+}
+
+function savedRoot(saved: SavedBlock): Cell {
+  const root = saved.root ?? decodeBocFast(saved.boc)[0];
+  if (!root) throw new Error('a saved block with an empty BoC');
+  return root;
+}
+
+/**
+ * A StoredBlock rebuilt from its saved form: from its meta, cold at once (its cells are decoded
+ * only if a query needs them); from cells (older files), header fields from BlockInfo and
+ * transactions from account_blocks.
+ */
 export function restoredBlock(saved: SavedBlock, signature: Buffer | null): StoredBlock {
-  const info = loadBlockInfo(saved.root.refs[0].beginParse());
+  const meta = saved.meta;
+  if (!meta) return restoredFromCells(saved, savedRoot(saved), signature);
+  const id = meta.id;
+  const block: StoredBlock = {
+    id,
+    // Replaced by coolBlock below with a read of the decoded BoC.
+    root: NOT_DECODED,
+    boc: saved.boc,
+    genUtime: meta.genUtime,
+    startLt: meta.startLt,
+    endLt: meta.endLt,
+    keyBlock: meta.keyBlock,
+    prevKeyBlockSeqno: meta.prevKeyBlockSeqno,
+    state: saved.state,
+    transactions: meta.transactions.map((t) => ({ workchain: id.workchain, address: t.address, lt: t.lt, hash: t.hash, cell: NOT_DECODED, prevLt: t.prevLt, prevHash: t.prevHash, block: id })),
+    masterchainSeqno: id.seqno,
+    shardTops: [],
+    signature,
+  };
+  coolBlock(block);
+  return block;
+}
+
+/** A placeholder that coolBlock replaces before anything reads it. */
+const NOT_DECODED = Cell.EMPTY;
+
+function restoredFromCells(saved: SavedBlock, root: Cell, signature: Buffer | null): StoredBlock {
+  const info = loadBlockInfo(root.refs[0].beginParse());
   const workchain = info.shard.workchainId;
   const id: BlockId = {
     workchain,
     shard: shardOfIdent(info.shard),
     seqno: info.seqno,
-    rootHash: saved.root.hash(),
+    rootHash: root.hash(),
     fileHash: saved.fileHash,
   };
   const transactions: StoredTransaction[] = [];
-  const container = saved.root.refs[3].refs[2].beginParse();
-  forEachDictLeaf(container.loadBit() ? container.loadRef() : null, 256, (_, accountBlock) => {
-    loadCurrencyCollection(accountBlock);
-    accountBlock.skip(4 + 256);
-    forEachDictLeaf(accountBlock, 64, (__, txLeaf) => {
-      loadCurrencyCollection(txLeaf);
-      const cell = txLeaf.loadRef();
-      const tx = loadTransaction(cell.beginParse());
-      transactions.push({
-        workchain,
-        address: Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
-        lt: tx.lt,
-        hash: cell.hash(),
-        cell,
-        prevLt: tx.prevTransactionLt,
-        prevHash: Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
-        block: id,
-      });
+  collectTransactionCells(root, (cell) => {
+    const tx = loadTransaction(cell.beginParse());
+    transactions.push({
+      workchain,
+      address: Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
+      lt: tx.lt,
+      hash: cell.hash(),
+      cell,
+      prevLt: tx.prevTransactionLt,
+      prevHash: Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
+      block: id,
     });
   });
   return {
     id,
-    root: saved.root,
+    root,
+    boc: saved.boc,
     genUtime: info.genUtime,
     startLt: info.startLt,
     endLt: info.endLt,
@@ -85,7 +136,7 @@ export function restoredBlock(saved: SavedBlock, signature: Buffer | null): Stor
 /** The saved form of every stored block: the masterchain and each basechain shard. */
 export function savedBlocks(store: BlockStore, shards: readonly bigint[]): Pick<ChainSnapshot, 'masterchain' | 'basechain'> {
   const blocks = (wc: number, shard: bigint): SavedBlock[] =>
-    store.blocks(wc, shard).map((b) => ({ root: b.root, state: b.state, fileHash: b.id.fileHash }));
+    store.blocks(wc, shard).map(savedBlockOf);
   return {
     masterchain: blocks(MASTERCHAIN, FULL_SHARD),
     basechain: shards.map((shard) => ({ shard, blocks: blocks(BASECHAIN, shard) })),
@@ -99,7 +150,8 @@ export function restoredRounds(snap: ChainSnapshot, validator: LocalValidator): 
   }
   return snap.masterchain.map((mcSaved, i) => {
     const shards = snap.basechain.map((shardChain) => restoredBlock(shardChain.blocks[i], null));
-    const masterchain = restoredBlock(mcSaved, validator.signBlock(mcSaved.root.hash(), mcSaved.fileHash));
+    const masterchain = restoredBlock(mcSaved, null);
+    masterchain.signature = validator.signBlock(masterchain.id.rootHash, masterchain.id.fileHash);
     masterchain.shardTops = shards.map((b) => b.id);
     return { shards, masterchain };
   });

@@ -18,15 +18,18 @@
  *
  * File: `LNJ1`, u32le header length, JSON header (the base: masterchain seqno and root hash of
  * the save it extends); then records, each u32le payload length, u32le CRC32C of the payload,
- * payload (a kind byte: a round or an accepted message; then its contents). A torn last record (a crash in the middle of an append) fails its length or CRC and
+ * payload (a kind byte: a round or an accepted message; then its contents). A round record (kind
+ * 2) holds the states' new cells, then each block's BoC and meta (blockBytes.ts) as bytes: a block
+ * is not cells once it is old, and its BoC was made at its seal. Kind 0, the blocks as cells too,
+ * is still read (journals written before). A torn last record (a crash in the middle of an append) fails its length or CRC and
  * is ignored: it was never flushed, so no client heard of its blocks.
  */
 import { BitString, Cell } from '@ton/core';
 import fs from 'fs';
 import path from 'path';
-import { crc32cValue, finishInSlices, finishNow, paddedCellData, type SteppedWork } from '../../cells';
-import { loadBlockInfo } from '../../tlb';
-import { ChainSnapshot, InFlightMessage, SavedBlock } from './chainSnapshot';
+import { crc32cValue, finishInSlices, finishNow, paddedCellData, serializeBoc, type SteppedWork } from '../../cells';
+import { decodeBlockMeta, encodeBlockMeta } from './blockBytes';
+import { ChainSnapshot, InFlightMessage, SavedBlock, savedBlockId } from './chainSnapshot';
 import { syncDirectoryAsync, writeFileAtomicSync } from './snapshot';
 
 const MAGIC = Buffer.from('LNJ1');
@@ -67,8 +70,9 @@ interface FileHeader {
 }
 
 /** The first byte of a record's payload. */
-const RECORD_ROUND = 0;
+const RECORD_ROUND_CELLS = 0;
 const RECORD_MESSAGE = 1;
+const RECORD_ROUND = 2;
 
 /** A reference in a record: an earlier cell of the same record, or a known cell by hash. */
 const REF_INDEX = 0;
@@ -83,10 +87,10 @@ function cellKey(hash: Buffer): string {
   return hash.toString('latin1');
 }
 
-/** The round's roots in record order: mc root and state, each shard's root and state, libs. */
+/** The round's roots in record order: the mc state, each shard's state, libs, the messages in flight. */
 function roundRoots(round: JournalRound): Cell[] {
-  const roots = [round.masterchain.root, round.masterchain.state];
-  for (const { block } of round.basechain) roots.push(block.root, block.state);
+  const roots = [round.masterchain.state];
+  for (const { block } of round.basechain) roots.push(block.state);
   if (round.libs) roots.push(round.libs);
   for (const m of round.inFlight) roots.push(m.message);
   return roots;
@@ -99,7 +103,7 @@ function roundRoots(round: JournalRound): Cell[] {
  */
 export function encodeRound(round: JournalRound, known: (cell: Cell) => boolean): { payload: Buffer; written: Cell[] } {
   const header: RecordHeader = {
-    seqno: blockSeqnoOf(round.masterchain.root),
+    seqno: savedBlockId(round.masterchain).seqno,
     lastUtime: round.lastUtime,
     mcFileHash: round.masterchain.fileHash.toString('hex'),
     shards: round.basechain.map(({ shard, block }) => ({ shard: shard.toString(16), fileHash: block.fileHash.toString('hex') })),
@@ -152,9 +156,20 @@ export function encodeRound(round: JournalRound, known: (cell: Cell) => boolean)
   jsonLength.writeUInt32LE(json.length, 0);
   const cellCount = Buffer.alloc(4);
   cellCount.writeUInt32LE(written.length, 0);
-  // Header, then the cells, then the roots.
+  // Header, then the cells, then the roots, then the blocks' bytes.
   const rootRefs = [Buffer.from([roots.length]), ...roots.map(refBytes)];
-  return { payload: Buffer.concat([Buffer.from([RECORD_ROUND]), jsonLength, json, cellCount, ...parts, ...rootRefs]), written };
+  const blocks: Buffer[] = [];
+  for (const block of [round.masterchain, ...round.basechain.map((b) => b.block)]) {
+    if (!block.meta) throw new Error('a journaled block needs its meta');
+    blocks.push(lengthPrefixed(block.boc), lengthPrefixed(encodeBlockMeta(block.meta)));
+  }
+  return { payload: Buffer.concat([Buffer.from([RECORD_ROUND]), jsonLength, json, cellCount, ...parts, ...rootRefs, ...blocks]), written };
+}
+
+function lengthPrefixed(data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(data.length, 0);
+  return Buffer.concat([length, data]);
 }
 
 /** Decodes a record's payload; `resolve` finds a cell by hash (the base's and earlier records' cells). */
@@ -162,7 +177,8 @@ export function decodeRound(
   payload: Buffer,
   resolve: (hash: Buffer) => Cell | undefined,
 ): { round: JournalRound; seqno: number; cells: Cell[] } {
-  if (payload[0] !== RECORD_ROUND) throw new Error('not a round record');
+  const kind = payload[0];
+  if (kind !== RECORD_ROUND && kind !== RECORD_ROUND_CELLS) throw new Error('not a round record');
   let pos = 1;
   const jsonLength = payload.readUInt32LE(pos);
   pos += 4;
@@ -202,23 +218,39 @@ export function decodeRound(
   const rootCount = payload[pos++];
   const roots: Cell[] = [];
   for (let i = 0; i < rootCount; i++) roots.push(readRef());
-  if (pos !== payload.length) throw new Error('journal record has trailing bytes');
   let r = 0;
-  const masterchain: SavedBlock = { root: roots[r++], state: roots[r++], fileHash: Buffer.from(header.mcFileHash, 'hex') };
-  const basechain = header.shards.map((s) => ({
-    shard: BigInt('0x' + s.shard),
-    block: { root: roots[r++], state: roots[r++], fileHash: Buffer.from(s.fileHash, 'hex') },
-  }));
-  const libs = header.hasLibs ? roots[r++] : null;
-  const inFlight = header.inFlight.map((dueRound) => ({ message: roots[r++], dueRound }));
+  const root = (): Cell => {
+    const cell = roots[r++];
+    if (!cell) throw new Error('journal record has a wrong number of roots');
+    return cell;
+  };
+  const bytes = (): Buffer => {
+    const length = payload.readUInt32LE(pos);
+    const data = Buffer.from(payload.subarray(pos + 4, pos + 4 + length));
+    pos += 4 + length;
+    return data;
+  };
+  // Kind 0: block root, then state; kind 2: the state only, the block's bytes after the roots.
+  const saved = (fileHash: string): SavedBlock => {
+    if (kind === RECORD_ROUND) return { boc: Buffer.alloc(0), state: root(), fileHash: Buffer.from(fileHash, 'hex') };
+    const blockRoot = root();
+    return { root: blockRoot, boc: serializeBoc([blockRoot]), state: root(), fileHash: Buffer.from(fileHash, 'hex') };
+  };
+  const masterchain = saved(header.mcFileHash);
+  const basechain = header.shards.map((s) => ({ shard: BigInt('0x' + s.shard), block: saved(s.fileHash) }));
+  const libs = header.hasLibs ? root() : null;
+  const inFlight = header.inFlight.map((dueRound) => ({ message: root(), dueRound }));
   if (r !== roots.length) throw new Error('journal record has a wrong number of roots');
-  if (blockSeqnoOf(masterchain.root) !== header.seqno) throw new Error('journal record seqno does not match its block');
+  if (kind === RECORD_ROUND) {
+    for (const block of [masterchain, ...basechain.map((b) => b.block)]) {
+      block.boc = bytes();
+      block.meta = decodeBlockMeta(bytes());
+      if (!block.meta.id.fileHash.equals(block.fileHash)) throw new Error('journal record has a block of another file hash');
+    }
+  }
+  if (pos !== payload.length) throw new Error('journal record has trailing bytes');
+  if (savedBlockId(masterchain).seqno !== header.seqno) throw new Error('journal record seqno does not match its block');
   return { round: { masterchain, basechain, libs, lastUtime: header.lastUtime, inFlight }, seqno: header.seqno, cells };
-}
-
-/** The seqno in a Block's BlockInfo. */
-function blockSeqnoOf(root: Cell): number {
-  return loadBlockInfo(root.refs[0].beginParse()).seqno;
 }
 
 function fileHeader(base: JournalBase): Buffer {
@@ -263,8 +295,11 @@ export function readJournalFile(file: string): JournalContents | null {
 export function snapshotRoots(snap: ChainSnapshot): Cell[] {
   const roots: Cell[] = [snap.config, snap.zeroStates.masterchain, snap.zeroStates.basechain];
   if (snap.libs) roots.push(snap.libs);
-  for (const b of snap.masterchain) roots.push(b.root, b.state);
-  for (const chain of snap.basechain) for (const b of chain.blocks) roots.push(b.root, b.state);
+  // Block roots only when a file older than the blocks' bytes held them as cells.
+  for (const b of [...snap.masterchain, ...snap.basechain.flatMap((chain) => chain.blocks)]) {
+    if (b.root) roots.push(b.root);
+    roots.push(b.state);
+  }
   return roots;
 }
 
@@ -310,13 +345,13 @@ export function replayJournals(stateFile: string, snap: ChainSnapshot): ReplayRe
   const resolve = (hash: Buffer) => byHash.get(cellKey(hash));
   for (const { file, contents } of journals) {
     const head = snap.masterchain[snap.masterchain.length - 1];
-    const headSeqno = head ? blockSeqnoOf(head.root) : 0;
-    if (!head || contents.base.seqno !== headSeqno || !contents.base.rootHash.equals(head.root.hash())) {
+    const headId = head ? savedBlockId(head) : null;
+    if (!headId || contents.base.seqno !== headId.seqno || !contents.base.rootHash.equals(headId.rootHash)) {
       report.skipped.push(file);
       continue;
     }
     report.tornBytes += contents.tornBytes;
-    let expected = headSeqno + 1;
+    let expected = headId.seqno + 1;
     for (const payload of contents.payloads) {
       if (payload[0] === RECORD_MESSAGE) {
         report.pendingMessages.push(Buffer.from(payload.subarray(1)));

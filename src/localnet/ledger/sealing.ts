@@ -148,6 +148,7 @@ export function sealBlocks(input: SealInput): SealedBlocks {
     shardBlocks.push({
       id,
       root: built.root,
+      boc: built.boc,
       genUtime,
       startLt,
       endLt,
@@ -217,6 +218,7 @@ export function sealBlocks(input: SealInput): SealedBlocks {
   const masterchain: StoredBlock = {
     id: mcId,
     root: mcBlock.root,
+    boc: mcBlock.boc,
     genUtime,
     startLt,
     endLt,

@@ -1,18 +1,24 @@
 /**
- * Snapshot files of a local chain: `LNET` magic, a JSON header, then one multi-root BoC holding
- * every block and state (shared cells are stored once, so the file grows with changes, not with
- * the number of blocks times the state size).
+ * Snapshot files of a local chain: `LNET` magic, a JSON header, one multi-root BoC holding every
+ * state (shared cells are stored once, so the file grows with changes, not with the number of
+ * blocks times the state size), then each block's BoC and meta as bytes (version 4: blocks are
+ * kept as bytes once old, blockBytes.ts, so a save writes them as they are and a load indexes them
+ * without decoding a cell; versions 2 and 3 held the blocks in the BoC as cells and are still read).
  */
 import { Cell } from '@ton/core';
 import fs from 'fs';
 import path from 'path';
-import { BocNodeCache, serializeBoc } from '../../cells';
-import { ChainSnapshot } from './chainSnapshot';
+import { BocNodeCache, decodeBocFast, serializeBoc } from '../../cells';
+import { decodeBlockMeta, encodeBlockMeta } from './blockBytes';
+import { ChainSnapshot, restoredBlock, SavedBlock } from './chainSnapshot';
 
 const MAGIC = Buffer.from('LNET');
-/** 2: several basechain shards; 3: the chains may have a gap (a retention window after the key-block rounds). */
-const VERSION = 3;
-const READABLE_VERSIONS = [2, 3];
+/**
+ * 2: several basechain shards; 3: the chains may have a gap (a retention window after the
+ * key-block rounds); 4: blocks as BoC bytes after the states' BoC.
+ */
+const VERSION = 4;
+const READABLE_VERSIONS = [2, 3, 4];
 
 /** A chain snapshot plus what the server around it needs to come back identical. */
 export interface LocalnetSnapshot {
@@ -37,12 +43,14 @@ interface Header {
   basechain: { shard: string; fileHashes: string[] }[];
   /** Due rounds of the messages in flight between shards; their cells are the BoC's last roots. Absent: none. */
   inFlight?: number[];
+  /** Version 4: bytes of the states' BoC; the blocks' bytes follow it. */
+  cellsLength?: number;
 }
 
 /** `cache`: nodes kept from the previous saves of the same chain, so a save encodes what is new. */
 export function encodeSnapshot(snap: LocalnetSnapshot, cache?: BocNodeCache): Buffer {
-  const { head, roots } = snapshotParts(snap);
-  return Buffer.concat([head, cache ? cache.serialize(roots) : serializeBoc(roots)]);
+  const { roots, blocks, header } = snapshotParts(snap);
+  return Buffer.concat([...headOf(header, cache ? cache.serialize(roots) : serializeBoc(roots)), ...blocks]);
 }
 
 /**
@@ -50,12 +58,27 @@ export function encodeSnapshot(snap: LocalnetSnapshot, cache?: BocNodeCache): Bu
  * periodic save of a chain of thousands of accounts would otherwise stall the API for a second).
  */
 export async function encodeSnapshotInSlices(snap: LocalnetSnapshot, sliceMs: number, cache = new BocNodeCache()): Promise<Buffer> {
-  const { head, roots } = snapshotParts(snap);
-  return Buffer.concat([head, await cache.serializeInSlices(roots, sliceMs)]);
+  const { roots, blocks, header } = snapshotParts(snap);
+  return Buffer.concat([...headOf(header, await cache.serializeInSlices(roots, sliceMs)), ...blocks]);
 }
 
-/** The file's magic, header length and JSON header, and the roots of its BoC in file order. */
-function snapshotParts(snap: LocalnetSnapshot): { head: Buffer; roots: Cell[] } {
+/** The magic, the header's length, the header (with the cells' length) and the cells' BoC. */
+function headOf(header: Header, cells: Buffer): Buffer[] {
+  header.cellsLength = cells.length;
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(json.length, 0);
+  return [MAGIC, length, json, cells];
+}
+
+function lengthPrefixed(data: Buffer): Buffer[] {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(data.length, 0);
+  return [length, data];
+}
+
+/** The file's header, the roots of its BoC in file order, and the blocks' bytes (BoC and meta of each, in header order). */
+function snapshotParts(snap: LocalnetSnapshot): { header: Header; roots: Cell[]; blocks: Buffer[] } {
   const c = snap.chain;
   const header: Header = {
     version: VERSION,
@@ -74,15 +97,16 @@ function snapshotParts(snap: LocalnetSnapshot): { head: Buffer; roots: Cell[] } 
   };
   const roots: Cell[] = [c.config, c.zeroStates.masterchain, c.zeroStates.basechain];
   if (c.libs) roots.push(c.libs);
-  for (const b of [...c.masterchain, ...c.basechain.flatMap((chain) => chain.blocks)]) roots.push(b.root, b.state);
+  const blocks: Buffer[] = [];
+  for (const b of [...c.masterchain, ...c.basechain.flatMap((chain) => chain.blocks)]) {
+    roots.push(b.state);
+    blocks.push(...lengthPrefixed(b.boc), ...lengthPrefixed(encodeBlockMeta(b.meta ?? restoredBlock(b, null))));
+  }
   if (c.inFlight && c.inFlight.length > 0) {
     header.inFlight = c.inFlight.map((m) => m.dueRound);
     roots.push(...c.inFlight.map((m) => m.message));
   }
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(json.length, 0);
-  return { head: Buffer.concat([MAGIC, length, json]), roots };
+  return { header, roots, blocks };
 }
 
 export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
@@ -90,21 +114,45 @@ export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
   const jsonLength = data.readUInt32LE(4);
   const header = JSON.parse(data.subarray(8, 8 + jsonLength).toString('utf8')) as Header;
   if (!READABLE_VERSIONS.includes(header.version)) throw new Error(`unsupported localnet snapshot version ${header.version}`);
-  const roots = Cell.fromBoc(data.subarray(8 + jsonLength));
+  const cellsAt = 8 + jsonLength;
+  const bytesAt = header.version >= 4 ? cellsAt + (header.cellsLength ?? 0) : data.length;
+  const roots = decodeBocFast(data.subarray(cellsAt, bytesAt));
+  let pos = bytesAt;
+  const bytes = (): Buffer => {
+    const length = data.readUInt32LE(pos);
+    if (pos + 4 + length > data.length) throw new Error('a localnet snapshot cut short');
+    const out = Buffer.from(data.subarray(pos + 4, pos + 4 + length));
+    pos += 4 + length;
+    return out;
+  };
+  const root = (): Cell => {
+    const cell = roots[i++];
+    if (!cell) throw new Error('a localnet snapshot with fewer roots than its header says');
+    return cell;
+  };
   let i = 0;
-  const config = roots[i++];
-  const masterchainZero = roots[i++];
-  const basechainZero = roots[i++];
-  const libs = header.hasLibs ? roots[i++] : null;
-  const blocks = (fileHashes: string[]) =>
+  const config = root();
+  const masterchainZero = root();
+  const basechainZero = root();
+  const libs = header.hasLibs ? root() : null;
+  const blocks = (fileHashes: string[]): SavedBlock[] =>
     fileHashes.map((fileHash) => {
-      const root = roots[i++];
-      const state = roots[i++];
-      return { root, state, fileHash: Buffer.from(fileHash, 'hex') };
+      if (header.version >= 4) return { boc: Buffer.alloc(0), state: root(), fileHash: Buffer.from(fileHash, 'hex') };
+      // Versions 2 and 3: the block as cells, then its state.
+      const blockRoot = root();
+      return { root: blockRoot, boc: serializeBoc([blockRoot]), state: root(), fileHash: Buffer.from(fileHash, 'hex') };
     });
   const masterchain = blocks(header.masterchainFileHashes);
   const basechain = header.basechain.map((chain) => ({ shard: BigInt('0x' + chain.shard), blocks: blocks(chain.fileHashes) }));
-  const inFlight = (header.inFlight ?? []).map((dueRound) => ({ message: roots[i++], dueRound }));
+  const inFlight = (header.inFlight ?? []).map((dueRound) => ({ message: root(), dueRound }));
+  if (header.version >= 4) {
+    for (const block of [...masterchain, ...basechain.flatMap((chain) => chain.blocks)]) {
+      block.boc = bytes();
+      block.meta = decodeBlockMeta(bytes());
+      if (!block.meta.id.fileHash.equals(block.fileHash)) throw new Error('a localnet snapshot block of another file hash');
+    }
+    if (pos !== data.length) throw new Error('a localnet snapshot with trailing bytes');
+  }
   return {
     chain: {
       validatorSeed: Buffer.from(header.validatorSeed, 'hex'),

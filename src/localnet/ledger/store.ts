@@ -1,4 +1,5 @@
 import { Cell } from '@ton/core';
+import { coolBlock } from './blockBytes';
 import { BlockId, FULL_SHARD, MASTERCHAIN, sameBlockId, shardContains } from './ids';
 
 /** A transaction as stored in the read model: exact cell plus where it lives. */
@@ -13,10 +14,16 @@ export interface StoredTransaction {
   block: BlockId;
 }
 
-/** One sealed block of either chain, with the state it produced. Never mutated after sealing. */
+/**
+ * One sealed block of either chain, with the state it produced. Never mutated after sealing, except
+ * that an old block turns cold (blockBytes.ts): `root` and its transactions' `cell` are then
+ * decoded from `boc` on demand.
+ */
 export interface StoredBlock {
   id: BlockId;
   root: Cell;
+  /** The block's BoC as sealed (what getBlock serves; its SHA-256 is the file hash). */
+  boc: Buffer;
   genUtime: number;
   startLt: bigint;
   endLt: bigint;
@@ -40,6 +47,13 @@ export interface ZeroState {
   state: Cell;
   boc: Buffer;
 }
+
+/**
+ * Blocks of each shard chain kept as cells behind its newest one; older ones keep their BoC bytes
+ * only (blockBytes.ts). Sealing reads the newest block of each chain (its state, always cells);
+ * lite clients mostly ask about the last few blocks.
+ */
+export const HOT_BLOCKS = 4;
 
 /**
  * One shard chain's blocks: a window of consecutive recent blocks plus older blocks that are
@@ -163,6 +177,8 @@ export class BlockStore {
         ),
       );
     chain.push(block);
+    const cooling = chain.at(block.id.seqno - HOT_BLOCKS);
+    if (cooling) coolBlock(cooling);
     for (const tx of block.transactions) {
       const key = accountKey(tx.workchain, tx.address);
       const list = this.txsByAccount.get(key);

@@ -18,6 +18,7 @@ export class LocalnetThread implements LocalnetControlApi {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   private exited = false;
+  private readonly sealListeners = new Set<(seqno: number, at: number) => void>();
 
   private constructor(
     private readonly worker: Worker,
@@ -31,6 +32,10 @@ export class LocalnetThread implements LocalnetControlApi {
     private readonly logger: Logger,
   ) {
     worker.on('message', (message: FromWorker) => {
+      if (message.type === 'sealed') {
+        for (const listener of this.sealListeners) listener(message.seqno, message.at);
+        return;
+      }
       if (message.type !== 'reply') return;
       const waiter = this.waiting.get(message.id);
       if (!waiter) return;
@@ -66,6 +71,16 @@ export class LocalnetThread implements LocalnetControlApi {
         }
       });
     });
+  }
+
+  /**
+   * Each masterchain block as it becomes visible, with the chain thread's clock at that moment
+   * (performance.timeOrigin + performance.now(), ms: comparable across threads). Only with the
+   * `reportSeals` start option. Returns the unsubscribe.
+   */
+  onSealed(listener: (seqno: number, at: number) => void): () => void {
+    this.sealListeners.add(listener);
+    return () => this.sealListeners.delete(listener);
   }
 
   fund(destination: Address, amount: bigint): Promise<FundAnswer> {

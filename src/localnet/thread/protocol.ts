@@ -20,6 +20,8 @@ export interface WorkerStartOptions {
   maxConnections?: number;
   getMethodGasLimit?: bigint;
   crossShardDelay?: number;
+  /** Post a `sealed` message for every masterchain block (a bench times seal to index commit with it). */
+  reportSeals?: boolean;
 }
 
 export interface WorkerData {
@@ -53,6 +55,8 @@ export type FromWorker =
       description: string;
     }
   | { type: 'failed'; message: string }
+  /** A masterchain block became visible; `at`: performance.timeOrigin + performance.now() of the chain's thread (ms). */
+  | { type: 'sealed'; seqno: number; at: number }
   | { type: 'reply'; id: number; result?: unknown; error?: ControlError };
 
 export type ToWorker = { id: number; request: ControlRequest };

@@ -49,13 +49,18 @@ async function main(): Promise<void> {
   useNativeCellHashing();
   // The chain's own logger (src/localnet imports no logging module of the server); same level, same stdout.
   const logger = pino({ level: logLevel }).child({ component: 'localnet' });
-  const { seed, ...rest } = options;
+  const { seed, reportSeals, ...rest } = options;
   const localnet = await startLocalnet({
     ...rest,
     ...(seed !== undefined ? { seed: typeof seed === 'string' ? seed : Buffer.from(seed) } : {}),
     logger,
   });
   const controls = new LocalnetControls(localnet);
+  if (reportSeals) {
+    localnet.chain.onBlock((block) => {
+      if (block.id.workchain === -1) send({ type: 'sealed', seqno: block.id.seqno, at: performance.timeOrigin + performance.now() });
+    });
+  }
   port.on('message', (message: ToWorker) => {
     run(localnet, controls, message.request).then(
       (result) => send({ type: 'reply', id: message.id, result }),
