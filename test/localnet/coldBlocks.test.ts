@@ -9,7 +9,7 @@ import { createHash } from 'crypto';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { LocalnetControls } from '../../src/localnet/controls';
 import { coldDecodes, isCold } from '../../src/localnet/ledger/blockBytes';
-import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/ledger/ids';
+import { BASECHAIN, FULL_SHARD, MASTERCHAIN } from '../../src/localnet/ledger/ids';
 import { LocalChain } from '../../src/localnet/ledger/LocalChain';
 import { blockHeaderProof, proofCell } from '../../src/localnet/ledger/proofs';
 import { HOT_BLOCKS, StoredBlock } from '../../src/localnet/ledger/store';
@@ -87,6 +87,41 @@ describe('old blocks of the local chain kept as bytes', () => {
       const next = await restored.seal();
       expect(next.id.seqno).toBe(net.chain.lastMasterchainBlock().id.seqno + 1);
       expect(Cell.fromBoc(next.boc)[0]!.hash().equals(next.id.rootHash)).toBe(true);
+    } finally {
+      await restored.stop();
+    }
+  });
+
+  it('a state file of version 3 (blocks as cells) is still read, its blocks given their sealed bytes', async () => {
+    const snap = await net.chain.snapshot();
+    const stored = (wc: number, shard: bigint) => net.chain.store.blocks(wc, shard);
+    const shards = snap.basechain.map((c) => c.shard);
+    // What the version 3 writer wrote: a JSON header, then one BoC of config, zerostates, libs and each block's root and state.
+    const roots: Cell[] = [snap.config, snap.zeroStates.masterchain, snap.zeroStates.basechain];
+    if (snap.libs) roots.push(snap.libs);
+    for (const b of [...stored(MASTERCHAIN, FULL_SHARD), ...shards.flatMap((sh) => stored(BASECHAIN, sh))]) roots.push(b.root, b.state);
+    const header = {
+      version: 3,
+      validatorSeed: snap.validatorSeed.toString('hex'),
+      adnlSeed: '01'.repeat(32),
+      mnemonic: [],
+      accounts: 1,
+      lastUtime: snap.lastUtime,
+      height: snap.masterchain.length,
+      hasLibs: snap.libs !== null,
+      masterchainFileHashes: snap.masterchain.map((b) => b.fileHash.toString('hex')),
+      basechain: snap.basechain.map((c) => ({ shard: c.shard.toString(16), fileHashes: c.blocks.map((b) => b.fileHash.toString('hex')) })),
+    };
+    const json = Buffer.from(JSON.stringify(header));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(json.length, 0);
+    const decoded = decodeSnapshot(Buffer.concat([Buffer.from('LNET'), length, json, serializeBoc(roots)])).chain;
+    const restored = await LocalChain.restore(decoded, { blockIntervalMs: 0, keepBlocks: 0 });
+    try {
+      expect(restored.lastMasterchainBlock().id.rootHash.equals(net.chain.lastMasterchainBlock().id.rootHash)).toBe(true);
+      const block = restored.store.bySeqno(BASECHAIN, funded.id.seqno, funded.id.shard)!;
+      expect(block.boc.equals(sealedRoot)).toBe(true);
+      expect(block.transactions.map((t) => ({ hash: t.hash.toString('hex'), cell: t.cell.toBoc().toString('hex') }))).toEqual(sealedTxs);
     } finally {
       await restored.stop();
     }
