@@ -49,8 +49,8 @@ export interface ZeroState {
 }
 
 /**
- * Blocks of each shard chain kept as cells behind its newest one; older ones keep their BoC bytes
- * only (blockBytes.ts). Sealing reads the newest block of each chain (its state, always cells);
+ * Blocks of each shard chain kept as cells: its newest HOT_BLOCKS (the newest and the 3 before it);
+ * a block HOT_BLOCKS behind the newest keeps its BoC bytes only (blockBytes.ts). Sealing reads the newest block of each chain (its state, always cells);
  * lite clients mostly ask about the last few blocks.
  */
 export const HOT_BLOCKS = 4;
