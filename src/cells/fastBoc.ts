@@ -1,5 +1,92 @@
-import { BitString, Cell } from '@ton/core';
+import { BitReader, BitString, Cell, CellType, Slice } from '@ton/core';
 import { crc32cValue } from './crc32c';
+import { nativeSha256 } from './nativeHashing';
+
+interface LevelMaskModule {
+  LevelMask: new (mask?: number) => Cell['mask'];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- @ton/core does not export LevelMask from its index
+const { LevelMask } = require('@ton/core/dist/boc/cell/LevelMask') as LevelMaskModule;
+
+/** The level mask of every ordinary cell over level-0 refs (@ton/core's LevelMask is not changed after construction). */
+const LEVEL_ZERO = new LevelMask(0);
+
+/** The fields @ton/core's Cell constructor sets (hashes and depths per level). */
+interface CellFields {
+  _hashes: Buffer[];
+  _depths: number[];
+}
+
+// The instance methods @ton/core's constructor makes as closures per cell, here shared and bound
+// by the call (`cell.hash()`): for an ordinary cell of level 0 they answer the same.
+function beginParseOrdinary(this: Cell): Slice {
+  return new Slice(new BitReader(this.bits), this.refs);
+}
+function hashLevel0(this: CellFields): Buffer {
+  return this._hashes[0]!;
+}
+function depthLevel0(this: CellFields): number {
+  return this._depths[0]!;
+}
+function levelZero(): number {
+  return 0;
+}
+function equalsByHash(this: Cell, other: Cell): boolean {
+  return this.hash().equals(other.hash());
+}
+function inspectCell(this: Cell): string {
+  return this.toString();
+}
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * An ordinary cell whose refs are all of level 0 (the bulk of a block), as @ton/core's Cell
+ * constructor makes it, without its cost: the constructor makes six closures per cell, eight
+ * LevelMask objects, a representation through a BitBuilder and four frozen copies, which with the
+ * garbage collector after them was a third of decoding a block (--cpu-prof of the index). The
+ * representation hashed is the cell's descriptors, its data bytes as the BoC holds them (already
+ * padded with the completion tag), its refs' depths and hashes. Null when a ref has a level
+ * (under a pruned branch): the constructor handles levels.
+ */
+function ordinaryCell(data: Buffer, d2: number, bits: BitString, refs: Cell[]): Cell | null {
+  let depth = 0;
+  for (const ref of refs) {
+    if (ref.mask.value !== 0) return null;
+    const d = ref.depth(0);
+    if (d > depth) depth = d;
+  }
+  if (refs.length > 0) depth++;
+  const repr = Buffer.allocUnsafe(2 + data.length + 34 * refs.length);
+  repr[0] = refs.length;
+  repr[1] = d2;
+  data.copy(repr, 2);
+  let at = 2 + data.length;
+  for (const ref of refs) {
+    const d = ref.depth(0);
+    repr[at++] = d >> 8;
+    repr[at++] = d & 0xff;
+  }
+  for (const ref of refs) {
+    ref.hash(0).copy(repr, at);
+    at += 32;
+  }
+  const cell = Object.create(Cell.prototype) as Record<string | symbol, unknown>;
+  // The constructor's order of fields.
+  cell['_hashes'] = [nativeSha256(repr)];
+  cell['_depths'] = [depth];
+  cell['beginParse'] = beginParseOrdinary;
+  cell['hash'] = hashLevel0;
+  cell['depth'] = depthLevel0;
+  cell['level'] = levelZero;
+  cell['equals'] = equalsByHash;
+  cell[INSPECT] = inspectCell;
+  cell['type'] = CellType.Ordinary;
+  cell['bits'] = bits;
+  cell['refs'] = refs;
+  cell['mask'] = LEVEL_ZERO;
+  return cell as unknown as Cell;
+}
 
 /**
  * The roots of a BoC, decoded with byte reads. @ton/core's decoder reads every header field and
@@ -44,6 +131,8 @@ function tryDecode(boc: Buffer): Cell[] | null {
   if (end + (hasCrc ? 4 : 0) !== boc.length) return null;
   if (hasCrc && crc32cValue(boc.subarray(0, end)) !== boc.readUInt32LE(end)) return null;
   const bits: BitString[] = new Array<BitString>(cellCount);
+  const datas: Buffer[] = new Array<Buffer>(cellCount);
+  const d2s: number[] = new Array<number>(cellCount);
   const exotic: boolean[] = new Array<boolean>(cellCount);
   const refs: number[][] = new Array<number[]>(cellCount);
   for (let i = 0; i < cellCount; i++) {
@@ -65,6 +154,8 @@ function tryDecode(boc: Buffer): Cell[] | null {
       length -= Math.log2(last & -last) + 1;
     }
     bits[i] = new BitString(data, 0, length);
+    datas[i] = data;
+    d2s[i] = d2;
     exotic[i] = (d1 & 8) !== 0;
     const cellRefs: number[] = [];
     for (let r = 0; r < refCount; r++) {
@@ -78,7 +169,8 @@ function tryDecode(boc: Buffer): Cell[] | null {
   if (at !== end) return null;
   const built: Cell[] = new Array<Cell>(cellCount);
   for (let i = cellCount - 1; i >= 0; i--) {
-    built[i] = new Cell({ exotic: exotic[i]!, bits: bits[i]!, refs: refs[i]!.map((r) => built[r]!) });
+    const cellRefs = refs[i]!.map((r) => built[r]!);
+    built[i] = (!exotic[i] && ordinaryCell(datas[i]!, d2s[i]!, bits[i]!, cellRefs)) || new Cell({ exotic: exotic[i]!, bits: bits[i]!, refs: cellRefs });
   }
   const out: Cell[] = [];
   for (const root of roots) {
