@@ -9,28 +9,29 @@ interface LevelMaskModule {
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- @ton/core does not export LevelMask from its index
 const { LevelMask } = require('@ton/core/dist/boc/cell/LevelMask') as LevelMaskModule;
 
-/** The level mask of every ordinary cell over level-0 refs (@ton/core's LevelMask is not changed after construction). */
-const LEVEL_ZERO = new LevelMask(0);
+/** Level masks by value (@ton/core's LevelMask is not changed after construction). */
+const LEVEL_MASKS = Array.from({ length: 8 }, (_, mask) => new LevelMask(mask));
 
 /** The fields @ton/core's Cell constructor sets (hashes and depths per level). */
 interface CellFields {
   _hashes: Buffer[];
   _depths: number[];
+  mask: Cell['mask'];
 }
 
 // The instance methods @ton/core's constructor makes as closures per cell, here shared and bound
-// by the call (`cell.hash()`): for an ordinary cell of level 0 they answer the same.
+// by the call (`cell.hash()`), answering as those do.
 function beginParseOrdinary(this: Cell): Slice {
   return new Slice(new BitReader(this.bits), this.refs);
 }
-function hashLevel0(this: CellFields): Buffer {
-  return this._hashes[0]!;
+function hashAt(this: CellFields, level = 3): Buffer {
+  return this._hashes[Math.min(this._hashes.length - 1, level)]!;
 }
-function depthLevel0(this: CellFields): number {
-  return this._depths[0]!;
+function depthAt(this: CellFields, level = 3): number {
+  return this._depths[Math.min(this._depths.length - 1, level)]!;
 }
-function levelZero(): number {
-  return 0;
+function levelOf(this: CellFields): number {
+  return this.mask.level;
 }
 function equalsByHash(this: Cell, other: Cell): boolean {
   return this.hash().equals(other.hash());
@@ -40,51 +41,87 @@ function inspectCell(this: Cell): string {
 }
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+function bitCount(n: number): number {
+  let count = 0;
+  for (let m = n; m !== 0; m &= m - 1) count++;
+  return count;
+}
+
 /**
- * An ordinary cell whose refs are all of level 0 (the bulk of a block), as @ton/core's Cell
- * constructor makes it, without its cost: the constructor makes six closures per cell, eight
- * LevelMask objects, a representation through a BitBuilder and four frozen copies, which with the
- * garbage collector after them was a third of decoding a block (--cpu-prof of the index). The
- * representation hashed is the cell's descriptors, its data bytes as the BoC holds them (already
- * padded with the completion tag), its refs' depths and hashes. Null when a ref has a level
- * (under a pruned branch): the constructor handles levels.
+ * The hash of an ordinary cell at level `level`: SHA-256 of its descriptors (refs and the level
+ * mask cut to `level`; the data length), `body` (its data bytes as the BoC holds them, already
+ * padded with the completion tag, at its first level; the hash of the level below after), its
+ * refs' depths and hashes at `level`. Also returns the cell's depth at that level.
  */
-function ordinaryCell(data: Buffer, d2: number, bits: BitString, refs: Cell[]): Cell | null {
+function levelHash(refs: readonly Cell[], mask: number, level: number, d2: number, body: Buffer): { hash: Buffer; depth: number } {
+  const repr = Buffer.allocUnsafe(2 + body.length + 34 * refs.length);
+  repr[0] = refs.length + 32 * (mask & ((1 << level) - 1));
+  repr[1] = d2;
+  body.copy(repr, 2);
+  let at = 2 + body.length;
   let depth = 0;
   for (const ref of refs) {
-    if (ref.mask.value !== 0) return null;
-    const d = ref.depth(0);
+    const d = ref.depth(level);
     if (d > depth) depth = d;
-  }
-  if (refs.length > 0) depth++;
-  const repr = Buffer.allocUnsafe(2 + data.length + 34 * refs.length);
-  repr[0] = refs.length;
-  repr[1] = d2;
-  data.copy(repr, 2);
-  let at = 2 + data.length;
-  for (const ref of refs) {
-    const d = ref.depth(0);
     repr[at++] = d >> 8;
     repr[at++] = d & 0xff;
   }
   for (const ref of refs) {
-    ref.hash(0).copy(repr, at);
+    ref.hash(level).copy(repr, at);
     at += 32;
+  }
+  return { hash: nativeSha256(repr), depth: refs.length > 0 ? depth + 1 : 0 };
+}
+
+/**
+ * An ordinary cell as @ton/core's Cell constructor makes it (the same hashes and depths at every
+ * level), without its cost: the constructor makes six closures per cell, a LevelMask per level
+ * asked, a representation through a BitBuilder and four frozen copies, which with the garbage
+ * collector after them was most of decoding a block (--cpu-prof of the index). A cell above a
+ * pruned branch (a block's state update) has a level: a hash per significant level, each over
+ * the hash of the level below, as the constructor computes them.
+ */
+function ordinaryCell(data: Buffer, d2: number, bits: BitString, refs: Cell[]): Cell {
+  let mask = 0;
+  for (const ref of refs) mask |= ref.mask.value;
+  let hashes: Buffer[];
+  let depths: number[];
+  if (mask === 0) {
+    const { hash, depth } = levelHash(refs, 0, 0, d2, data);
+    hashes = [hash];
+    depths = [depth];
+  } else {
+    const own: Buffer[] = [];
+    const ownDepths: number[] = [];
+    const top = 32 - Math.clz32(mask);
+    for (let level = 0; level <= top; level++) {
+      if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
+      const { hash, depth } = levelHash(refs, mask, level, d2, own.length === 0 ? data : own[own.length - 1]!);
+      own.push(hash);
+      ownDepths.push(depth);
+    }
+    hashes = [];
+    depths = [];
+    for (let level = 0; level < 4; level++) {
+      const index = bitCount(mask & ((1 << level) - 1));
+      hashes.push(own[index]!);
+      depths.push(ownDepths[index]!);
+    }
   }
   const cell = Object.create(Cell.prototype) as Record<string | symbol, unknown>;
   // The constructor's order of fields.
-  cell['_hashes'] = [nativeSha256(repr)];
-  cell['_depths'] = [depth];
+  cell['_hashes'] = hashes;
+  cell['_depths'] = depths;
   cell['beginParse'] = beginParseOrdinary;
-  cell['hash'] = hashLevel0;
-  cell['depth'] = depthLevel0;
-  cell['level'] = levelZero;
+  cell['hash'] = hashAt;
+  cell['depth'] = depthAt;
+  cell['level'] = levelOf;
   cell['equals'] = equalsByHash;
   cell[INSPECT] = inspectCell;
   cell['type'] = CellType.Ordinary;
   cell['bits'] = bits;
   cell['refs'] = refs;
-  cell['mask'] = LEVEL_ZERO;
+  cell['mask'] = LEVEL_MASKS[mask]!;
   return cell as unknown as Cell;
 }
 
@@ -170,7 +207,7 @@ function tryDecode(boc: Buffer): Cell[] | null {
   const built: Cell[] = new Array<Cell>(cellCount);
   for (let i = cellCount - 1; i >= 0; i--) {
     const cellRefs = refs[i]!.map((r) => built[r]!);
-    built[i] = (!exotic[i] && ordinaryCell(datas[i]!, d2s[i]!, bits[i]!, cellRefs)) || new Cell({ exotic: exotic[i]!, bits: bits[i]!, refs: cellRefs });
+    built[i] = exotic[i] ? new Cell({ exotic: true, bits: bits[i]!, refs: cellRefs }) : ordinaryCell(datas[i]!, d2s[i]!, bits[i]!, cellRefs);
   }
   const out: Cell[] = [];
   for (const root of roots) {
