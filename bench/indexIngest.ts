@@ -74,6 +74,21 @@ function rssMb(): number {
   return Math.round(process.memoryUsage().rss / 1024 / 1024);
 }
 
+/**
+ * CPU seconds of this process's main thread (utime + stime of /proc/self/task/<pid>/stat, in
+ * clock ticks of 10 ms): the pipeline's own cost, which the process's figure mixes with the chain's
+ * thread serving the blocks. NaN where there is no /proc.
+ */
+function mainThreadCpuSeconds(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -274,6 +289,8 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   // CPU of the whole process (every thread: the chain serving blocks, the TVM pool, the pipeline): less
   // sensitive than the wall clock to the shared machine's load.
   const cpuAtStart = process.cpuUsage();
+  // The pipeline's own thread (this one: decoding, parsing, rows, GC), apart from the chain's thread and the TVM pool.
+  const threadAtStart = mainThreadCpuSeconds();
   // The timed window on the clock of a --cpu-prof profile (µs), to cut the chain's load out of it.
   if (COUNT_QUERIES) console.log(`  ${label}: ingest from ${process.hrtime.bigint() / 1000n} µs`);
   const index = await startIndex(config, pool, logger, true);
@@ -287,6 +304,7 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   }
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuAtStart);
+  const threadCpu = mainThreadCpuSeconds() - threadAtStart;
   if (COUNT_QUERIES) console.log(`  ${label}: ingest to ${process.hrtime.bigint() / 1000n} µs`);
   rss.push(rssMb());
   const { rows } = await index.store.pool.query<{ n: string }>('select count(*) as n from transactions');
@@ -294,7 +312,7 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   console.log(
     `  ${label}: ${head} mc blocks, ${transactions} transactions in ${seconds.toFixed(1)} s = ${(transactions / seconds).toFixed(0)} tx/s, ` +
       `${(head / seconds).toFixed(1)} mc blocks/s; CPU ${((cpu.user + cpu.system) / 1000 / transactions).toFixed(2)} s per 1 000 tx ` +
-      `(user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s); RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
+      `(user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s); the pipeline's thread ${threadCpu.toFixed(1)} CPU-s = ${((threadCpu * 1000) / transactions).toFixed(2)} ms a transaction; RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
   );
   await printQueries(head);
   return { index, pool };

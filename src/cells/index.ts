@@ -28,3 +28,4 @@ export { hashmapLookup } from './hashmapLookup';
 export { nativeSha256, useNativeCellHashing } from './nativeHashing';
 export { cellStats, type CellStats } from './cellStats';
 export { decodeBocFast } from './fastBoc';
+export { BitCursor, CursorError } from './bitCursor';

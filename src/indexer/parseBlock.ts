@@ -1,8 +1,8 @@
-import { Address, beginCell, Cell, Dictionary, ExternalAddress, loadMessage, loadTransaction, storeStateInit, type AccountStatus as CoreAccountStatus, type CurrencyCollection, type Message, type Transaction, type TransactionComputePhase } from '@ton/core';
-import { forEachDictLeaf } from '../cells';
+import { Address, beginCell, Cell, Dictionary, ExternalAddress, loadMessage, loadTransaction, storeStateInit, type AccountStatus as CoreAccountStatus, type CurrencyCollection, type Message, type StateInit, type Transaction, type TransactionComputePhase } from '@ton/core';
+import { BitCursor, CursorError, forEachDictLeaf } from '../cells';
 import { normalizeExternalMessage, previousBlockIds, rawAddressUpper, toSignedShard } from '../converters';
 import type { BlockRef } from '../proofs';
-import type { AccountStatus, BlockRow, MessageContentRow, MessageRow, TransactionRow } from '../indexdb';
+import type { AccountStatus, BlockRow, BounceType, MessageContentRow, MessageRow, StatusChange, TransactionRow } from '../indexdb';
 import { loadAccountBlockHead, loadBlock, loadCurrencyCollection, loadShardHashesTopBlocks, type Block } from '../tlb';
 
 /**
@@ -73,7 +73,7 @@ function opcodeOf(body: Cell): number | null {
   return slice.remainingBits >= 32 ? slice.loadInt(32) : null;
 }
 
-function parseMessage(cell: Cell, direction: 'in' | 'out', tx: { hash: Buffer; lt: bigint }, mcSeqno: number): ParsedMessage {
+function parseMessageSlow(cell: Cell, direction: 'in' | 'out', tx: { hash: Buffer; lt: bigint }, mcSeqno: number): ParsedMessage {
   const message: Message = loadMessage(cell.beginParse());
   const info = message.info;
   const body = message.body;
@@ -249,7 +249,7 @@ function transactionRow(cell: Cell, tx: Transaction, address: Address, block: Bl
   };
 }
 
-function parseTransaction(cell: Cell, workchain: number, block: BlockRef, mcSeqno: number): ParsedTransaction {
+function parseTransactionSlow(cell: Cell, workchain: number, block: BlockRef, mcSeqno: number): ParsedTransaction {
   const tx = loadTransaction(cell.beginParse());
   const address = new Address(workchain, hash256(tx.address));
   const row = transactionRow(cell, tx, address, block, mcSeqno);
@@ -258,9 +258,419 @@ function parseTransaction(cell: Cell, workchain: number, block: BlockRef, mcSeqn
   const inCell = messages.loadMaybeRef();
   const outCells = messages.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
   const ref = { hash: row.hash, lt: row.lt };
-  const outMessages = [...outCells.keys()].sort((a, b) => a - b).map((key) => parseMessage(outCells.get(key)!, 'out', ref, mcSeqno));
-  return { row, address, inMessage: inCell ? parseMessage(inCell, 'in', ref, mcSeqno) : null, outMessages };
+  const outMessages = [...outCells.keys()].sort((a, b) => a - b).map((key) => parseMessageSlow(outCells.get(key)!, 'out', ref, mcSeqno));
+  return { row, address, inMessage: inCell ? parseMessageSlow(inCell, 'in', ref, mcSeqno) : null, outMessages };
 }
+
+/*
+ * The transactions and messages of a block read with a BitCursor straight into their rows, each
+ * message cell read once. @ton/core's loadTransaction builds its whole object model (every
+ * message of the transaction parsed with it, then parsed again here for the row) through its
+ * BitReader; with the garbage it leaves, that was the largest share of the index's thread after
+ * the garbage collector. The layouts this reader does not take (extra currencies, anycast and
+ * var addresses, libraries in a StateInit, split_install and merge transactions) throw
+ * CursorError and the transaction is parsed with @ton/core as before, so both give the same rows
+ * (test/unit/fastTransactionParse.test.ts compares them).
+ */
+
+const STATUS_BY_BITS: readonly AccountStatus[] = ['uninit', 'frozen', 'active', 'nonexist'];
+
+/** Message bodies' BoCs by hash, bounded: most messages of a block share a few bodies (an empty one above all). */
+const bodyBocs = new Map<string, Buffer>();
+const BODY_BOCS_MAX = 512;
+
+function bodyBoc(body: Cell, hash: Buffer): Buffer {
+  const key = hash.toString('latin1');
+  const known = bodyBocs.get(key);
+  if (known) return known;
+  const boc = body.toBoc();
+  if (bodyBocs.size >= BODY_BOCS_MAX) bodyBocs.delete(bodyBocs.keys().next().value!);
+  bodyBocs.set(key, boc);
+  return boc;
+}
+
+/** `addr_std$10 anycast:(Maybe Anycast) workchain_id:int8 address:bits256` as raw upper-case text. */
+function stdAddressText(c: BitCursor): string {
+  if (c.uint(2) !== 2) throw new CursorError('not an addr_std');
+  if (c.bit()) throw new CursorError('anycast address');
+  const workchain = c.int(8);
+  return `${workchain}:${c.bytes(32).toString('hex').toUpperCase()}`;
+}
+
+/** `addr_none$00` or `addr_extern$01 len:(## 9) external_address:(bits len)`: skipped (the rows keep no external address). */
+function skipMaybeExternalAddress(c: BitCursor): void {
+  const tag = c.uint(2);
+  if (tag === 0) return;
+  if (tag !== 1) throw new CursorError('not an external address');
+  c.skip(c.uint(9));
+}
+
+/** `CurrencyCollection` without extra currencies (with them: CursorError, the slow path writes their JSON). */
+function plainCoins(c: BitCursor): bigint {
+  const coins = c.coins();
+  if (c.bit()) throw new CursorError('extra currencies');
+  return coins;
+}
+
+function statusChange(c: BitCursor): StatusChange {
+  if (!c.bit()) return 'unchanged';
+  return c.bit() ? 'deleted' : 'frozen';
+}
+
+/** `StateInit` as @ton/core's loadStateInit gives it (no libraries: CursorError). */
+function stateInitOf(c: BitCursor): StateInit {
+  const splitDepth = c.bit() ? c.uint(5) : undefined;
+  const special = c.bit() ? { tick: c.bit(), tock: c.bit() } : undefined;
+  const code = c.maybeRef();
+  const data = c.maybeRef();
+  if (c.bit()) throw new CursorError('libraries');
+  return { splitDepth, special, code, data };
+}
+
+function parseMessageFast(cell: Cell, direction: 'in' | 'out', tx: { hash: Buffer; lt: bigint }, mcSeqno: number): ParsedMessage {
+  const c = new BitCursor(cell);
+  let source: string | null = null;
+  let destination: string | null = null;
+  let value: bigint | null = null;
+  let ihrFee: bigint | null = null;
+  let fwdFee: bigint | null = null;
+  let createdLt: bigint | null = null;
+  let createdAt: number | null = null;
+  let ihrDisabled: boolean | null = null;
+  let bounce: boolean | null = null;
+  let bounced: boolean | null = null;
+  let importFee: bigint | null = null;
+  let internal = false;
+  let externalIn = false;
+  if (!c.bit()) {
+    internal = true;
+    ihrDisabled = c.bit();
+    bounce = c.bit();
+    bounced = c.bit();
+    source = stdAddressText(c);
+    destination = stdAddressText(c);
+    value = plainCoins(c);
+    ihrFee = c.coins();
+    fwdFee = c.coins();
+    createdLt = c.uintBig(64);
+    createdAt = c.uint(32);
+  } else if (!c.bit()) {
+    externalIn = true;
+    skipMaybeExternalAddress(c);
+    destination = stdAddressText(c);
+    importFee = c.coins();
+  } else {
+    source = stdAddressText(c);
+    skipMaybeExternalAddress(c);
+    createdLt = c.uintBig(64);
+    createdAt = c.uint(32);
+  }
+  let init: StateInit | null = null;
+  if (c.bit()) init = c.bit() ? stateInitOf(new BitCursor(c.ref())) : stateInitOf(c);
+  let body: Cell;
+  if (c.bit()) body = c.ref();
+  else {
+    // The body inline: the rest of the cell, as @ton/core's `slice.asCell()` makes it.
+    const rest = cell.beginParse();
+    rest.skip(c.offset);
+    for (let i = 0; i < c.refsRead; i++) rest.loadRef();
+    body = rest.asCell();
+  }
+  const bodyHash = body.hash();
+  const contents: MessageContentRow[] = [{ hash: bodyHash, body: bodyBoc(body, bodyHash) }];
+  let initHash: Buffer | null = null;
+  if (init) {
+    const initCell = beginCell().store(storeStateInit(init)).endCell();
+    initHash = initCell.hash();
+    contents.push({ hash: initHash, body: initCell.toBoc() });
+  }
+  const head = new BitCursor(body);
+  const row: MessageRow = {
+    tx_hash: tx.hash,
+    tx_lt: tx.lt,
+    mc_seqno: mcSeqno,
+    msg_hash: cell.hash(),
+    msg_hash_norm: externalIn ? normalizeExternalMessage(cell).hash() : null,
+    direction,
+    trace_id: null,
+    source,
+    destination,
+    value,
+    value_extra_currencies: null,
+    fwd_fee: fwdFee,
+    ihr_fee: ihrFee,
+    extra_flags: null,
+    created_lt: createdLt,
+    created_at: createdAt,
+    opcode: head.remainingBits >= 32 ? head.int(32) : null,
+    ihr_disabled: ihrDisabled,
+    bounce,
+    bounced,
+    import_fee: importFee,
+    body_hash: bodyHash,
+    init_state_hash: initHash,
+  };
+  return { row, contents, internal, body };
+}
+
+/** The columns of a transaction's description (`TransactionDescr`), the rest of the row null. */
+type DescrColumns = Omit<
+  TransactionRow,
+  'account' | 'hash' | 'lt' | 'block_workchain' | 'block_shard' | 'block_seqno' | 'mc_block_seqno' | 'trace_id' | 'prev_trans_hash' | 'prev_trans_lt' | 'now' | 'orig_status' | 'end_status' | 'total_fees' | 'total_fees_extra_currencies' | 'account_state_hash_before' | 'account_state_hash_after'
+>;
+
+function emptyDescr(descr: TransactionRow['descr']): DescrColumns {
+  return {
+    descr,
+    aborted: null,
+    destroyed: null,
+    credit_first: null,
+    is_tock: null,
+    installed: null,
+    storage_fees_collected: null,
+    storage_fees_due: null,
+    storage_status_change: null,
+    credit_due_fees_collected: null,
+    credit: null,
+    credit_extra_currencies: null,
+    compute_skipped: null,
+    skipped_reason: null,
+    compute_success: null,
+    compute_msg_state_used: null,
+    compute_account_activated: null,
+    compute_gas_fees: null,
+    compute_gas_used: null,
+    compute_gas_limit: null,
+    compute_gas_credit: null,
+    compute_mode: null,
+    compute_exit_code: null,
+    compute_exit_arg: null,
+    compute_vm_steps: null,
+    compute_vm_init_state_hash: null,
+    compute_vm_final_state_hash: null,
+    action_success: null,
+    action_valid: null,
+    action_no_funds: null,
+    action_status_change: null,
+    action_total_fwd_fees: null,
+    action_total_action_fees: null,
+    action_result_code: null,
+    action_result_arg: null,
+    action_tot_actions: null,
+    action_spec_actions: null,
+    action_skipped_actions: null,
+    action_msgs_created: null,
+    action_action_list_hash: null,
+    action_tot_msg_size_cells: null,
+    action_tot_msg_size_bits: null,
+    bounce: null,
+    bounce_msg_size_cells: null,
+    bounce_msg_size_bits: null,
+    bounce_req_fwd_fees: null,
+    bounce_msg_fees: null,
+    bounce_fwd_fees: null,
+    split_info_cur_shard_pfx_len: null,
+    split_info_acc_split_depth: null,
+    split_info_this_addr: null,
+    split_info_sibling_addr: null,
+  };
+}
+
+/** `tr_phase_storage$_ storage_fees_collected:Grams storage_fees_due:(Maybe Grams) status_change:AccStatusChange` */
+function storagePhase(c: BitCursor, d: DescrColumns): void {
+  d.storage_fees_collected = c.coins();
+  d.storage_fees_due = c.bit() ? c.coins() : null;
+  d.storage_status_change = statusChange(c);
+}
+
+/** `tr_phase_credit$_ due_fees_collected:(Maybe Grams) credit:CurrencyCollection` */
+function creditPhase(c: BitCursor, d: DescrColumns): void {
+  d.credit_due_fees_collected = c.bit() ? c.coins() : null;
+  d.credit = plainCoins(c);
+}
+
+/** `TrComputePhase`: skipped (a reason) or the VM's run (its details in a ref). */
+function computePhase(c: BitCursor, d: DescrColumns): void {
+  if (!c.bit()) {
+    const reason = c.uint(2);
+    if (reason === 3) throw new CursorError('compute skip reason');
+    d.compute_skipped = true;
+    d.skipped_reason = reason === 0 ? 'no_state' : reason === 1 ? 'bad_state' : 'no_gas';
+    return;
+  }
+  d.compute_skipped = false;
+  d.compute_success = c.bit();
+  d.compute_msg_state_used = c.bit();
+  d.compute_account_activated = c.bit();
+  d.compute_gas_fees = c.coins();
+  const vm = new BitCursor(c.ref());
+  d.compute_gas_used = vm.varUint(3);
+  d.compute_gas_limit = vm.varUint(3);
+  d.compute_gas_credit = vm.bit() ? vm.varUint(2) : null;
+  d.compute_mode = vm.uint(8);
+  d.compute_exit_code = vm.int(32);
+  d.compute_exit_arg = vm.bit() ? vm.int(32) : null;
+  d.compute_vm_steps = BigInt(vm.uint(32));
+  d.compute_vm_init_state_hash = vm.bytes(32);
+  d.compute_vm_final_state_hash = vm.bytes(32);
+}
+
+/** `(Maybe ^TrActionPhase)` */
+function maybeActionPhase(c: BitCursor, d: DescrColumns): void {
+  if (!c.bit()) return;
+  const a = new BitCursor(c.ref());
+  d.action_success = a.bit();
+  d.action_valid = a.bit();
+  d.action_no_funds = a.bit();
+  d.action_status_change = statusChange(a);
+  d.action_total_fwd_fees = a.bit() ? a.coins() : null;
+  d.action_total_action_fees = a.bit() ? a.coins() : null;
+  d.action_result_code = a.int(32);
+  d.action_result_arg = a.bit() ? a.int(32) : null;
+  d.action_tot_actions = a.uint(16);
+  d.action_spec_actions = a.uint(16);
+  d.action_skipped_actions = a.uint(16);
+  d.action_msgs_created = a.uint(16);
+  d.action_action_list_hash = a.bytes(32);
+  d.action_tot_msg_size_cells = a.varUint(3);
+  d.action_tot_msg_size_bits = a.varUint(3);
+}
+
+/** `(Maybe TrBouncePhase)` */
+function maybeBouncePhase(c: BitCursor, d: DescrColumns): void {
+  if (!c.bit()) return;
+  let type: BounceType;
+  if (c.bit()) {
+    type = 'ok';
+    d.bounce_msg_size_cells = c.varUint(3);
+    d.bounce_msg_size_bits = c.varUint(3);
+    d.bounce_msg_fees = c.coins();
+    d.bounce_fwd_fees = c.coins();
+  } else if (c.bit()) {
+    type = 'nofunds';
+    d.bounce_msg_size_cells = c.varUint(3);
+    d.bounce_msg_size_bits = c.varUint(3);
+    d.bounce_req_fwd_fees = c.coins();
+  } else {
+    type = 'negfunds';
+  }
+  d.bounce = type;
+}
+
+/** `split_merge_info$_ cur_shard_pfx_len:(## 6) acc_split_depth:(## 6) this_addr:bits256 sibling_addr:bits256` */
+function splitInfo(c: BitCursor, d: DescrColumns, workchain: number): void {
+  d.split_info_cur_shard_pfx_len = c.uint(6);
+  d.split_info_acc_split_depth = c.uint(6);
+  d.split_info_this_addr = `${workchain}:${c.bytes(32).toString('hex').toUpperCase()}`;
+  d.split_info_sibling_addr = `${workchain}:${c.bytes(32).toString('hex').toUpperCase()}`;
+}
+
+function descrColumns(c: BitCursor, workchain: number): DescrColumns {
+  const type = c.uint(4);
+  if (type === 0) {
+    const d = emptyDescr('ord');
+    d.credit_first = c.bit();
+    if (c.bit()) storagePhase(c, d);
+    if (c.bit()) creditPhase(c, d);
+    computePhase(c, d);
+    maybeActionPhase(c, d);
+    d.aborted = c.bit();
+    maybeBouncePhase(c, d);
+    d.destroyed = c.bit();
+    return d;
+  }
+  if (type === 1) {
+    const d = emptyDescr('storage');
+    storagePhase(c, d);
+    return d;
+  }
+  if (type === 2 || type === 3) {
+    const d = emptyDescr('tick_tock');
+    d.is_tock = type === 3;
+    storagePhase(c, d);
+    computePhase(c, d);
+    maybeActionPhase(c, d);
+    d.aborted = c.bit();
+    d.destroyed = c.bit();
+    return d;
+  }
+  if (type === 4) {
+    const d = emptyDescr('split_prepare');
+    splitInfo(c, d, workchain);
+    if (c.bit()) storagePhase(c, d);
+    computePhase(c, d);
+    maybeActionPhase(c, d);
+    d.aborted = c.bit();
+    d.destroyed = c.bit();
+    return d;
+  }
+  throw new CursorError(`transaction description ${type}`);
+}
+
+function parseTransactionFast(cell: Cell, workchain: number, block: BlockRef, mcSeqno: number): ParsedTransaction {
+  const c = new BitCursor(cell);
+  if (c.uint(4) !== 0x07) throw new CursorError('not a transaction');
+  const accountId = c.bytes(32);
+  const lt = c.uintBig(64);
+  const prevHash = c.bytes(32);
+  const prevLt = c.uintBig(64);
+  const now = c.uint(32);
+  c.skip(15); // outmsg_cnt
+  const origStatus = STATUS_BY_BITS[c.uint(2)]!;
+  const endStatus = STATUS_BY_BITS[c.uint(2)]!;
+  const messages = new BitCursor(c.ref());
+  const totalFees = plainCoins(c);
+  const update = new BitCursor(c.ref());
+  if (update.uint(8) !== 0x72) throw new CursorError('not a HASH_UPDATE');
+  const stateBefore = update.bytes(32);
+  const stateAfter = update.bytes(32);
+  const descr = descrColumns(new BitCursor(c.ref()), workchain);
+  const inCell = messages.maybeRef();
+  const outRoot = messages.maybeRef();
+  if (messages.remainingBits !== 0 || messages.remainingRefs !== 0) throw new CursorError('extra data after out_msgs');
+  const address = new Address(workchain, accountId);
+  const hash = cell.hash();
+  const row: TransactionRow = {
+    account: `${workchain}:${accountId.toString('hex').toUpperCase()}`,
+    hash,
+    lt,
+    block_workchain: block.workchain,
+    block_shard: BigInt(block.shard),
+    block_seqno: block.seqno,
+    mc_block_seqno: mcSeqno,
+    trace_id: null,
+    prev_trans_hash: prevHash,
+    prev_trans_lt: prevLt,
+    now,
+    orig_status: origStatus,
+    end_status: endStatus,
+    total_fees: totalFees,
+    total_fees_extra_currencies: null,
+    account_state_hash_before: stateBefore,
+    account_state_hash_after: stateAfter,
+    ...descr,
+  };
+  const ref = { hash, lt };
+  const outMessages: ParsedMessage[] = [];
+  // Leaves come in ascending key order (out_msgs is keyed by the message's index).
+  forEachDictLeaf(outRoot, 15, (_key, leaf) => {
+    outMessages.push(parseMessageFast(leaf.loadRef(), 'out', ref, mcSeqno));
+  });
+  return { row, address, inMessage: inCell ? parseMessageFast(inCell, 'in', ref, mcSeqno) : null, outMessages };
+}
+
+/** A transaction's rows: the byte-level reader, or @ton/core's object model for what that reader does not take. */
+export function parseTransaction(cell: Cell, workchain: number, block: BlockRef, mcSeqno: number): ParsedTransaction {
+  try {
+    return parseTransactionFast(cell, workchain, block, mcSeqno);
+  } catch {
+    // CursorError (a layout left to @ton/core) or a malformed cell: @ton/core parses it or says what is wrong.
+    return parseTransactionSlow(cell, workchain, block, mcSeqno);
+  }
+}
+
+/** The @ton/core parse alone (tests compare it with parseTransaction). */
+export { parseTransactionSlow };
 
 /** Parses verified block `id` (root: its BoC's root cell), indexed as part of masterchain block `mcSeqno`. */
 export function parseBlock(id: BlockRef, root: Cell, mcSeqno: number): ParsedBlock {

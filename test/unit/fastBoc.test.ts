@@ -6,7 +6,8 @@ import { decodeBocFast, merkleUpdate, serializeBoc } from '../../src/cells';
 function shape(roots: Cell[]): string[] {
   const out: string[] = [];
   const walk = (c: Cell) => {
-    out.push(`${c.type}:${c.bits.length}:${c.hash(0).toString('hex')}:${c.hash().toString('hex')}`);
+    const levels = [0, 1, 2, 3].map((l) => `${c.hash(l).toString('hex')}/${c.depth(l)}`).join(',');
+    out.push(`${c.type}:${c.isExotic}:${c.level()}:${c.mask.value}:${c.bits.toString()}:${c.refs.length}:${levels}:${c.toString()}`);
     c.refs.forEach(walk);
   };
   roots.forEach(walk);
@@ -38,6 +39,25 @@ describe('decodeBocFast', () => {
     const two = serializeBoc([a, b]);
     expect(decodeBocFast(two)).toHaveLength(2);
     expect(shape(decodeBocFast(two))).toEqual(shape(Cell.fromBoc(two)));
+  });
+
+  it('makes ordinary cells that answer, parse and serialize as those of @ton/core', () => {
+    // A chain deeper than 255 (two-byte depths in the hashed representation) and a wide tree.
+    let deep = beginCell().storeUint(1, 1).endCell();
+    for (let i = 0; i < 300; i++) deep = beginCell().storeUint(i, 9).storeRef(deep).endCell();
+    const root = beginCell().storeRef(deep).storeRef(sampleTree()).storeBuffer(randomBytes(50)).storeUint(5, 3).endCell();
+    const boc = root.toBoc({ idx: false, crc32: true });
+    const fast = decodeBocFast(boc)[0]!;
+    const slow = Cell.fromBoc(boc)[0]!;
+    expect(shape([fast])).toEqual(shape([slow]));
+    expect(fast.depth()).toBe(301);
+    expect(fast.equals(slow)).toBe(true);
+    expect(slow.equals(fast)).toBe(true);
+    expect(fast.toBoc().equals(slow.toBoc())).toBe(true);
+    expect(fast.beginParse().loadRef().beginParse().loadUint(9)).toBe(299);
+    expect(fast.refs[1]!.beginParse().skip(3).loadMaybeRef()?.hash().equals(slow.refs[1]!.beginParse().skip(3).loadMaybeRef()!.hash())).toBe(true);
+    expect(beginCell().storeRef(fast).endCell().hash().equals(beginCell().storeRef(slow).endCell().hash())).toBe(true);
+    expect(fast).toBeInstanceOf(Cell);
   });
 
   it('leaves a damaged BoC to @ton/core, which refuses it', () => {
