@@ -6,10 +6,26 @@ import { toFriendly } from '../../params';
  * as upper-case hex of the unsigned value (`%X`), opcodes as `0x%08x`.
  */
 
-export function b64(value: Buffer): string;
-export function b64(value: Buffer | null | undefined): string | null;
-export function b64(value: Buffer | null | undefined): string | null {
+/**
+ * A bytea column as the converters read it: a Buffer (the pg driver's), or already its base64 text
+ * (PostgreSQL's encode(..., 'base64') in sql/bundle.ts, so the answer's hashes and BoCs are never
+ * turned into Buffers and back: that round trip was a large part of a page's CPU).
+ */
+export type Bytes = Buffer | string;
+
+export function b64(value: Bytes): string;
+export function b64(value: Bytes | null | undefined): string | null;
+export function b64(value: Bytes | null | undefined): string | null {
+  if (typeof value === 'string') return value;
   return value ? value.toString('base64') : null;
+}
+
+/**
+ * A map key of a bytea value: a Buffer's hex, a string (base64 text) itself. One load's rows are all
+ * of one kind, so its keys (messages by transaction, states by hash) agree.
+ */
+export function bytesKey(value: Bytes): string {
+  return typeof value === 'string' ? value : value.toString('hex');
 }
 
 /** pg returns bigint columns as strings already; numbers and bigints become their decimal text. */
