@@ -33,8 +33,22 @@ export function str64(value: string | number | bigint | null | undefined): strin
   return value === null || value === undefined ? null : String(value);
 }
 
+/**
+ * Shard ids already written: a chain has a handful, and a page of 100 blocks writes ~300 of them
+ * (each block's shard, its masterchain block's, its previous blocks'), each a BigInt parse.
+ */
+const SHARD_HEX_LIMIT = 4096;
+const shardHexCache = new Map<string, string>();
+
 export function shardHex(shard: string | bigint): string {
-  return BigInt.asUintN(64, BigInt(shard)).toString(16).toUpperCase();
+  const key = String(shard);
+  let hex = shardHexCache.get(key);
+  if (hex === undefined) {
+    hex = BigInt.asUintN(64, BigInt(shard)).toString(16).toUpperCase();
+    if (shardHexCache.size >= SHARD_HEX_LIMIT) shardHexCache.clear();
+    shardHexCache.set(key, hex);
+  }
+  return hex;
 }
 
 export function opcodeHex(opcode: number | null | undefined): string | null {

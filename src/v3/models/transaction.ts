@@ -93,10 +93,18 @@ export function compareDecimal(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Drops the keys whose value is undefined (Go's `omitempty` on nil pointers). */
+/**
+ * The object without its undefined keys (Go's `omitempty` on nil pointers), as a new object in the
+ * same key order: deleting them instead left V8 dictionary-mode objects, slower to build and to
+ * JSON.stringify (a page writes ~10 of these per transaction).
+ */
 function defined(object: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(object)) if (object[key] === undefined) delete object[key];
-  return object;
+  const out: Record<string, unknown> = {};
+  for (const key in object) {
+    const value = object[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 const opt = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
@@ -109,7 +117,7 @@ function description(row: TransactionRow<Bytes>): Record<string, unknown> {
   // writes them right, but the same rule keeps the two servers' answers equal for any row.
   let gasFees = row.compute_gas_fees;
   let gasUsed = row.compute_gas_used;
-  if (gasFees !== null && gasUsed !== null && BigInt(gasFees) < BigInt(gasUsed)) [gasFees, gasUsed] = [gasUsed, gasFees];
+  if (gasFees !== null && gasUsed !== null && compareDecimal(gasFees, gasUsed) < 0) [gasFees, gasUsed] = [gasUsed, gasFees];
   return defined({
     type: row.descr ?? '',
     aborted: opt(row.aborted),
