@@ -82,6 +82,16 @@ describe('blocks', () => {
     expect(last['created_by']).toBe(hashOf('validator').toString('base64'));
   });
 
+  test('an answer is written as res.json writes it, without an ETag (ton-index-go sends none)', async () => {
+    const res = await request(test_.app).get(`/api/v3/transactions?account=${WALLET}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['etag']).toBeUndefined();
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.text).toBe(JSON.stringify(res.body));
+    expect((res.body as Json)['transactions']).toHaveLength(2);
+  });
+
   test('blocks: filters, sort and paging', async () => {
     const all = await ok('/blocks?sort=asc');
     expect((all['blocks'] as Json[]).map((b) => b['gen_utime'])).toEqual(['999', '999', '1000', '1004', '1004', '1005']);
