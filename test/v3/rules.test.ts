@@ -1,4 +1,5 @@
 import { Address } from '@ton/core';
+import { compareDecimal } from '../../src/v3/models/transaction';
 import { ValidationError } from '../../src/errors';
 import { parseGroup, V3Query, MAX_LIST_VALUES } from '../../src/v3/params/query';
 import {
@@ -224,5 +225,13 @@ describe('query reading (fiber QueryParser)', () => {
     expect(checkDirection('in')).toBe('in');
     expect(checkDirection(undefined)).toBeUndefined();
     expect(refusal(() => checkDirection('both'))).toEqual({ status: 422, message: 'direction should be one of: in, out' });
+  });
+});
+
+describe('compareDecimal (out_msgs by created_lt without BigInt)', () => {
+  test('orders unsigned decimal texts by value', () => {
+    const lts = ['10', '9', '18446744073709551615', '100', '0', '99', '18446744073709551614'];
+    expect([...lts].sort(compareDecimal)).toEqual(['0', '9', '10', '99', '100', '18446744073709551614', '18446744073709551615']);
+    expect(compareDecimal('123', '123')).toBe(0);
   });
 });

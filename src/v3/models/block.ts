@@ -1,12 +1,12 @@
-import { b64, num, shardHex, str64 } from './format';
+import { b64, num, shardHex, str64, type Bytes } from './format';
 
-/** A `blocks` row as sql/blocks.ts selects it (bigint columns arrive as strings). */
+/** A `blocks` row as sql/blocks.ts selects it (bigint columns arrive as strings, hashes as base64 text). */
 export interface BlockRow {
   workchain: number;
   shard: string;
   seqno: number;
-  root_hash: Buffer;
-  file_hash: Buffer;
+  root_hash: Bytes;
+  file_hash: Bytes;
   mc_block_workchain: number | null;
   mc_block_shard: string | null;
   mc_block_seqno: number | null;
@@ -29,8 +29,8 @@ export interface BlockRow {
   prev_key_block_seqno: number | null;
   vert_seqno: number | null;
   master_ref_seqno: number | null;
-  rand_seed: Buffer | null;
-  created_by: Buffer | null;
+  rand_seed: Bytes | null;
+  created_by: Bytes | null;
   tx_count: number | null;
   /** [[workchain, shard text, seqno], ...] (sql/blocks.ts unnests the blockid[] column). */
   prev_blocks: [number, string, number][] | null;

@@ -6,10 +6,26 @@ import { toFriendly } from '../../params';
  * as upper-case hex of the unsigned value (`%X`), opcodes as `0x%08x`.
  */
 
-export function b64(value: Buffer): string;
-export function b64(value: Buffer | null | undefined): string | null;
-export function b64(value: Buffer | null | undefined): string | null {
+/**
+ * A bytea column as the converters read it: a Buffer (the pg driver's), or already its base64 text
+ * (PostgreSQL's encode(..., 'base64') in sql/bundle.ts, so the answer's hashes and BoCs are never
+ * turned into Buffers and back: that round trip was a large part of a page's CPU).
+ */
+export type Bytes = Buffer | string;
+
+export function b64(value: Bytes): string;
+export function b64(value: Bytes | null | undefined): string | null;
+export function b64(value: Bytes | null | undefined): string | null {
+  if (typeof value === 'string') return value;
   return value ? value.toString('base64') : null;
+}
+
+/**
+ * A map key of a bytea value: a Buffer's hex, a string (base64 text) itself. One load's rows are all
+ * of one kind, so its keys (messages by transaction, states by hash) agree.
+ */
+export function bytesKey(value: Bytes): string {
+  return typeof value === 'string' ? value : value.toString('hex');
 }
 
 /** pg returns bigint columns as strings already; numbers and bigints become their decimal text. */
@@ -17,8 +33,22 @@ export function str64(value: string | number | bigint | null | undefined): strin
   return value === null || value === undefined ? null : String(value);
 }
 
+/**
+ * Shard ids already written: a chain has a handful, and a page of 100 blocks writes ~300 of them
+ * (each block's shard, its masterchain block's, its previous blocks'), each a BigInt parse.
+ */
+const SHARD_HEX_LIMIT = 4096;
+const shardHexCache = new Map<string, string>();
+
 export function shardHex(shard: string | bigint): string {
-  return BigInt.asUintN(64, BigInt(shard)).toString(16).toUpperCase();
+  const key = String(shard);
+  let hex = shardHexCache.get(key);
+  if (hex === undefined) {
+    hex = BigInt.asUintN(64, BigInt(shard)).toString(16).toUpperCase();
+    if (shardHexCache.size >= SHARD_HEX_LIMIT) shardHexCache.clear();
+    shardHexCache.set(key, hex);
+  }
+  return hex;
 }
 
 export function opcodeHex(opcode: number | null | undefined): string | null {

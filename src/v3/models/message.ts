@@ -1,12 +1,15 @@
-import { b64, opcodeHex, str64 } from './format';
+import { b64, opcodeHex, str64, type Bytes } from './format';
 
-/** A `messages` row with its body and init state (message_contents) as sql/messages.ts selects it. */
-export interface MessageRow {
-  tx_hash: Buffer | null;
+/**
+ * A `messages` row with its body and init state (message_contents) as sql/messages.ts selects it;
+ * `B` is how its bytea columns come (format.ts's Bytes: Buffers, or base64 text from sql/bundle.ts).
+ */
+export interface MessageRow<B extends Bytes = Buffer> {
+  tx_hash: B | null;
   tx_lt: string | null;
-  msg_hash: Buffer;
+  msg_hash: B;
   direction: 'in' | 'out' | null;
-  trace_id: Buffer | null;
+  trace_id: B | null;
   source: string | null;
   destination: string | null;
   value: string | null;
@@ -21,19 +24,19 @@ export interface MessageRow {
   bounce: boolean | null;
   bounced: boolean | null;
   import_fee: string | null;
-  body_hash: Buffer | null;
-  init_state_hash: Buffer | null;
-  msg_hash_norm: Buffer | null;
-  in_msg_tx_hash?: Buffer | null;
-  out_msg_tx_hash?: Buffer | null;
-  body_content_hash: Buffer | null;
-  body: Buffer | null;
-  init_content_hash: Buffer | null;
-  init_body: Buffer | null;
+  body_hash: B | null;
+  init_state_hash: B | null;
+  msg_hash_norm: B | null;
+  in_msg_tx_hash?: B | null;
+  out_msg_tx_hash?: B | null;
+  body_content_hash: B | null;
+  body: B | null;
+  init_content_hash: B | null;
+  init_body: B | null;
 }
 
 /** models.MessageContent: the cell's hash and its BoC in base64; `decoded` stays null here. */
-function content(hash: Buffer | null, boc: Buffer | null): Record<string, unknown> | null {
+function content(hash: Bytes | null, boc: Bytes | null): Record<string, unknown> | null {
   if (!hash) return null;
   return { hash: b64(hash), body: b64(boc), decoded: null };
 }
@@ -43,7 +46,7 @@ function content(hash: Buffer | null, boc: Buffer | null): Record<string, unknow
  * the token/action layer decodes bodies (docs/v3.md); `hash_norm` (TEP-467) only where the index
  * stored one (inbound external messages).
  */
-export function toMessageJson(row: MessageRow): Record<string, unknown> {
+export function toMessageJson(row: MessageRow<Bytes>): Record<string, unknown> {
   const json: Record<string, unknown> = {
     hash: b64(row.msg_hash),
     source: row.source,

@@ -1,4 +1,5 @@
 import type { MessageRow } from '../models/message';
+import type { Bytes } from '../models/format';
 import { toTransactionJson } from '../models/transaction';
 import { parseGroup, type V3Query } from '../params/query';
 import {
@@ -102,7 +103,7 @@ export function loadOptions(context: RouteContext): LoadOptions {
 }
 
 /** The accounts a page of transactions names (account, in_msg source, out_msgs destinations). */
-export function transactionAddresses(loaded: LoadedTransactions): string[] {
+export function transactionAddresses<B extends Bytes>(loaded: LoadedTransactions<B>): string[] {
   const out: string[] = [];
   for (const row of loaded.rows) {
     out.push(row.account);
@@ -115,7 +116,7 @@ export function transactionAddresses(loaded: LoadedTransactions): string[] {
 }
 
 /** models.TransactionsResponse. */
-export async function transactionsResponse(context: RouteContext, loaded: LoadedTransactions) {
+export async function transactionsResponse<B extends Bytes>(context: RouteContext, loaded: LoadedTransactions<B>) {
   const transactions = loaded.rows.map((row) => toTransactionJson(row, messagesOf(loaded, row), loaded.states));
   const addressBook = loaded.rows.length === 0 ? {} : await addressBookFor(context, transactionAddresses(loaded), loaded);
   return { transactions, address_book: addressBook };

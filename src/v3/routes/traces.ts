@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors';
 import { toTraceJson, MAX_TRACE_TRANSACTIONS, type TraceTransaction } from '../models/trace';
 import { toTransactionJson } from '../models/transaction';
+import { b64 } from '../models/format';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
 import { masterchainBlockExists } from '../sql/blocks';
@@ -56,19 +57,19 @@ async function runTraces(context: RouteContext, request: ReturnType<typeof trace
   const byTrace = new Map<string, TraceTransaction[]>();
   for (const row of loaded.rows) {
     const messages = messagesOf(loaded, row);
-    const key = row.trace_id?.toString('hex') ?? '';
+    const key = b64(row.trace_id) ?? '';
     const list = byTrace.get(key) ?? [];
     const json = toTransactionJson(row, messages, loaded.states);
     list.push({
       hash: json['hash'] as string,
-      inMsgHash: messages.find((m) => m.direction === 'in')?.msg_hash.toString('base64'),
+      inMsgHash: b64(messages.find((m) => m.direction === 'in')?.msg_hash) ?? undefined,
       outMsgHashes: (json['out_msgs'] as { hash: string }[]).map((m) => m.hash),
       json,
     });
     byTrace.set(key, list);
   }
   const traces = rows.map((row) =>
-    toTraceJson(row, Number(row.nodes_ ?? 0) > MAX_TRACE_TRANSACTIONS ? null : (byTrace.get(row.trace_id.toString('hex')) ?? []), request.includeActions),
+    toTraceJson(row, Number(row.nodes_ ?? 0) > MAX_TRACE_TRANSACTIONS ? null : (byTrace.get(b64(row.trace_id)) ?? []), request.includeActions),
   );
   if (request.includeActions) await attachActions(context, rows.map((r) => r.trace_id), traces, request.supported);
   const addresses = transactionAddresses(loaded);

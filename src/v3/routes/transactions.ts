@@ -1,6 +1,6 @@
 import { parseGroup } from '../params/query';
 import { readSingle, toUint64 } from '../params/rules';
-import { queryTransactions } from '../sql/transactions';
+import { queryTransactionPage } from '../sql/transactions';
 import {
   accountList,
   blockGroup,
@@ -43,7 +43,7 @@ export const transactions = defineRoute({
   },
   async run(context, { block, tx, utime, lt, paging }) {
     const { workchain, shard, seqno, mcSeqno } = block;
-    const loaded = await queryTransactions(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging, loadOptions(context));
+    const loaded = await queryTransactionPage(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging, loadOptions(context));
     return transactionsResponse(context, loaded);
   },
 });

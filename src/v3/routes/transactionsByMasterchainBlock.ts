@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../errors';
 import { masterchainBlockExists } from '../sql/blocks';
-import { queryTransactions } from '../sql/transactions';
+import { queryTransactionPage } from '../sql/transactions';
 import { loadOptions, PAGING_PARAMETERS, pagingGroup, queryIntOrZero, transactionsResponse } from './common';
 import { defineRoute } from './route';
 
@@ -14,6 +14,6 @@ export const transactionsByMasterchainBlock = defineRoute({
   immutableAt: ({ seqno }, settings) => (settings.noAddressBook ? seqno : undefined),
   async run(context, { seqno, paging }) {
     if (!(await masterchainBlockExists(context.db, seqno))) throw new NotFoundError(`masterchain block ${seqno} not found`);
-    return transactionsResponse(context, await queryTransactions(context.db, { mcSeqno: seqno }, paging, loadOptions(context)));
+    return transactionsResponse(context, await queryTransactionPage(context.db, { mcSeqno: seqno }, paging, loadOptions(context)));
   },
 });

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors';
 import { parseGroup, type V3Query } from '../params/query';
 import { checkDirection, readSingle, toBool, toHash, toNullableAccount, toOpcode } from '../params/rules';
-import { queryTransactions } from '../sql/transactions';
+import { queryTransactionPage } from '../sql/transactions';
 import { hashList, loadOptions, PAGING_PARAMETERS, pagingGroup, transactionsResponse } from './common';
 import { defineRoute } from './route';
 
@@ -40,7 +40,7 @@ export const transactionsByMessage = defineRoute({
     return { ...message, direction, paging };
   },
   async run(context, { direction, msgHashes, bodyHash, opcode, paging }) {
-    const loaded = await queryTransactions(context.db, { direction, msgHashes, bodyHash, opcode }, paging, loadOptions(context));
+    const loaded = await queryTransactionPage(context.db, { direction, msgHashes, bodyHash, opcode }, paging, loadOptions(context));
     return transactionsResponse(context, loaded);
   },
 });

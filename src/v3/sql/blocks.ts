@@ -3,12 +3,16 @@ import type { V3Database } from '../db';
 import type { Paging, SortOrder } from '../params/rules';
 import { SqlParams, whereClause } from './builder';
 
-/** Every column of models.Block; prev_blocks unnested to JSON so the composite type needs no parser. */
-const BLOCK_COLUMNS = `B.workchain, B.shard, B.seqno, B.root_hash, B.file_hash, B.mc_block_workchain, B.mc_block_shard,
+/**
+ * Every column of models.Block; prev_blocks unnested to JSON so the composite type needs no parser.
+ * The hashes come as their base64 text, the answer's encoding, not as Buffers to be written back.
+ */
+const BLOCK_COLUMNS = `B.workchain, B.shard, B.seqno, encode(B.root_hash, 'base64') as root_hash,
+  encode(B.file_hash, 'base64') as file_hash, B.mc_block_workchain, B.mc_block_shard,
   B.mc_block_seqno, B.global_id, B.version, B.after_merge, B.before_split, B.after_split, B.want_merge, B.want_split,
   B.key_block, B.vert_seqno_incr, B.flags, B.gen_utime, B.start_lt, B.end_lt, B.validator_list_hash_short,
-  B.gen_catchain_seqno, B.min_ref_mc_seqno, B.prev_key_block_seqno, B.vert_seqno, B.master_ref_seqno, B.rand_seed,
-  B.created_by, B.tx_count,
+  B.gen_catchain_seqno, B.min_ref_mc_seqno, B.prev_key_block_seqno, B.vert_seqno, B.master_ref_seqno,
+  encode(B.rand_seed, 'base64') as rand_seed, encode(B.created_by, 'base64') as created_by, B.tx_count,
   (select coalesce(json_agg(json_build_array((p).workchain, (p).shard::text, (p).seqno)), '[]'::json)
      from unnest(B.prev_blocks) as p) as prev_blocks`;
 

@@ -1,8 +1,10 @@
 import type { V3Database } from '../db';
 import type { MessageRow } from '../models/message';
 import type { AccountStateRow, TransactionRow } from '../models/transaction';
+import type { Bytes } from '../models/format';
 import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS } from './messages';
 import { bookDomainOf } from './dns';
+import { TRANSACTION_COLUMNS } from './columns';
 
 /**
  * A page of transactions with everything its answer shows, in ONE statement: the page, its
@@ -13,9 +15,10 @@ import { bookDomainOf } from './dns';
  *
  * The statement returns one row of JSON arrays (json_agg), which V8's JSON.parse reads faster than
  * the driver reads the same rows field by field. JSON has no int64 and no bytes: bigint and
- * numeric columns are cast to text (the driver gives them as strings too), and bytea comes as
- * PostgreSQL's hex text (`\x...`), turned back into Buffers here, so the rows are exactly the rows
- * the separate statements gave.
+ * numeric columns are cast to text (the driver gives them as strings too), and bytea columns come
+ * as their base64 text, the answer's own encoding (encode(..., 'base64')), kept as strings
+ * (format.ts's Bytes): no Buffer is made for a hash or a body only to be written back as base64.
+ * Readers that want Buffers (the streaming API's) get them with bufferedBundle.
  */
 
 /** bigint (and numeric) columns of each table: text in the JSON, as the driver reads them. */
@@ -28,7 +31,7 @@ const TRANSACTION_INT8 = new Set([
 ]);
 const MESSAGE_INT8 = new Set(['tx_lt', 'value', 'fwd_fee', 'ihr_fee', 'extra_flags', 'created_lt', 'created_at', 'import_fee']);
 
-/** bytea columns of each row kind (Buffers in the rows). */
+/** bytea columns of each row kind (base64 text in the JSON, Buffers after bufferedBundle). */
 export const TRANSACTION_BYTEA = [
   'hash', 'trace_id', 'prev_trans_hash', 'account_state_hash_before', 'account_state_hash_after',
   'compute_vm_init_state_hash', 'compute_vm_final_state_hash', 'action_action_list_hash',
@@ -38,43 +41,74 @@ const MESSAGE_BYTEA = [
   'init_content_hash', 'init_body',
 ] as const;
 const STATE_BYTEA = ['hash', 'frozen_hash', 'data_hash', 'code_hash'] as const;
+/** Columns longer than 57 bytes (BoCs), whose base64 PostgreSQL breaks into lines of 76: the breaks are dropped. */
+const LONG_BYTEA = new Set(['body', 'init_body']);
 
-/** `T.lt` -> `T.lt::text as lt` for the bigint columns of a column list (`X.name` or `X.name as alias`). */
-function jsonColumns(columns: string, int8: ReadonlySet<string>): string {
+/** PostgreSQL's base64 of a bytea column, on one line, as Node's Buffer#toString('base64') writes it. */
+function base64Of(column: string, name: string): string {
+  const encoded = `encode(${column}, 'base64')`;
+  return LONG_BYTEA.has(name) ? `translate(${encoded}, E'\\n', '')` : encoded;
+}
+
+/**
+ * A column list (`X.name` or `X.name as alias`) for the JSON: bigint columns `::text`, bytea
+ * columns (by their output name) as base64 text; the others as they are.
+ */
+function jsonColumns(columns: string, int8: ReadonlySet<string>, bytea: ReadonlySet<string> = new Set()): string {
   return columns
     .split(',')
     .map((column) => column.trim())
     .map((column) => {
-      const match = /^(\w+)\.(\w+)$/.exec(column);
-      return match && int8.has(match[2]!) ? `${column}::text as ${match[2]}` : column;
+      const match = /^(\w+\.(\w+))(?: as (\w+))?$/.exec(column);
+      if (!match) return column;
+      const name = match[3] ?? match[2]!;
+      if (int8.has(name)) return `${match[1]}::text as ${name}`;
+      if (bytea.has(name)) return `${base64Of(match[1]!, name)} as ${name}`;
+      return column;
     })
     .join(', ');
 }
 
-/** The transaction columns for a page that feeds transactionBundle (bigints as text). */
+/** The transaction columns for a page that feeds transactionBundle (bigints as text, bytea as it is). */
 export function transactionJsonColumns(columns: string): string {
   return jsonColumns(columns, TRANSACTION_INT8);
 }
 
-const MESSAGE_JSON_COLUMNS = jsonColumns(MESSAGE_COLUMNS, MESSAGE_INT8);
-const STATE_JSON_COLUMNS = `S.hash, S.account, S.balance::text as balance, S.balance_extra_currencies, S.account_status,
-  S.frozen_hash, S.data_hash, S.code_hash`;
+/** The page's columns (P, with transactionJsonColumns) as the answer's JSON reads them: bytea as base64. */
+function encodedPageColumns(columns: string): string {
+  const names = columns.split(',').map((column) => /(\w+)\s*$/.exec(column.trim())![1]!);
+  const bytea: ReadonlySet<string> = new Set(TRANSACTION_BYTEA);
+  return names.map((name) => (bytea.has(name) ? `${base64Of(`P.${name}`, name)} as ${name}` : `P.${name}`)).join(', ');
+}
+
+const PAGE_COLUMNS = encodedPageColumns(TRANSACTION_COLUMNS);
+const MESSAGE_JSON_COLUMNS = jsonColumns(MESSAGE_COLUMNS, MESSAGE_INT8, new Set(MESSAGE_BYTEA));
+const STATE_JSON_COLUMNS = jsonColumns(
+  'S.hash, S.account, S.balance, S.balance_extra_currencies, S.account_status, S.frozen_hash, S.data_hash, S.code_hash',
+  new Set(['balance']),
+  new Set(STATE_BYTEA),
+);
 
 /** PostgreSQL's JSON text of a bytea (`\x0a1b`) back to its bytes; null stays null. */
 export function bytesOf(value: unknown): Buffer | null {
   return typeof value === 'string' ? Buffer.from(value.slice(2), 'hex') : null;
 }
 
-function withBuffers<Row>(rows: Record<string, unknown>[] | null, columns: readonly string[]): Row[] {
-  if (!rows) return [];
-  for (const row of rows) for (const column of columns) row[column] = bytesOf(row[column]);
+/** The base64 text of the bytea columns of JSON rows, turned into Buffers in place. */
+function base64ToBuffers<Row>(rows: readonly object[], columns: readonly string[]): Row[] {
+  for (const row of rows as Record<string, unknown>[]) {
+    for (const column of columns) {
+      const value = row[column];
+      row[column] = typeof value === 'string' ? Buffer.from(value, 'base64') : null;
+    }
+  }
   return rows as Row[];
 }
 
-export interface TransactionBundle {
-  rows: TransactionRow[];
-  messages: MessageRow[];
-  states: AccountStateRow[];
+export interface TransactionBundle<B extends Bytes = string> {
+  rows: TransactionRow<B>[];
+  messages: MessageRow<B>[];
+  states: AccountStateRow<B>[];
   /** Code hash (null: none) of each account the answer names that the index holds; undefined when not asked. */
   codes?: Map<string, Buffer | null>;
   /** The address book's domain of those accounts that have one (sql/dns.ts's rule), with `codes`. */
@@ -97,7 +131,7 @@ export interface BundleOptions {
  * parameters in `values`); the answer's rows in one statement. The page's order is kept (its row
  * number), messages in the order of their transactions.
  */
-export async function transactionBundle(db: V3Database, page: string, values: readonly unknown[], options: BundleOptions): Promise<TransactionBundle> {
+export async function transactionBundle(db: V3Database, page: string, values: readonly unknown[], options: BundleOptions): Promise<TransactionBundle<string>> {
   const codes = options.addressBook
     ? `, (select json_agg(A) from (select L.account, L.code_hash, (${bookDomainOf('L.account')}) as domain from latest_account_states as L where L.account in
          (select P.account from P union select M.source from M where M.direction = 'in'
@@ -107,15 +141,15 @@ export async function transactionBundle(db: V3Database, page: string, values: re
   const text = `with ${options.ctes ? `${options.ctes}, ` : ''}P as materialized (select row_number() over () as ord_, Q.* from (${page}) as Q),
     M as materialized (select P.ord_, ${MESSAGE_JSON_COLUMNS} from P join messages as M on M.tx_hash = P.hash and M.tx_lt = P.lt::bigint
       ${MESSAGE_CONTENT_JOINS})
-    select (select json_agg(P order by P.ord_) from P) as txs,
+    select (select json_agg(X order by X.ord_) from (select P.ord_, ${PAGE_COLUMNS} from P) as X) as txs,
       (select json_agg(M order by M.ord_) from M) as messages,
       (select json_agg(S) from (select ${STATE_JSON_COLUMNS} from account_states as S where S.hash in
          (select P.account_state_hash_before from P union select P.account_state_hash_after from P)) as S) as states${codes}${extra}`;
   const [row] = await db.query<{ txs: Record<string, unknown>[] | null; messages: Record<string, unknown>[] | null; states: Record<string, unknown>[] | null; codes?: Record<string, unknown>[] | null; extra?: unknown }>(text, values);
-  const bundle: TransactionBundle = {
-    rows: withBuffers<TransactionRow>(row?.txs ?? null, TRANSACTION_BYTEA),
-    messages: withBuffers<MessageRow>(row?.messages ?? null, MESSAGE_BYTEA),
-    states: withBuffers<AccountStateRow>(row?.states ?? null, STATE_BYTEA),
+  const bundle: TransactionBundle<string> = {
+    rows: (row?.txs ?? []) as unknown as TransactionRow<string>[],
+    messages: (row?.messages ?? []) as unknown as MessageRow<string>[],
+    states: (row?.states ?? []) as unknown as AccountStateRow<string>[],
     extra: row?.extra,
   };
   if (options.addressBook) {
@@ -123,4 +157,14 @@ export async function transactionBundle(db: V3Database, page: string, values: re
     bundle.domains = new Map((row?.codes ?? []).filter((r) => typeof r['domain'] === 'string').map((r) => [r['account'] as string, r['domain'] as string]));
   }
   return bundle;
+}
+
+/** The bundle with Buffers for its bytea columns (in place), for readers that want the bytes. */
+export function bufferedBundle(bundle: TransactionBundle<string>): TransactionBundle<Buffer> {
+  return {
+    ...bundle,
+    rows: base64ToBuffers<TransactionRow<Buffer>>(bundle.rows, TRANSACTION_BYTEA),
+    messages: base64ToBuffers<MessageRow<Buffer>>(bundle.messages, MESSAGE_BYTEA),
+    states: base64ToBuffers<AccountStateRow<Buffer>>(bundle.states, STATE_BYTEA),
+  };
 }

@@ -1,7 +1,7 @@
 import type { V3Database } from '../db';
 import type { Paging, SortOrder } from '../params/rules';
 import { bytesOf } from './bundle';
-import { loadedOf, loadTransactions, TRANSACTION_JSON_COLUMNS, type LoadedTransactions, type LoadOptions } from './transactions';
+import { loadedOf, loadBufferedTransactions, TRANSACTION_JSON_COLUMNS, type LoadedTransactions, type LoadOptions } from './transactions';
 import { transactionBundle } from './bundle';
 import { matchAny, SqlParams, whereClause } from './builder';
 
@@ -80,7 +80,7 @@ export async function queryTracesWithTransactions(
   filter: TraceFilter,
   paging: Paging,
   options: LoadOptions & { maxTransactions: number },
-): Promise<{ traces: TraceRow[]; loaded: LoadedTransactions }> {
+): Promise<{ traces: TraceRow[]; loaded: LoadedTransactions<string> }> {
   const p = new SqlParams();
   const traces = buildTracesQuery(p, filter, paging);
   const max = p.bind(options.maxTransactions);
@@ -103,7 +103,7 @@ export async function queryTracesWithTransactions(
 /** The transactions of the traces, by trace, lt, account (as ton-index-go reads them). */
 export async function queryTraceTransactions(db: V3Database, traceIds: readonly Buffer[], options: LoadOptions = { addressBook: false }): Promise<LoadedTransactions> {
   if (traceIds.length === 0) return { rows: [], messages: new Map(), states: new Map() };
-  return loadTransactions(
+  return loadBufferedTransactions(
     db,
     `select ${TRANSACTION_JSON_COLUMNS} from transactions as T where T.trace_id = any($1) order by T.trace_id, T.lt, T.account`,
     [traceIds],

@@ -2,23 +2,12 @@ import type { V3Database } from '../db';
 import type { MessageRow } from '../models/message';
 import type { AccountStateRow, TransactionRow } from '../models/transaction';
 import type { Paging, SortOrder, V3Account } from '../params/rules';
+import { bytesKey, type Bytes } from '../models/format';
 import { matchAny, SqlParams, whereClause } from './builder';
-import { transactionBundle, transactionJsonColumns, type TransactionBundle } from './bundle';
+import { TRANSACTION_COLUMNS } from './columns';
+import { bufferedBundle, transactionBundle, transactionJsonColumns, type TransactionBundle } from './bundle';
 
-export const TRANSACTION_COLUMNS = `T.account, T.hash, T.lt, T.block_workchain, T.block_shard, T.block_seqno, T.mc_block_seqno,
-  T.trace_id, T.prev_trans_hash, T.prev_trans_lt, T.now, T.orig_status, T.end_status, T.total_fees,
-  T.total_fees_extra_currencies, T.account_state_hash_before, T.account_state_hash_after, T.descr, T.aborted,
-  T.destroyed, T.credit_first, T.is_tock, T.installed, T.storage_fees_collected, T.storage_fees_due,
-  T.storage_status_change, T.credit_due_fees_collected, T.credit, T.credit_extra_currencies, T.compute_skipped,
-  T.skipped_reason, T.compute_success, T.compute_msg_state_used, T.compute_account_activated, T.compute_gas_fees,
-  T.compute_gas_used, T.compute_gas_limit, T.compute_gas_credit, T.compute_mode, T.compute_exit_code,
-  T.compute_exit_arg, T.compute_vm_steps, T.compute_vm_init_state_hash, T.compute_vm_final_state_hash,
-  T.action_success, T.action_valid, T.action_no_funds, T.action_status_change, T.action_total_fwd_fees,
-  T.action_total_action_fees, T.action_result_code, T.action_result_arg, T.action_tot_actions,
-  T.action_spec_actions, T.action_skipped_actions, T.action_msgs_created, T.action_action_list_hash,
-  T.action_tot_msg_size_cells, T.action_tot_msg_size_bits, T.bounce, T.bounce_msg_size_cells,
-  T.bounce_msg_size_bits, T.bounce_req_fwd_fees, T.bounce_msg_fees, T.bounce_fwd_fees,
-  T.split_info_cur_shard_pfx_len, T.split_info_acc_split_depth, T.split_info_this_addr, T.split_info_sibling_addr`;
+export { TRANSACTION_COLUMNS } from './columns';
 
 /** TRANSACTION_COLUMNS for a page that transactionBundle loads (bigints as text). */
 export const TRANSACTION_JSON_COLUMNS = transactionJsonColumns(TRANSACTION_COLUMNS);
@@ -124,10 +113,11 @@ export function buildTransactionsQuery(filter: TransactionFilter, paging: Paging
   return { text, values: p.values };
 }
 
-export interface LoadedTransactions {
-  rows: TransactionRow[];
-  messages: Map<string, MessageRow[]>;
-  states: Map<string, AccountStateRow>;
+/** A page of transactions as the converters read it; `B` how its bytea columns come (models/format.ts's Bytes). */
+export interface LoadedTransactions<B extends Bytes = Buffer> {
+  rows: TransactionRow<B>[];
+  messages: Map<string, MessageRow<B>[]>;
+  states: Map<string, AccountStateRow<B>>;
   /** Code hashes of the accounts the page names (the address book's input), when looked up with it. */
   codes?: Map<string, Buffer | null>;
   /** Their address book domains, with `codes`. */
@@ -139,29 +129,46 @@ export interface LoadOptions {
   addressBook: boolean;
 }
 
-/** The bundle's rows grouped as the answer reads them (messages by transaction, states by hash). */
-export function loadedOf(bundle: TransactionBundle): LoadedTransactions {
-  const messages = new Map<string, MessageRow[]>();
-  const states = new Map<string, AccountStateRow>();
+/** The bundle's rows grouped as the answer reads them (messages by transaction, states by hash; keys by bytesKey). */
+export function loadedOf<B extends Bytes>(bundle: TransactionBundle<B>): LoadedTransactions<B> {
+  const messages = new Map<string, MessageRow<B>[]>();
+  const states = new Map<string, AccountStateRow<B>>();
   for (const message of bundle.messages) {
-    const key = `${message.tx_hash?.toString('hex')}:${message.tx_lt}`;
+    const key = `${message.tx_hash === null ? 'undefined' : bytesKey(message.tx_hash)}:${message.tx_lt}`;
     const list = messages.get(key);
     if (list) list.push(message);
     else messages.set(key, [message]);
   }
-  for (const state of bundle.states) states.set(state.hash.toString('hex'), state);
+  for (const state of bundle.states) states.set(bytesKey(state.hash), state);
   return { rows: bundle.rows, messages, states, ...(bundle.codes ? { codes: bundle.codes, domains: bundle.domains ?? new Map() } : {}) };
 }
 
-/** A page query (selecting transactionJsonColumns) with its details, one statement. */
-export async function loadTransactions(db: V3Database, page: string, values: readonly unknown[], options: LoadOptions): Promise<LoadedTransactions> {
+/** A page query (selecting transactionJsonColumns) with its details, one statement; bytea as base64 text. */
+export async function loadTransactions(db: V3Database, page: string, values: readonly unknown[], options: LoadOptions): Promise<LoadedTransactions<string>> {
   return loadedOf(await transactionBundle(db, page, values, options));
 }
 
-export function messagesOf(loaded: LoadedTransactions, row: TransactionRow): MessageRow[] {
-  return loaded.messages.get(`${row.hash.toString('hex')}:${row.lt}`) ?? [];
+/** The same with Buffers (the streaming API's reads). */
+export async function loadBufferedTransactions(db: V3Database, page: string, values: readonly unknown[], options: LoadOptions): Promise<LoadedTransactions> {
+  return loadedOf(bufferedBundle(await transactionBundle(db, page, values, options)));
 }
 
+export function messagesOf<B extends Bytes>(loaded: LoadedTransactions<B>, row: TransactionRow<B>): MessageRow<B>[] {
+  return loaded.messages.get(`${bytesKey(row.hash)}:${row.lt}`) ?? [];
+}
+
+/** GetTransactions' page for an answer: bytea columns as base64 text (the answer's encoding). */
+export async function queryTransactionPage(
+  db: V3Database,
+  filter: TransactionFilter,
+  paging: Paging,
+  options: LoadOptions = { addressBook: false },
+): Promise<LoadedTransactions<string>> {
+  const { text, values } = buildTransactionsQuery(filter, paging);
+  return loadTransactions(db, text, values, options);
+}
+
+/** The same page with Buffers (the streaming API reads hashes as bytes). */
 export async function queryTransactions(
   db: V3Database,
   filter: TransactionFilter,
@@ -169,7 +176,7 @@ export async function queryTransactions(
   options: LoadOptions = { addressBook: false },
 ): Promise<LoadedTransactions> {
   const { text, values } = buildTransactionsQuery(filter, paging);
-  return loadTransactions(db, text, values, options);
+  return loadBufferedTransactions(db, text, values, options);
 }
 
 /**
@@ -181,7 +188,7 @@ export async function queryAdjacentTransactions(
   hash: Buffer,
   direction: 'in' | 'out' | undefined,
   options: LoadOptions = { addressBook: false },
-): Promise<LoadedTransactions> {
+): Promise<LoadedTransactions<string>> {
   const p = new SqlParams();
   let adjacent = `select M2.tx_hash from messages as M1 join messages as M2
     on M1.msg_hash = M2.msg_hash and M1.direction != M2.direction where M1.tx_hash = ${p.bind(hash)}`;

@@ -1,0 +1,15 @@
+/** The `transactions` columns every transaction answer reads (sql/transactions.ts's pages, sql/bundle.ts's JSON). */
+export const TRANSACTION_COLUMNS = `T.account, T.hash, T.lt, T.block_workchain, T.block_shard, T.block_seqno, T.mc_block_seqno,
+  T.trace_id, T.prev_trans_hash, T.prev_trans_lt, T.now, T.orig_status, T.end_status, T.total_fees,
+  T.total_fees_extra_currencies, T.account_state_hash_before, T.account_state_hash_after, T.descr, T.aborted,
+  T.destroyed, T.credit_first, T.is_tock, T.installed, T.storage_fees_collected, T.storage_fees_due,
+  T.storage_status_change, T.credit_due_fees_collected, T.credit, T.credit_extra_currencies, T.compute_skipped,
+  T.skipped_reason, T.compute_success, T.compute_msg_state_used, T.compute_account_activated, T.compute_gas_fees,
+  T.compute_gas_used, T.compute_gas_limit, T.compute_gas_credit, T.compute_mode, T.compute_exit_code,
+  T.compute_exit_arg, T.compute_vm_steps, T.compute_vm_init_state_hash, T.compute_vm_final_state_hash,
+  T.action_success, T.action_valid, T.action_no_funds, T.action_status_change, T.action_total_fwd_fees,
+  T.action_total_action_fees, T.action_result_code, T.action_result_arg, T.action_tot_actions,
+  T.action_spec_actions, T.action_skipped_actions, T.action_msgs_created, T.action_action_list_hash,
+  T.action_tot_msg_size_cells, T.action_tot_msg_size_bits, T.bounce, T.bounce_msg_size_cells,
+  T.bounce_msg_size_bits, T.bounce_req_fwd_fees, T.bounce_msg_fees, T.bounce_fwd_fees,
+  T.split_info_cur_shard_pfx_len, T.split_info_acc_split_depth, T.split_info_this_addr, T.split_info_sibling_addr`;
