@@ -8,14 +8,14 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
-import { indexEnabled, LiveChainFollower, startIndexThread, type IndexService } from './indexer';
+import { indexEnabled, LiveChainFollower, startIndexThread, type IndexThreadService } from './indexer';
 import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
 import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './cells';
-import { ChainEventSource, IndexEventBuilder, IndexFollower, pendingEvents, StreamingService, type SourceStatus } from './streaming';
+import { ChainEventSource, followIndexThread, IndexEventBuilder, pendingEvents, StreamingService, type SourceStatus } from './streaming';
 import { PENDING_DEFAULTS, PendingTraces, RedisPendingTraces, type PendingOptions, type PendingTraceStore } from './emulate';
 
 /**
@@ -74,7 +74,7 @@ export async function startServer(
   const pool = createLitePool(set, config, logger, source?.saveKeyBlock ?? true);
   const unobserve = observePool(pool);
   let metrics: MetricsServer | undefined;
-  let index: IndexService | undefined;
+  let index: IndexThreadService | undefined;
   try {
     await pool.start();
     // One line per lite server; none usable within --start-timeout stops the start with the reasons.
@@ -136,19 +136,10 @@ export async function startServer(
     },
   });
   let follower: { stop(): Promise<void> } | undefined;
-  let serverStopping = false;
-  if (index && builder) {
-    const started = new IndexFollower(builder, streaming, streamingLogger, {
-      pollMs: 1000,
-      ...(config.databaseUrl ? { sharedDatabase: { connectionString: config.databaseUrl } } : {}),
-    });
-    index.onBlock((block) => started.committed(block.mcSeqno, block.tokenStates.jettonWallets));
-    index.onRollback((common) => started.rolledBack(common));
-    follower = started;
-    // The follower reads the index: it starts once the store is open (at once with PostgreSQL).
-    const startFollower = () => started.start().catch((err: unknown) => streamingLogger.warn({ err }, 'streaming: the follower could not read the index at start'));
-    if (index.opened()) await startFollower();
-    else void index.ready.then(() => (serverStopping ? undefined : startFollower()), () => {});
+  if (index) {
+    // The follower (the index's reads and the events' JSON of every committed block) runs in the
+    // index thread, on every instance: this thread gets the built events and fans them out.
+    followIndexThread(index, streaming);
   } else {
     chainSource = new ChainEventSource(new LiveChainFollower(pool, streamingLogger), streaming, streamingLogger);
     chainSource.start();
@@ -243,7 +234,6 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      serverStopping = true;
       await pending?.close();
       // Streams never end on their own: each gets its reason frame and is closed first.
       await streaming.close();

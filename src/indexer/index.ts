@@ -4,7 +4,8 @@
  * `startIndexThread` is what the server starts (the pipeline in its own worker thread, so the
  * API's event loop only serves); `startIndex` runs it on the calling thread (the `index` command,
  * the thread itself, tests). `IndexService.health()` is what v3 routes check before reading (503
- * while the database is away); `onBlock` feeds streaming.
+ * while the database is away); `onBlock` feeds the pending traces; the
+ * streaming events are built in the index thread (ThreadEventsTarget).
  */
 export { isConnectionError } from './connectionErrors';
 export { Indexer, type CommittedMcBlock, type IndexStatus, type IndexState, type IndexerOptions } from './indexer';
@@ -19,5 +20,6 @@ export { MetadataFetcher, fetchMetadataDocument, isPrivateAddress, MetadataFetch
 
 export { indexEnabled, indexDirFor } from './options';
 export { startIndex, type StartIndexOptions } from './startIndex';
-export { startIndexThread, type IndexThreadOptions, type IndexThreadService } from './indexThread';
-export { INDEX_STARTING, type IndexHealth, type IndexQuery, type IndexReads, type IndexService, type LocalIndexService, type OpenIndex } from './service';
+export { startIndexThread, type IndexThreadOptions, type IndexThreadService, type ThreadEventsTarget } from './indexThread';
+export type { AnnotationsWanted, StartStreamingInThread } from './threadProtocol';
+export { INDEX_STARTING, type CommittedBlockRows, type IndexHealth, type IndexQuery, type IndexReads, type IndexService, type LocalIndexService, type OpenIndex } from './service';

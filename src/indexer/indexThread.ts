@@ -26,15 +26,47 @@ import { ApiError } from '../errors';
 import { IndexStoreError, type IndexStoreKind } from '../indexdb';
 import type { LiteServerSet, ServerStatus } from '../liteclient';
 import { indexMetricsRegistry, useRemoteIndexMetrics, type IndexMetricsSource, type MetricsJson } from '../metrics';
-import { STARTING_STATUS, type CommittedMcBlock } from './indexer';
-import { configuredMetadataFetcher, INDEX_STARTING, IndexListeners, queryOnceOpen, type IndexHealth, type IndexQuery, type IndexReads, type IndexService } from './service';
-import { fromTransferable, toTransferable, type FromIndexThread, type IndexThreadData, type QueryFailure, type ToIndexThread } from './threadProtocol';
+import { STARTING_STATUS } from './indexer';
+import {
+  configuredMetadataFetcher,
+  INDEX_STARTING,
+  IndexListeners,
+  queryOnceOpen,
+  type CommittedBlockRows,
+  type IndexHealth,
+  type IndexQuery,
+  type IndexReads,
+  type IndexService,
+} from './service';
+import {
+  fromTransferable,
+  toTransferable,
+  type AnnotationsWanted,
+  type FromIndexThread,
+  type IndexThreadData,
+  type QueryFailure,
+  type StreamingInThread,
+  type ToIndexThread,
+} from './threadProtocol';
 
 export interface IndexThreadOptions {
   /** Resolve at once, the store opening in the background (the embedded PGlite); else once it is open (a bad URL is a start error). */
   readonly background?: boolean;
   /** The API's pool keeps the proven key block in --config-cache-dir: the thread's pool starts from it. */
   readonly keyBlockSaved?: boolean;
+}
+
+/** Where the streaming events the index thread builds go (src/streaming/threadEvents.ts's API side). */
+export interface ThreadEventsTarget {
+  /** The module that builds them in the thread (its path; it exports `startInIndexThread`). */
+  readonly module: string;
+  /** The newest block whose events were delivered (a restarted thread goes on after it); null: none yet. */
+  after(): number | null;
+  /** Which annotations connections want now. */
+  wants(): AnnotationsWanted;
+  /** A block's events (streaming's SourceBlock, as the module sent it). */
+  events(block: unknown): void;
+  rewind(seqno: number): void;
 }
 
 /** The index thread's handle beyond IndexService (tests make it fail to see it recover). */
@@ -49,6 +81,10 @@ export interface IndexThreadService extends IndexService {
   readonly threadId: number | null;
   /** The running thread's store files outside its data directory, removed when it dies (tests). */
   readonly temporaryPaths: readonly string[];
+  /** Build the streaming events of committed blocks in the thread, from now on and after every restart. */
+  streamEvents(target: ThreadEventsTarget): void;
+  /** The connections' wanted annotations changed (ThreadEventsTarget.wants). */
+  annotationsWanted(wants: AnnotationsWanted): void;
 }
 
 const RESTART_FIRST_MS = 1000;
@@ -83,14 +119,16 @@ export async function startIndexThread(
 ): Promise<IndexThreadService> {
   const indexLogger = logger.child({ component: 'index' });
   const kind: IndexStoreKind = config.databaseUrl ? 'postgres' : 'pglite';
-  const data: IndexThreadData = {
+  const data: Omit<IndexThreadData, 'blockRows' | 'streaming'> = {
     config,
     liteServers: toTransferable(liteServers),
     keyBlock: options.keyBlockSaved ? 'read' : false,
     embeddedChain,
     logLevel: logger.level,
   };
-  const blockListeners = new IndexListeners<CommittedMcBlock>();
+  const blockListeners = new IndexListeners<CommittedBlockRows>();
+  let eventsTarget: ThreadEventsTarget | undefined;
+  const streamingAsked = (target: ThreadEventsTarget): StreamingInThread => ({ module: target.module, after: target.after(), wants: target.wants() });
   const rollbackListeners = new IndexListeners<number>();
   const waiting = new Map<number, Waiter>();
   let nextId = 0;
@@ -188,10 +226,19 @@ export async function startIndexThread(
         health = message.health;
         return;
       case 'block': {
-        const block = fromTransferable<CommittedMcBlock>(message.block);
+        const block = fromTransferable<CommittedBlockRows>(message.block);
         blockListeners.emit(block);
         return;
       }
+      case 'events':
+        eventsTarget?.events(message.block);
+        return;
+      case 'eventsRewind':
+        eventsTarget?.rewind(message.seqno);
+        return;
+      case 'metadataFetch':
+        metadata?.request(message.uris);
+        return;
       case 'rollback':
         rollbackListeners.emit(message.common);
         return;
@@ -212,7 +259,12 @@ export async function startIndexThread(
     restartTimer = undefined;
     const started = Date.now();
     let crash: string | null = null;
-    const thread = new Worker(path.join(__dirname, 'indexThreadEntry.js'), { workerData: data, name: 'index' });
+    const threadData: IndexThreadData = {
+      ...data,
+      blockRows: blockListeners.size > 0,
+      ...(eventsTarget ? { streaming: streamingAsked(eventsTarget) } : {}),
+    };
+    const thread = new Worker(path.join(__dirname, 'indexThreadEntry.js'), { workerData: threadData, name: 'index' });
     worker = thread;
     down = null;
     health = { available: false, reason: INDEX_STARTING, status: STARTING_STATUS };
@@ -299,8 +351,19 @@ export async function startIndexThread(
       if (!opened && failure) return { available: false, reason: `the index cannot open: ${failure}`, status: { ...STARTING_STATUS, lastError: failure } };
       return health;
     },
-    onBlock: blockListeners.add,
+    onBlock: (listener) => {
+      const remove = blockListeners.add(listener);
+      worker?.postMessage({ type: 'blockRows' } satisfies ToIndexThread);
+      return remove;
+    },
     onRollback: rollbackListeners.add,
+    streamEvents: (target) => {
+      eventsTarget = target;
+      worker?.postMessage({ type: 'streaming', streaming: streamingAsked(target) } satisfies ToIndexThread);
+    },
+    annotationsWanted: (wants) => {
+      worker?.postMessage({ type: 'streamingWants', wants } satisfies ToIndexThread);
+    },
     stop: () =>
       (stopping ??= (async () => {
         clearTimeout(restartTimer);

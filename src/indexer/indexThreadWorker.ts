@@ -13,7 +13,17 @@ import { createLitePool, type LiteServerSet } from '../liteclient';
 import { indexMetricsRegistry } from '../metrics';
 import { closeTvm, configureTvm, DEFAULT_TVM_IDLE_TIMEOUT_MS } from '../tvm';
 import { startIndex } from './startIndex';
-import { fromTransferable, toTransferable, type FromIndexThread, type IndexThreadData, type ToIndexThread } from './threadProtocol';
+import {
+  committedBlockRows,
+  fromTransferable,
+  toTransferable,
+  type FromIndexThread,
+  type IndexThreadData,
+  type StartStreamingInThread,
+  type StreamingInThread,
+  type StreamingThreadEvents,
+  type ToIndexThread,
+} from './threadProtocol';
 
 /** How often the health is compared with the last one sent, ms (a change is sent at the next look). */
 const HEALTH_LOOK_MS = 100;
@@ -63,7 +73,21 @@ async function main(): Promise<void> {
     (open) => send({ type: 'opened', temporaryPaths: open.store.temporaryPaths }),
     (err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }),
   );
-  index.onBlock((block) => send({ type: 'block', block: toTransferable(block) }));
+  // Only what the API's thread uses crosses: the rows pending traces match, when it listens.
+  let blockRows = data.blockRows;
+  index.onBlock((block) => {
+    if (blockRows) send({ type: 'block', block: toTransferable(committedBlockRows(block)) });
+  });
+  let streaming: StreamingThreadEvents | undefined;
+  const startStreaming = (asked: StreamingInThread) => {
+    if (streaming) return;
+    // streaming is above the index in the layers (it reads the index through v3): named by the
+    // API's thread, loaded here by its path.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded = require(asked.module) as { startInIndexThread: StartStreamingInThread };
+    streaming = loaded.startInIndexThread({ config, logger, index, after: asked.after, wants: asked.wants, send });
+  };
+  if (data.streaming) startStreaming(data.streaming);
   index.onRollback((common) => send({ type: 'rollback', common }));
   let lastHealth = '';
   let lastSentAt = 0;
@@ -111,6 +135,15 @@ async function main(): Promise<void> {
         pool.chainRewound(message.seqno);
         void pool.refreshHeads(Date.now() + REWIND_REFRESH_MS).catch(() => undefined);
         return;
+      case 'streaming':
+        startStreaming(message.streaming);
+        return;
+      case 'streamingWants':
+        streaming?.wants(message.wants);
+        return;
+      case 'blockRows':
+        blockRows = true;
+        return;
       case 'liteServers':
         send({ type: 'reply', id: message.id, result: pool.status() });
         return;
@@ -125,6 +158,7 @@ async function main(): Promise<void> {
         void (async () => {
           clearInterval(healthTimer);
           try {
+            await streaming?.stop();
             await index.stop();
             pool.close();
             await closeTvm();

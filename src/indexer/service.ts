@@ -21,6 +21,20 @@ export interface IndexHealth {
   readonly status: IndexStatus;
 }
 
+/**
+ * What the API's thread is told of each committed masterchain block: its seqno and the rows the
+ * pending traces (src/emulate) match against. The index thread sends only these (a catch-up
+ * commits a block every few ms: its whole rows, cloned, then revived on the API's loop, were
+ * most of what the index cost the API there).
+ */
+export interface CommittedBlockRows {
+  readonly mcSeqno: number;
+  readonly transactions: readonly Pick<CommittedMcBlock['transactions'][number], 'trace_id' | 'account' | 'aborted' | 'compute_skipped' | 'compute_exit_code'>[];
+  /** Inbound messages only (the only ones pending traces look at). */
+  readonly messages: readonly Pick<CommittedMcBlock['messages'][number], 'msg_hash' | 'direction' | 'source'>[];
+  readonly traces: readonly Pick<CommittedMcBlock['traces'][number], 'trace_id' | 'external_hash' | 'external_hash_norm' | 'state' | 'nodes_'>[];
+}
+
 /** A `query` over the index's database (pg's signature). */
 export type IndexQuery = Pick<pg.Pool, 'query'>;
 
@@ -43,8 +57,8 @@ export interface IndexService {
   /** The open store's reads; throws while it is opening (tests and code that ran after `ready`). */
   readonly store: IndexReads;
   health(): IndexHealth;
-  /** Each committed masterchain block, in order; returns the unsubscribe function. */
-  onBlock(listener: (block: CommittedMcBlock) => void): () => void;
+  /** Each committed masterchain block, in order (what the API needs of it); returns the unsubscribe function. */
+  onBlock(listener: (block: CommittedBlockRows) => void): () => void;
   /** Each rollback of a rewound chain (the last common masterchain seqno); returns the unsubscribe function. */
   onRollback(listener: (common: number) => void): () => void;
   /**
@@ -76,6 +90,8 @@ export interface LocalIndexService extends IndexService {
   opened(): OpenIndex | null;
   readonly store: IndexStore;
   readonly indexer: Indexer;
+  /** The whole block, as the pipeline committed it. */
+  onBlock(listener: (block: CommittedMcBlock) => void): () => void;
 }
 
 /**
@@ -111,6 +127,10 @@ export function configuredMetadataFetcher(config: AppConfig, query: IndexQuery['
 /** The listeners of one kind of index event (`onBlock`, `onRollback`). */
 export class IndexListeners<T> {
   private readonly listeners = new Set<(value: T) => void>();
+
+  get size(): number {
+    return this.listeners.size;
+  }
 
   /** Adds one; returns its removal (IndexService's unsubscribe). */
   readonly add = (listener: (value: T) => void): (() => void) => {

@@ -1,5 +1,7 @@
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
-import type { IndexHealth } from './service';
+import type { CommittedMcBlock } from './indexer';
+import type { CommittedBlockRows, IndexHealth, LocalIndexService } from './service';
 
 /**
  * The messages between the API's thread and the index thread (indexThread.ts, indexThreadWorker.ts).
@@ -18,6 +20,71 @@ export interface IndexThreadData {
   readonly keyBlock: 'read' | false;
   readonly embeddedChain: boolean;
   readonly logLevel: string;
+  /** The API's thread listens to committed blocks (IndexService.onBlock): send their CommittedBlockRows. */
+  readonly blockRows: boolean;
+  /** The streaming events to build here, when the API's thread asked for them (a restarted thread: at once). */
+  readonly streaming?: StreamingInThread;
+}
+
+/** Which annotations of the streaming events are looked up (streaming's WantedAnnotations). */
+export interface AnnotationsWanted {
+  readonly addressBook: boolean;
+  readonly metadata: boolean;
+}
+
+/**
+ * The streaming events of committed blocks, built in the index thread so that the API's thread
+ * only fans them out (their reads of the index and their JSON were the API loop's largest cost per
+ * block during a catch-up). The builder is streaming's (src/streaming/threadEvents.ts), above the
+ * index in the layers: the thread loads it by `module`, its path, as the API's thread names it.
+ */
+export interface StreamingInThread {
+  readonly module: string;
+  /** The newest block whose events the API's thread has (a restarted thread goes on after it); null: none yet. */
+  readonly after: number | null;
+  readonly wants: AnnotationsWanted;
+}
+
+/** What the streaming module gets in the index thread. */
+export interface StreamingThreadHost {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly index: LocalIndexService;
+  readonly after: number | null;
+  readonly wants: AnnotationsWanted;
+  send(message: FromIndexThread): void;
+}
+
+/** The streaming module's side in the index thread. */
+export interface StreamingThreadEvents {
+  /** Connections' annotations changed (the API's thread tells). */
+  wants(wanted: AnnotationsWanted): void;
+  stop(): Promise<void>;
+}
+
+/** The function the streaming module exports as `startInIndexThread`. */
+export type StartStreamingInThread = (host: StreamingThreadHost) => StreamingThreadEvents;
+
+/** What the API's thread needs of a committed block (CommittedBlockRows), cut from the whole one. */
+export function committedBlockRows(block: CommittedMcBlock): CommittedBlockRows {
+  return {
+    mcSeqno: block.mcSeqno,
+    transactions: block.transactions.map((t) => ({
+      trace_id: t.trace_id,
+      account: t.account,
+      aborted: t.aborted,
+      compute_skipped: t.compute_skipped,
+      compute_exit_code: t.compute_exit_code,
+    })),
+    messages: block.messages.filter((m) => m.direction === 'in').map((m) => ({ msg_hash: m.msg_hash, direction: m.direction, source: m.source })),
+    traces: block.traces.map((t) => ({
+      trace_id: t.trace_id,
+      external_hash: t.external_hash,
+      external_hash_norm: t.external_hash_norm,
+      state: t.state,
+      nodes_: t.nodes_,
+    })),
+  };
 }
 
 /** pg's failure as the reader needs it: the SQLSTATE decides 503/504/500 (src/v3/db.ts). */
@@ -33,6 +100,11 @@ export type ToIndexThread =
   | { readonly type: 'liteServers'; readonly id: number }
   /** The embedded chain was put back to block `seqno` (its controls): the thread's pool forgets the blocks above. */
   | { readonly type: 'chainRewound'; readonly seqno: number }
+  /** Build the streaming events here (StreamingInThread). */
+  | { readonly type: 'streaming'; readonly streaming: StreamingInThread }
+  | { readonly type: 'streamingWants'; readonly wants: AnnotationsWanted }
+  /** The API's thread listens to committed blocks from now on. */
+  | { readonly type: 'blockRows' }
   | { readonly type: 'stop' }
   /** Makes the thread fail as an uncaught exception would (the recovery's test; `IndexThreadHandle.crash`). */
   | { readonly type: 'crash' };
@@ -42,8 +114,14 @@ export type FromIndexThread =
   | { readonly type: 'opened'; readonly temporaryPaths: readonly string[] }
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'health'; readonly health: IndexHealth }
-  /** A committed masterchain block (CommittedMcBlock in toTransferable form). */
+  /** A committed masterchain block (CommittedBlockRows in toTransferable form), when the API's thread listens. */
   | { readonly type: 'block'; readonly block: unknown }
+  /** A block's streaming events (streaming's SourceBlock: strings and Maps of strings, no Buffers). */
+  | { readonly type: 'events'; readonly block: unknown }
+  /** The streaming events above `seqno` are no more (a rollback). */
+  | { readonly type: 'eventsRewind'; readonly seqno: number }
+  /** Token metadata URIs the events' lookups found missing: for the API's --metadata-fetch fetcher. */
+  | { readonly type: 'metadataFetch'; readonly uris: readonly string[] }
   | { readonly type: 'rollback'; readonly common: number }
   | { readonly type: 'reply'; readonly id: number; readonly result?: unknown; readonly error?: QueryFailure }
   | { readonly type: 'stopped' };

@@ -23,6 +23,11 @@ export interface IndexFollowerOptions {
   readonly pollMs: number;
   /** A real PostgreSQL shared by instances: announce and listen (absent for the embedded database). */
   readonly sharedDatabase?: pg.ClientConfig;
+  /**
+   * The newest block whose events were already published (by a follower before this one: the
+   * index thread's, restarted): go on after it instead of publishing the newest committed block.
+   */
+  readonly resumeAfter?: number | null;
 }
 
 /**
@@ -50,9 +55,16 @@ export class IndexFollower {
 
   /** Publishes the newest committed block (so resumes have a reference point), then follows. */
   async start(): Promise<void> {
+    const resumeAfter = this.options.resumeAfter;
     await this.enqueue(async () => {
       const committed = await this.builder.committedSeqno();
       if (committed === null) return;
+      if (resumeAfter !== undefined && resumeAfter !== null) {
+        // Publishing the committed block again would be a rewind to the bus (a seqno it has).
+        this.lastBuilt ??= resumeAfter;
+        this.followTo(committed);
+        return;
+      }
       this.sink.publish(await this.builder.build(committed));
       this.lastBuilt = committed;
     });

@@ -10,5 +10,6 @@ export type { StreamEvent, TransactionsEvent, AccountStateChangeEvent, ActionsEv
 export { SUBSCRIPTION_BOUNDS } from './subscription';
 export { IndexEventBuilder } from './builder';
 export { IndexFollower, STREAMING_CHANNEL, type IndexFollowerOptions } from './follower';
+export { followIndexThread, THREAD_EVENTS_MODULE } from './threadEvents';
 export { pendingEvents } from './pending';
 export { ChainEventSource, type ChainEventSourceOptions } from './chainSource';

@@ -90,6 +90,8 @@ export class StreamingService {
   private readonly keyless: KeylessStreamLimits;
   private closing = false;
   private lastPublishedAt: number | null = null;
+  private wantedBefore: WantedAnnotations = { addressBook: false, metadata: false };
+  private readonly wantsListeners = new Set<(wants: WantedAnnotations) => void>();
 
   constructor(private readonly options: StreamingOptions) {
     this.bus = new EventBus({ windowEvents: options.config.streamWindow, windowBytes: options.config.streamWindowBytes }, options.replay);
@@ -108,6 +110,11 @@ export class StreamingService {
       metadata ||= connection.subscription.includeMetadata;
     }
     return { addressBook, metadata };
+  }
+
+  /** Called with wantsAnnotations() whenever it changes (the index thread builds the events and must know). */
+  onAnnotationsWanted(listener: (wants: WantedAnnotations) => void): void {
+    this.wantsListeners.add(listener);
   }
 
   /** The source's next block (the index committed it). */
@@ -188,6 +195,12 @@ export class StreamingService {
       if (s.types.size > 0 && (s.addresses.size > 0 || s.traces.size > 0)) count++;
     }
     streamingMetrics.subscriptions.set(count);
+    // Every change of the connections or their subscriptions comes through here.
+    const wants = this.wantsAnnotations();
+    if (wants.addressBook !== this.wantedBefore.addressBook || wants.metadata !== this.wantedBefore.metadata) {
+      this.wantedBefore = wants;
+      for (const listener of this.wantsListeners) listener(wants);
+    }
   }
 
   private async openSse(req: Request, res: Response, from: 'body' | 'query'): Promise<void> {

@@ -25,3 +25,20 @@ test('IndexFollower publishes each committed block once and in order; a stale ch
   expect(built).toEqual([3, 4, 5, 6, 7, 8]);
   expect(rewinds).toEqual([7]);
 });
+
+/** A restarted index thread's follower goes on after the API's last block: the committed one again would be a rewind to the bus. */
+test('IndexFollower with resumeAfter publishes only the blocks after it, not the committed one again', async () => {
+  const built: number[] = [];
+  const rewinds: number[] = [];
+  const builder = {
+    committedSeqno: async () => 7,
+    build: async (seqno: number) => ({ mcSeqno: seqno, committedAt: Date.now(), events: [] }),
+  } as unknown as IndexEventBuilder;
+  const sink = { wantsAnnotations: () => ({ addressBook: false, metadata: false }), publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno), rewind: (s: number) => rewinds.push(s) };
+  const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 1000, resumeAfter: 5 });
+  await follower.start();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await follower.stop();
+  expect(built).toEqual([6, 7]);
+  expect(rewinds).toEqual([]);
+});
