@@ -18,12 +18,15 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22.23.3-bookworm-slim
+# The MALLOC_ settings are npm start's (package.json; why: docs/operations.md, "Memory").
 ENV NODE_ENV=production \
     TON_BRIDGE_HOST=0.0.0.0 \
     TON_BRIDGE_PORT=8081 \
     TON_BRIDGE_METRICS_PORT=8082 \
     TON_BRIDGE_NETWORK=mainnet \
-    TON_BRIDGE_CONFIG_CACHE_DIR=/data
+    TON_BRIDGE_CONFIG_CACHE_DIR=/data \
+    MALLOC_TRIM_THRESHOLD_=131072 \
+    MALLOC_MMAP_THRESHOLD_=32768
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

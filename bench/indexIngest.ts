@@ -11,9 +11,10 @@
  * 2. Live: transfers at BENCH_INDEX_RATE per second (default 20; the target is at 50) sent over the
  *    lite protocol to the chain in its own thread (as `npm start` runs it) while the index follows:
  *    from each block's seal (the thread reports it) to its rows being committed, p50/p99.
- * 3. Start: `npm start`'s command (node bin/ton-http-bridge.js, the embedded chain) with the index
- *    on (the default) and with --index off, BENCH_START_RUNS times each (default 5): time from the
- *    spawn to the first healthcheck 200, and the RSS of each after BENCH_REST_SECONDS (default 60).
+ * 3. Start: `npm start`'s command (node bin/ton-http-bridge.js with the start script's malloc
+ *    settings, the embedded chain) with the index on (the default) and with --index off,
+ *    BENCH_START_RUNS times each (default 5): time from the spawn to the first healthcheck 200,
+ *    and the RSS of each after BENCH_REST_SECONDS (default 60).
  * 4. Served catch-up: `npm start` on a saved chain of BENCH_INDEX_RSS_BLOCKS (10 000) blocks (a transfer
  *    in every BENCH_INDEX_RSS_EVERY-th, default each), index into PostgreSQL (in the index thread):
  *    RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
@@ -393,6 +394,7 @@ async function startOnce(flags: string[], restSeconds: number): Promise<{ health
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'ton-http-bridge.js'), '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', ...flags], {
     cwd: ROOT,
+    env: npmStartEnv(),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
@@ -465,6 +467,22 @@ async function jettonIngest(): Promise<void> {
   }
 }
 
+/**
+ * The environment `npm start` gives the server: the `NAME=value` words before `node` in
+ * package.json's start script (glibc's malloc settings, docs/operations.md), so that the figures
+ * of a spawned server are those of `npm start`.
+ */
+function npmStartEnv(): NodeJS.ProcessEnv {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const env = { ...process.env };
+  for (const word of pkg.scripts.start.split(/\s+/)) {
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word);
+    if (!assignment) break;
+    env[assignment[1]!] = assignment[2]!;
+  }
+  return env;
+}
+
 /** VmRSS of process `pid`, MB. */
 function processRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -511,7 +529,7 @@ async function servedCatchUp(): Promise<void> {
         process.execPath,
         [path.join(ROOT, 'bin', 'ton-http-bridge.js'), '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', '--state-file', stateFile, '--save-interval', '0',
           '--keep-blocks', '100000000', '--block-interval', '3600000', '--database-url', url, '--cache-size', '0', '--keyless-rps', '0'],
-        { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+        { cwd: ROOT, env: npmStartEnv(), stdio: ['ignore', 'ignore', 'inherit'] },
       );
       try {
         const health = async () => {

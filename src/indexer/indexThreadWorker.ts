@@ -40,6 +40,15 @@ const HEALTH_LAG_REFRESH_MS = 1000;
  */
 const INDEX_THREAD_NICE = 10;
 
+/**
+ * The index's TVM threads end after this long without a task (or --tvm-idle-timeout, if shorter).
+ * A thread is 25-55 MB (docs/emulate.md, "TVM threads") and token detection comes in bursts (the
+ * blocks of a catch-up, a new contract now and then when live): a busy index keeps its threads, a
+ * quiet one gives them back soon, and restarting one costs the index ~0.3 s, no request waits on
+ * it. At 60 s the index's thread of `npm start` was still alive (docs/benchmarks.md, "The index").
+ */
+const INDEX_TVM_IDLE_TIMEOUT_MS = 10_000;
+
 /** Longest the re-read of the heads after a rewind may take, ms. */
 const REWIND_REFRESH_MS = 10_000;
 
@@ -61,7 +70,7 @@ async function main(): Promise<void> {
   // queue before the API's get-methods nor take their threads, and an idle index holds none.
   configureTvm({
     workers: config.tvmWorkers,
-    idleTimeoutMs: config.tvmIdleTimeout > 0 ? config.tvmIdleTimeout : DEFAULT_TVM_IDLE_TIMEOUT_MS,
+    idleTimeoutMs: Math.min(config.tvmIdleTimeout > 0 ? config.tvmIdleTimeout : DEFAULT_TVM_IDLE_TIMEOUT_MS, INDEX_TVM_IDLE_TIMEOUT_MS),
     getMethodGas: BigInt(config.getMethodGas),
     newerNetwork: config.tvmNewerNetwork,
   });

@@ -103,3 +103,19 @@ test('the image and CI install exactly the lock file (npm ci), never npm install
   const ciInstalls = ci.split('\n').filter((line) => /^\s*npm (ci|install|i)\b/.test(line));
   expect(ciInstalls.map((line) => line.trim())).toEqual(['npm ci --no-audit --no-fund']);
 });
+
+test("the image runs with npm start's malloc settings", () => {
+  // package.json's start script: `NAME=value ... node bin/ton-http-bridge.js`.
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const assignments: string[] = [];
+  for (const word of start.split(/\s+/)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) break;
+    assignments.push(word);
+  }
+  expect(assignments.map((word) => word.split('=')[0])).toEqual(expect.arrayContaining(['MALLOC_TRIM_THRESHOLD_', 'MALLOC_MMAP_THRESHOLD_']));
+  const env = of('ENV')
+    .map((instruction) => instruction.args)
+    .join(' ')
+    .split(/\s+/);
+  for (const assignment of assignments) expect(env).toContain(assignment);
+});
