@@ -67,6 +67,8 @@ export interface ThreadEventsTarget {
   /** A block's events (streaming's SourceBlock, as the module sent it). */
   events(block: unknown): void;
   rewind(seqno: number): void;
+  /** The events of block `seqno` could not be built in the thread (its follower retries). */
+  failed(seqno: number): void;
 }
 
 /** The index thread's handle beyond IndexService (tests make it fail to see it recover). */
@@ -128,7 +130,11 @@ export async function startIndexThread(
   };
   const blockListeners = new IndexListeners<CommittedBlockRows>();
   let eventsTarget: ThreadEventsTarget | undefined;
-  const streamingAsked = (target: ThreadEventsTarget): StreamingInThread => ({ module: target.module, after: target.after(), wants: target.wants() });
+  const streamingAsked = (target: ThreadEventsTarget): StreamingInThread => ({
+    module: target.module,
+    after: target.after(),
+    wants: target.wants(),
+  });
   const rollbackListeners = new IndexListeners<number>();
   const waiting = new Map<number, Waiter>();
   let nextId = 0;
@@ -148,8 +154,13 @@ export async function startIndexThread(
   let reads: IndexReads | null = null;
   const threadQuery = (read: boolean): IndexQuery => ({
     query: ((text: unknown, values?: unknown) => {
-      const config = typeof text === 'object' && text !== null ? (text as { text: string; values?: unknown[] }) : { text: String(text), values: values as unknown[] | undefined };
-      return request({ type: 'query', id: 0, read, text: config.text, values: toTransferable(config.values ?? []) }).then((result) => fromTransferable(result));
+      const config =
+        typeof text === 'object' && text !== null
+          ? (text as { text: string; values?: unknown[] })
+          : { text: String(text), values: values as unknown[] | undefined };
+      return request({ type: 'query', id: 0, read, text: config.text, values: toTransferable(config.values ?? []) }).then((result) =>
+        fromTransferable(result),
+      );
     }) as IndexQuery['query'],
   });
   const openReads = (): IndexReads => {
@@ -159,7 +170,9 @@ export async function startIndexThread(
       return reads;
     }
     const primary = new pg.Pool({ connectionString: config.databaseUrl, max: READ_CONNECTIONS, connectionTimeoutMillis: 5000 });
-    const replica = config.databaseReadUrl ? new pg.Pool({ connectionString: config.databaseReadUrl, max: READ_CONNECTIONS, connectionTimeoutMillis: 5000 }) : primary;
+    const replica = config.databaseReadUrl
+      ? new pg.Pool({ connectionString: config.databaseReadUrl, max: READ_CONNECTIONS, connectionTimeoutMillis: 5000 })
+      : primary;
     pgPools = replica === primary ? [primary] : [primary, replica];
     // An idle connection's failure (a restarted server) must not crash the process; the next query reconnects.
     for (const created of pgPools) created.on('error', () => undefined);
@@ -235,6 +248,9 @@ export async function startIndexThread(
         return;
       case 'eventsRewind':
         eventsTarget?.rewind(message.seqno);
+        return;
+      case 'eventsFailed':
+        eventsTarget?.failed(message.seqno);
         return;
       case 'metadataFetch':
         metadata?.request(message.uris);
@@ -314,7 +330,10 @@ export async function startIndexThread(
   };
   const releaseMetrics = useRemoteIndexMetrics(metricsSource);
 
-  const poolQuery = queryOnceOpen(() => (opened && reads ? reads.pool : null), () => failure);
+  const poolQuery = queryOnceOpen(
+    () => (opened && reads ? reads.pool : null),
+    () => failure,
+  );
   const metadata = configuredMetadataFetcher(config, poolQuery, indexLogger);
 
   const service: IndexThreadService = {
@@ -322,7 +341,8 @@ export async function startIndexThread(
     ready,
     opened: () => (opened && reads ? { store: reads } : null),
     get store(): IndexReads {
-      if (!opened || !reads) throw new Error(failure ? `the index cannot open: ${failure}` : 'the index database is still opening (await ready)');
+      if (!opened || !reads)
+        throw new Error(failure ? `the index cannot open: ${failure}` : 'the index database is still opening (await ready)');
       return reads;
     },
     pool: { query: poolQuery },
@@ -348,7 +368,8 @@ export async function startIndexThread(
     health: (): IndexHealth => {
       if (stopping) return { available: false, reason: 'the index is stopped', status: { ...health.status, state: 'stopped' } };
       if (down) return { available: false, reason: down, status: { ...health.status, lastError: down } };
-      if (!opened && failure) return { available: false, reason: `the index cannot open: ${failure}`, status: { ...STARTING_STATUS, lastError: failure } };
+      if (!opened && failure)
+        return { available: false, reason: `the index cannot open: ${failure}`, status: { ...STARTING_STATUS, lastError: failure } };
       return health;
     },
     onBlock: (listener) => {

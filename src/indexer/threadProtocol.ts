@@ -76,7 +76,9 @@ export function committedBlockRows(block: CommittedMcBlock): CommittedBlockRows 
       compute_skipped: t.compute_skipped,
       compute_exit_code: t.compute_exit_code,
     })),
-    messages: block.messages.filter((m) => m.direction === 'in').map((m) => ({ msg_hash: m.msg_hash, direction: m.direction, source: m.source })),
+    messages: block.messages
+      .filter((m) => m.direction === 'in')
+      .map((m) => ({ msg_hash: m.msg_hash, direction: m.direction, source: m.source })),
     traces: block.traces.map((t) => ({
       trace_id: t.trace_id,
       external_hash: t.external_hash,
@@ -120,6 +122,8 @@ export type FromIndexThread =
   | { readonly type: 'events'; readonly block: unknown }
   /** The streaming events above `seqno` are no more (a rollback). */
   | { readonly type: 'eventsRewind'; readonly seqno: number }
+  /** The events of block `seqno` could not be built (the follower retries): counted on the API's thread. */
+  | { readonly type: 'eventsFailed'; readonly seqno: number }
   /** Token metadata URIs the events' lookups found missing: for the API's --metadata-fetch fetcher. */
   | { readonly type: 'metadataFetch'; readonly uris: readonly string[] }
   | { readonly type: 'rollback'; readonly common: number }

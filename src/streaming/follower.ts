@@ -2,7 +2,6 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { JettonWalletRow } from '../indexdb';
 import type { IndexEventBuilder, WantedAnnotations } from './builder';
-import { streamingMetrics } from './metrics';
 
 /** The PostgreSQL channel the index writer's instance announces committed masterchain blocks on. */
 export const STREAMING_CHANNEL = 'ton_bridge_streaming';
@@ -16,6 +15,11 @@ export interface EventSink {
   wantsAnnotations(): WantedAnnotations;
   publish(block: Awaited<ReturnType<IndexEventBuilder['build']>>): void;
   rewind(seqno: number): void;
+  /**
+   * A block's events could not be built (retried at the next poll). Counted by the sink: the
+   * follower runs in the index thread, whose registry of streaming metrics nobody scrapes.
+   */
+  failed(seqno: number): void;
 }
 
 export interface IndexFollowerOptions {
@@ -136,8 +140,11 @@ export class IndexFollower {
           this.sink.publish(await this.builder.build(next, Date.now(), this.sink.wantsAnnotations(), this.knownJettons.get(next)));
           this.knownJettons.delete(next);
         } catch (err) {
-          streamingMetrics.blocks.inc({ outcome: 'failed' });
-          this.logger.warn({ err: (err as Error).message, seqno: next }, 'streaming: cannot build the events of a block; retrying at the next poll');
+          this.sink.failed(next);
+          this.logger.warn(
+            { err: (err as Error).message, seqno: next },
+            'streaming: cannot build the events of a block; retrying at the next poll',
+          );
           return;
         }
         last = next;

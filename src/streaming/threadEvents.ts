@@ -14,6 +14,7 @@ import type { IndexThreadService, StartStreamingInThread, ThreadEventsTarget } f
 import type { SourceBlock } from './bus';
 import { IndexEventBuilder, type WantedAnnotations } from './builder';
 import { IndexFollower } from './follower';
+import { streamingMetrics } from './metrics';
 import type { StreamingService } from './service';
 
 /** This module's file, for the index thread to load (the API's thread names it: ThreadEventsTarget.module). */
@@ -27,7 +28,9 @@ export const startInIndexThread: StartStreamingInThread = (host) => {
   let wanted: WantedAnnotations = host.wants;
   const logger = host.logger.child({ component: 'streaming' });
   // The API's thread runs the --metadata-fetch fetcher (it writes the cache v3 reads): the URIs go there.
-  const metadataFetch = config.metadataFetch ? { request: (uris: readonly string[]) => host.send({ type: 'metadataFetch', uris: [...uris] }) } : undefined;
+  const metadataFetch = config.metadataFetch
+    ? { request: (uris: readonly string[]) => host.send({ type: 'metadataFetch', uris: [...uris] }) }
+    : undefined;
   const builder = new IndexEventBuilder(index.pool, config.network === 'testnet', metadataFetch);
   const follower = new IndexFollower(
     builder,
@@ -35,6 +38,7 @@ export const startInIndexThread: StartStreamingInThread = (host) => {
       wantsAnnotations: () => wanted,
       publish: (block) => host.send({ type: 'events', block }),
       rewind: (seqno) => host.send({ type: 'eventsRewind', seqno }),
+      failed: (seqno) => host.send({ type: 'eventsFailed', seqno }),
     },
     logger,
     {
@@ -48,7 +52,8 @@ export const startInIndexThread: StartStreamingInThread = (host) => {
   let stopping = false;
   // The follower reads the index: it starts once the store is open.
   const start = () => {
-    if (!stopping) follower.start().catch((err: unknown) => logger.warn({ err }, 'streaming: the follower could not read the index at start'));
+    if (!stopping)
+      follower.start().catch((err: unknown) => logger.warn({ err }, 'streaming: the follower could not read the index at start'));
   };
   if (index.opened()) start();
   else index.ready.then(start, () => {});
@@ -73,6 +78,7 @@ export function followIndexThread(index: IndexThreadService, streaming: Streamin
     wants: () => streaming.wantsAnnotations(),
     events: (block) => streaming.publish(block as SourceBlock),
     rewind: (seqno) => streaming.rewind(seqno),
+    failed: () => streamingMetrics.blocks.inc({ outcome: 'failed' }),
   };
   streaming.onAnnotationsWanted((wants) => index.annotationsWanted(wants));
   index.streamEvents(target);

@@ -11,7 +11,12 @@ test('IndexFollower publishes each committed block once and in order; a stale ch
     committedSeqno: async () => checkpoint,
     build: async (seqno: number) => ({ mcSeqno: seqno, committedAt: Date.now(), events: [] }),
   } as unknown as IndexEventBuilder;
-  const sink = { wantsAnnotations: () => ({ addressBook: false, metadata: false }), publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno), rewind: (s: number) => rewinds.push(s) };
+  const sink = {
+    wantsAnnotations: () => ({ addressBook: false, metadata: false }),
+    publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno),
+    rewind: (s: number) => rewinds.push(s),
+    failed: () => {},
+  };
   const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 20 });
   await follower.start();
   checkpoint = 6;
@@ -34,11 +39,45 @@ test('IndexFollower with resumeAfter publishes only the blocks after it, not the
     committedSeqno: async () => 7,
     build: async (seqno: number) => ({ mcSeqno: seqno, committedAt: Date.now(), events: [] }),
   } as unknown as IndexEventBuilder;
-  const sink = { wantsAnnotations: () => ({ addressBook: false, metadata: false }), publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno), rewind: (s: number) => rewinds.push(s) };
+  const sink = {
+    wantsAnnotations: () => ({ addressBook: false, metadata: false }),
+    publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno),
+    rewind: (s: number) => rewinds.push(s),
+    failed: () => {},
+  };
   const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 1000, resumeAfter: 5 });
   await follower.start();
   await new Promise((resolve) => setTimeout(resolve, 50));
   await follower.stop();
   expect(built).toEqual([6, 7]);
   expect(rewinds).toEqual([]);
+});
+
+/** A block whose events cannot be built is told to the sink (the API's thread counts it) and built again at the next poll. */
+test('IndexFollower tells the sink of a block it could not build and builds it at the next poll', async () => {
+  const built: number[] = [];
+  const failures: number[] = [];
+  let failOnce = true;
+  const builder = {
+    committedSeqno: async () => 6,
+    build: async (seqno: number) => {
+      if (seqno === 5 && failOnce) {
+        failOnce = false;
+        throw new Error('the index went away');
+      }
+      return { mcSeqno: seqno, committedAt: Date.now(), events: [] };
+    },
+  } as unknown as IndexEventBuilder;
+  const sink = {
+    wantsAnnotations: () => ({ addressBook: false, metadata: false }),
+    publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno),
+    rewind: () => {},
+    failed: (s: number) => failures.push(s),
+  };
+  const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 20, resumeAfter: 4 });
+  await follower.start();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  await follower.stop();
+  expect(failures).toEqual([5]);
+  expect(built).toEqual([5, 6]);
 });
