@@ -44,7 +44,10 @@ export interface PendingTraceJson {
   external_hash: string;
   trace_info: { trace_state: string; transactions: number; messages: number; pending_messages: number };
   transactions_order: string[];
-  transactions: Record<string, { account: string; emulated: boolean; finality: string; in_msg: { value: string | null } | null; description: { aborted?: boolean } }>;
+  transactions: Record<
+    string,
+    { account: string; emulated: boolean; finality: string; in_msg: { value: string | null } | null; description: { aborted?: boolean } }
+  >;
   trace: { tx_hash: string; children: unknown[] };
 }
 
@@ -71,11 +74,22 @@ export async function pendingGoneOn(url: string, hashHex: string, tries = 300): 
 /** Waits until the index is live and the streaming follower of `server` has its newest block. */
 export async function indexAndStreamCaughtUp(
   indexOf: { health(): { status: { state: string; committedMcSeqno: number | null } } },
-  server: { services: { streaming?: { bus: { lastSeqno: number | null } } } },
+  server: { services: { streaming?: { bus: { lastSeqno: number | null } }; index?: { health(): { available: boolean } } } },
 ): Promise<void> {
   const streaming = server.services.streaming!;
+  // A committed block first (a live index that has committed nothing yet is not caught up), and the
+  // serving instance's own index open: its follower runs in its index thread, so its stream
+  // catching up no longer implies that its API's reads are open.
   await until(
-    () => indexOf.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (indexOf.health().status.committedMcSeqno ?? 0) - 1,
+    () => {
+      const committed = indexOf.health().status.committedMcSeqno;
+      return (
+        indexOf.health().status.state === 'live' &&
+        committed !== null &&
+        (streaming.bus.lastSeqno ?? -1) >= committed - 1 &&
+        (server.services.index?.health().available ?? true)
+      );
+    },
     'index and streaming caught up',
     150_000,
   );
