@@ -131,25 +131,28 @@ type PhaseColumns = Pick<
   | 'compute_vm_final_state_hash'
 >;
 
+/** A transaction without a compute phase: every compute column null (shared by both parses). */
+const NO_COMPUTE_COLUMNS: Readonly<PhaseColumns> = Object.freeze({
+  compute_skipped: null,
+  skipped_reason: null,
+  compute_success: null,
+  compute_msg_state_used: null,
+  compute_account_activated: null,
+  compute_gas_fees: null,
+  compute_gas_used: null,
+  compute_gas_limit: null,
+  compute_gas_credit: null,
+  compute_mode: null,
+  compute_exit_code: null,
+  compute_exit_arg: null,
+  compute_vm_steps: null,
+  compute_vm_init_state_hash: null,
+  compute_vm_final_state_hash: null,
+});
+
 function computeColumns(phase: TransactionComputePhase | undefined): PhaseColumns {
-  const none: PhaseColumns = {
-    compute_skipped: null,
-    skipped_reason: null,
-    compute_success: null,
-    compute_msg_state_used: null,
-    compute_account_activated: null,
-    compute_gas_fees: null,
-    compute_gas_used: null,
-    compute_gas_limit: null,
-    compute_gas_credit: null,
-    compute_mode: null,
-    compute_exit_code: null,
-    compute_exit_arg: null,
-    compute_vm_steps: null,
-    compute_vm_init_state_hash: null,
-    compute_vm_final_state_hash: null,
-  };
-  if (!phase) return none;
+  const none = NO_COMPUTE_COLUMNS;
+  if (!phase) return { ...none };
   if (phase.type === 'skipped') {
     const reason = phase.reason === 'no-state' ? 'no_state' : phase.reason === 'bad-state' ? 'bad_state' : 'no_gas';
     return { ...none, compute_skipped: true, skipped_reason: reason };
@@ -433,21 +436,7 @@ function emptyDescr(descr: TransactionRow['descr']): DescrColumns {
     credit_due_fees_collected: null,
     credit: null,
     credit_extra_currencies: null,
-    compute_skipped: null,
-    skipped_reason: null,
-    compute_success: null,
-    compute_msg_state_used: null,
-    compute_account_activated: null,
-    compute_gas_fees: null,
-    compute_gas_used: null,
-    compute_gas_limit: null,
-    compute_gas_credit: null,
-    compute_mode: null,
-    compute_exit_code: null,
-    compute_exit_arg: null,
-    compute_vm_steps: null,
-    compute_vm_init_state_hash: null,
-    compute_vm_final_state_hash: null,
+    ...NO_COMPUTE_COLUMNS,
     action_success: null,
     action_valid: null,
     action_no_funds: null,
