@@ -37,7 +37,10 @@ describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backe
 
   async function v3(path: string): Promise<{ status: number; body: Json }> {
     const res = await fetch(`${stack.url}/api/v3${path}`);
-    return { status: res.status, body: (await res.json()) as Json };
+    const body = (await res.json()) as Json;
+    // No request here should fail on the server's side: its text says why if one does.
+    if (res.status >= 500) throw new Error(`GET /api/v3${path}: ${res.status} ${JSON.stringify(body)}`);
+    return { status: res.status, body };
   }
 
   async function getMethod(address: Address, method: string): Promise<[string, unknown][]> {
