@@ -36,6 +36,14 @@ export interface StoreHealth {
 /** How often an unavailable database is probed again, ms. */
 const PROBE_MS = 1000;
 const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * The embedded database's pool: pg's pool applies its connection timeout to waiting for a free
+ * connection too, and PGlite has one, which the writer holds for each commit. A read waiting
+ * behind a commit on a loaded machine is busy, not unavailable (a fresh-clone CI run got a 503
+ * there); the connection itself is a local socket to a thread of this process, never slow to
+ * open. The HTTP request's own deadline still bounds what a client waits.
+ */
+const EMBEDDED_WAIT_MS = 30_000;
 
 /** postgres://user:***@host:port/db, for messages: never a password in a log or an error. */
 export function redactedUrl(url: string): string {
@@ -112,7 +120,7 @@ export class IndexStore {
     }
     const dataDir = options.indexDir ? path.resolve(options.indexDir) : null;
     const embedded = await startEmbeddedPostgres(dataDir, options.claimed);
-    const connection: pg.ClientConfig = { host: embedded.host, port: embedded.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+    const connection: pg.ClientConfig = { host: embedded.host, port: embedded.port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: EMBEDDED_WAIT_MS };
     // One connection: see pgliteWorker.ts. The writer takes it per transaction.
     const pool = new pg.Pool({ ...connection, max: 1 });
     const store = new IndexStore('pglite', connection, pool, pool, embedded, logger);
