@@ -89,6 +89,17 @@ export interface IndexThreadService extends IndexService {
   annotationsWanted(wants: AnnotationsWanted): void;
 }
 
+/**
+ * The index thread's young generation (V8's nursery), MB: V8 lets a thread's nursery grow to 32 MB
+ * (two 16 MB semi-spaces) while it allocates a lot, as this one does catching up, and a worker
+ * thread keeps it at that size afterwards (the API's thread gives it back when idle, a worker's
+ * did not: 32 MB of new space 60 s after `npm start`). Capped at 12 MB (4 MB semi-spaces): `npm
+ * start` with the index 308 -> 289 MB RSS at rest with the chain thread's cap below
+ * (docs/benchmarks.md, "The index"). Scavenges come more often, each no longer (a scavenge's cost
+ * is what survives it); what that costs a long catch-up was not measured (the ingest bench runs the
+ * pipeline on its own main thread, without this limit).
+ */
+const INDEX_THREAD_YOUNG_GENERATION_MB = 12;
 const RESTART_FIRST_MS = 1000;
 const RESTART_MAX_MS = 30_000;
 /** A thread that ran this long before it failed failed for a new reason: the pause starts again at RESTART_FIRST_MS. */
@@ -280,7 +291,11 @@ export async function startIndexThread(
       blockRows: blockListeners.size > 0,
       ...(eventsTarget ? { streaming: streamingAsked(eventsTarget) } : {}),
     };
-    const thread = new Worker(path.join(__dirname, 'indexThreadEntry.js'), { workerData: threadData, name: 'index' });
+    const thread = new Worker(path.join(__dirname, 'indexThreadEntry.js'), {
+      workerData: threadData,
+      name: 'index',
+      resourceLimits: { maxYoungGenerationSizeMb: INDEX_THREAD_YOUNG_GENERATION_MB },
+    });
     worker = thread;
     down = null;
     health = { available: false, reason: INDEX_STARTING, status: STARTING_STATUS };

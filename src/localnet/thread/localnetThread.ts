@@ -14,6 +14,15 @@ import type { LocalnetGlobalConfig } from '../localnet';
 import { ControlRefusedError } from '../ledger/errors';
 import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerStartOptions } from './protocol';
 
+/**
+ * The chain thread's young generation (V8's nursery), MB. Serving an index's catch-up (getBlock,
+ * account states for every block) grows a worker's nursery to V8's 32 MB of new space and the
+ * thread keeps it: 32 MB 60 s after `npm start` with the index, 4 MB with `--index off`. Capped at
+ * 12 MB (4 MB semi-spaces; with the index thread's cap, `npm start` 308 -> 289 MB RSS at rest,
+ * docs/benchmarks.md, "The index").
+ */
+const CHAIN_THREAD_YOUNG_GENERATION_MB = 12;
+
 export class LocalnetThread implements LocalnetControlApi {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
@@ -53,7 +62,10 @@ export class LocalnetThread implements LocalnetControlApi {
 
   /** Starts the chain in a new worker thread; resolves once its lite server listens. */
   static start(options: WorkerStartOptions, logLevel: string, logger: Logger): Promise<LocalnetThread> {
-    const worker = new Worker(path.join(__dirname, 'workerEntry.js'), { workerData: { options, logLevel } });
+    const worker = new Worker(path.join(__dirname, 'workerEntry.js'), {
+      workerData: { options, logLevel },
+      resourceLimits: { maxYoungGenerationSizeMb: CHAIN_THREAD_YOUNG_GENERATION_MB },
+    });
     return new Promise<LocalnetThread>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`the local chain thread exited during its start (${code})`));
       const onError = (err: Error) => reject(err);
