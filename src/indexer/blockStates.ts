@@ -1,4 +1,4 @@
-import { type Account, type Address, type Cell, CellType, loadAccount } from '@ton/core';
+import { type Account, type Address, Cell, CellType, loadAccount } from '@ton/core';
 import { dictLookupPath } from '../cells';
 import { loadDepthBalanceInfo, loadShardAccountRef, loadShardStateHeader } from '../tlb';
 
@@ -36,13 +36,19 @@ export function updatedAccounts(stateUpdate: Cell): { root: Cell | null } | null
   }
 }
 
-/** Complete cells by level-0 hash, bounded; filled from block updates and from proven reads. */
+/**
+ * Complete cells by level-0 hash, bounded; filled from block updates and from proven reads.
+ * A cell of an update whose own bits changed but which keeps an unchanged child (a jetton
+ * wallet's or master's data holds the wallet code as a reference, pruned in every update) is
+ * rebuilt: each pruned branch is replaced by the remembered cell of its hash, and the rebuilt
+ * cell counts only when its hash is the update's (so it is the very cell the verified block holds).
+ */
 export class CellMemory {
   private readonly cells = new Map<string, Cell>();
 
   constructor(private readonly maxCells = 4096) {}
 
-  /** `cell` if complete (no pruned branch inside), else the remembered cell of its hash, else undefined. */
+  /** `cell` if complete (no pruned branch inside), else the remembered cell of its hash or `cell` rebuilt from remembered ones, else undefined. */
   complete(cell: Cell): Cell | undefined {
     const key = cell.hash(0).toString('latin1');
     if (cell.level() === 0 && !cell.isExotic) {
@@ -53,8 +59,21 @@ export class CellMemory {
     if (known) {
       this.cells.delete(key);
       this.cells.set(key, known);
+      return known;
     }
-    return known;
+    // A pruned branch not remembered, or another exotic cell: nothing to rebuild it from.
+    if (cell.isExotic) return undefined;
+    const refs: Cell[] = [];
+    for (const ref of cell.refs) {
+      // Level 0 is complete (a library cell too); a level above 0 holds a pruned branch.
+      const full = ref.level() === 0 ? ref : this.complete(ref);
+      if (!full) return undefined;
+      refs.push(full);
+    }
+    const rebuilt = new Cell({ bits: cell.bits, refs });
+    if (!rebuilt.hash(0).equals(cell.hash(0))) return undefined;
+    this.remember(key, rebuilt);
+    return rebuilt;
   }
 
   remember(key: string, cell: Cell): void {

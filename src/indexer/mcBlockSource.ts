@@ -18,6 +18,8 @@ const ACCOUNT_READS_MS = 60_000;
 const MASTERCHAIN_SHARD = '-9223372036854775808';
 /** `account_none$0`: the state (and state hash) of an account that does not exist. */
 const ACCOUNT_NONE_HASH = beginCell().storeBit(0).endCell().hash();
+/** An account that does not exist, as a lite read proves it (no ShardAccount entry). */
+const NO_ACCOUNT: StateAccount = { accountCell: null, account: null, lastTransaction: null, code: null, data: null };
 
 /** A masterchain block, verified and parsed, with the shard tops it lists. */
 export interface McHead {
@@ -239,11 +241,15 @@ export class McBlockSource {
   private async accountStates(mcId: BlockRef, blocks: readonly ParsedBlock[]): Promise<TouchedAccount[]> {
     // Per account: its last transaction in this masterchain block, and the block holding it (whose
     // new state is the account's state after the masterchain block: no later transaction touched it).
-    const touched = new Map<string, { address: Address; lastNow: number; lastLt: bigint; block: ParsedBlock }>();
+    // `gone`: that transaction left no account (its own state hash after is account_none's).
+    const touched = new Map<string, { address: Address; lastNow: number; lastLt: bigint; block: ParsedBlock; gone: boolean }>();
     for (const block of blocks) {
       for (const tx of block.transactions) {
         const known = touched.get(tx.row.account);
-        if (!known || tx.row.lt > known.lastLt) touched.set(tx.row.account, { address: tx.address, lastNow: tx.row.now, lastLt: tx.row.lt, block });
+        if (!known || tx.row.lt > known.lastLt) {
+          const gone = tx.row.end_status === 'nonexist' && tx.row.account_state_hash_after.equals(ACCOUNT_NONE_HASH);
+          touched.set(tx.row.account, { address: tx.address, lastNow: tx.row.now, lastLt: tx.row.lt, block, gone });
+        }
       }
     }
     const entries = [...touched.values()];
@@ -252,10 +258,13 @@ export class McBlockSource {
     // An account read from the block needs no lite read: token detection runs on the block's state.
     const rows: TouchedAccount[] = new Array<TouchedAccount>(entries.length);
     const unrevealed: number[] = [];
-    entries.forEach(({ address, lastNow, lastLt, block }, i) => {
+    entries.forEach(({ address, lastNow, lastLt, block, gone }, i) => {
       if (!revealed.has(block)) revealed.set(block, updatedAccounts(block.block.stateUpdate));
       const accounts = revealed.get(block);
-      const state = accounts ? accountInUpdate(accounts.root, address, lastLt, this.cells) : undefined;
+      // An account that did not exist before its transactions nor after them (a bounced message to
+      // a fresh address) leaves the accounts dictionary as it was, so the update prunes its path;
+      // its last transaction, in the verified block, says it is gone.
+      const state = (accounts ? accountInUpdate(accounts.root, address, lastLt, this.cells) : undefined) ?? (gone ? NO_ACCOUNT : undefined);
       if (!state) {
         unrevealed.push(i);
         return;
