@@ -264,7 +264,7 @@ describe('PersistentDict (HashmapAug)', () => {
     for (let k = 0; k < 300; k++) d = d.set(BigInt((k * 7919) % 65536), k + 1, k + 1);
     // The cells as a state file gives them back: decoded from a BoC, none of them the writer's objects.
     const saved = Cell.fromBoc((d.rootCell() as Cell).toBoc())[0];
-    const read = PersistentDict.fromCell(sumSpec, saved, (key, s) => {
+    const read = PersistentDict.fromCell(sumSpec, saved, (_key, s) => {
       const extra = s.loadUint(32);
       return { value: s.loadUint(16), extra };
     });
@@ -281,7 +281,7 @@ describe('PersistentDict (HashmapAug)', () => {
       let d = PersistentDict.empty(sumSpec);
       for (let k = 0; k < count; k++) d = d.set(BigInt((k * 7919) % 65536), 1, 1);
       const saved = Cell.fromBoc((d.rootCell() as Cell).toBoc())[0];
-      return { saved, dict: PersistentDict.fromCell(sumSpec, saved, (key, s) => ({ extra: s.loadUint(32), value: s.loadUint(16) })) };
+      return { saved, dict: PersistentDict.fromCell(sumSpec, saved, (_key, s) => ({ extra: s.loadUint(32), value: s.loadUint(16) })) };
     };
     for (const count of [200, 20_000]) {
       const { saved, dict } = build(count);
