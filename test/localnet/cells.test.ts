@@ -231,6 +231,71 @@ describe('PersistentDict (HashmapAug)', () => {
     expect(after.refs[1 - side]).toBe(before.refs[1 - side]);
     expect(after.hash().equals(before.hash())).toBe(false);
   });
+
+  /** The cells under `root` that are not among `known` (by identity): what a serialization built anew. */
+  function newCells(root: Cell, known: Set<Cell>): number {
+    let count = 0;
+    const stack = [root];
+    const seen = new Set<Cell>();
+    while (stack.length > 0) {
+      const c = stack.pop() as Cell;
+      if (seen.has(c) || known.has(c)) continue;
+      seen.add(c);
+      count++;
+      stack.push(...c.refs);
+    }
+    return count;
+  }
+
+  function allCells(root: Cell): Set<Cell> {
+    const all = new Set<Cell>();
+    const stack = [root];
+    while (stack.length > 0) {
+      const c = stack.pop() as Cell;
+      if (all.has(c)) continue;
+      all.add(c);
+      stack.push(...c.refs);
+    }
+    return all;
+  }
+
+  it('fromCell reads a dictionary back with its own cells: same entries, extras and size, nothing rebuilt', () => {
+    let d = PersistentDict.empty(sumSpec);
+    for (let k = 0; k < 300; k++) d = d.set(BigInt((k * 7919) % 65536), k + 1, k + 1);
+    // The cells as a state file gives them back: decoded from a BoC, none of them the writer's objects.
+    const saved = Cell.fromBoc((d.rootCell() as Cell).toBoc())[0];
+    const read = PersistentDict.fromCell(sumSpec, saved, (_key, s) => {
+      const extra = s.loadUint(32);
+      return { value: s.loadUint(16), extra };
+    });
+    expect(read.size).toBe(d.size);
+    expect(read.extra).toBe(d.extra);
+    expect([...read.entries()]).toEqual([...d.entries()]);
+    // Serializing it builds no cell: the root is the cell it was read from.
+    expect(read.rootCell()).toBe(saved);
+    expect(PersistentDict.fromCell(sumSpec, null, () => ({ value: 0, extra: 0 })).isEmpty).toBe(true);
+  });
+
+  it('a dictionary read by fromCell rebuilds only the changed paths, however many entries it holds', () => {
+    const build = (count: number) => {
+      let d = PersistentDict.empty(sumSpec);
+      for (let k = 0; k < count; k++) d = d.set(BigInt((k * 7919) % 65536), 1, 1);
+      const saved = Cell.fromBoc((d.rootCell() as Cell).toBoc())[0];
+      return { saved, dict: PersistentDict.fromCell(sumSpec, saved, (_key, s) => ({ extra: s.loadUint(32), value: s.loadUint(16) })) };
+    };
+    for (const count of [200, 20_000]) {
+      const { saved, dict } = build(count);
+      const known = allCells(saved);
+      // Two entries changed and one added: at most one new cell per level of their paths (16-bit keys).
+      const changed = dict.set(7919n, 5, 5).set(0n, 3, 3).set(1n, 9, 9);
+      const fresh = newCells(changed.rootCell() as Cell, known);
+      expect(fresh).toBeGreaterThan(0);
+      expect(fresh).toBeLessThanOrEqual(3 * 17);
+      // The same entries built key by key (as before fromCell) give the same root hash.
+      const rebuilt = PersistentDict.from(sumSpec, changed.entries());
+      expect((changed.rootCell() as Cell).hash().equals((rebuilt.rootCell() as Cell).hash())).toBe(true);
+    }
+  });
 });
 
 describe('dictLookupPath', () => {

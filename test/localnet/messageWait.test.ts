@@ -133,3 +133,36 @@ describe('an accepted message and a crash before its block', () => {
     }
   }, 60_000);
 });
+
+describe('a backlog of messages does not hold the lite server', () => {
+  let ctx: ConnectedLocalnet;
+
+  beforeAll(async () => {
+    ctx = await startConnectedLocalnet({ accounts: 1, blockIntervalMs: 3_600_000 });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('answers a lite query that arrives behind queued messages before the queue is drained', async () => {
+    await ctx.client.getMasterchainInfo(); // connected
+    const done: string[] = [];
+    const sends = Array.from({ length: 12 }, (_, seqno) =>
+      ctx.net.chain.submitExternalMessage(transfer(ctx.net.wallets, seqno).toBoc()).then(() => {
+        done.push(`send ${seqno}`);
+      }),
+    );
+    // Queued behind the twelve executions: the chain's operations now leave the event loop a
+    // turn between them, so the query is read and answered before the last one runs.
+    const query = ctx.client.getMasterchainInfo().then((info) => {
+      done.push('query');
+      return info;
+    });
+    await Promise.all([...sends, query]);
+    expect(done).toHaveLength(13);
+    expect(done.indexOf('query')).toBeLessThan(12);
+    expect(done.filter((d) => d.startsWith('send'))).toEqual(Array.from({ length: 12 }, (_, i) => `send ${i}`));
+    const sealed = await ctx.net.chain.seal();
+    expect(sealed.id.seqno).toBeGreaterThan(0);
+  }, 60_000);
+});

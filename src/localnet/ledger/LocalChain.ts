@@ -356,8 +356,15 @@ export class LocalChain {
     return Math.max(this.live.lastUtime, this.clock.now());
   }
 
+  /**
+   * Runs `fn` after every operation queued before it. Each operation starts in a macrotask of its
+   * own (`setImmediate`): the emulator runs synchronously, so a queue of operations chained by
+   * promises alone ran back to back in microtasks, and at 50 sends a second the lite queries that
+   * arrived meanwhile (the index's getBlock after a seal) waited for the whole backlog, the seal
+   * included, before the thread read its sockets. Between operations the thread now serves them.
+   */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const guarded = (): Promise<T> => (this.broken ? Promise.reject(this.broken) : fn());
+    const guarded = (): Promise<T> => nextTurn().then(() => (this.broken ? Promise.reject(this.broken) : fn()));
     const run = this.queue.then(guarded, guarded);
     this.queue = run.catch(() => undefined);
     return run;
@@ -567,4 +574,9 @@ export class LocalChain {
     for (const [key, dict] of this.live.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
     return count;
   }
+}
+
+/** Resolves in a later macrotask, after the I/O callbacks that are ready (see `exclusive`). */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
