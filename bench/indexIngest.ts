@@ -334,10 +334,15 @@ function wallClockMs(): number {
 async function live(thread: LocalnetThread, pool: LitePool, index: IndexService): Promise<void> {
   const sealedAt = new Map<number, number>();
   const latencies: number[] = [];
+  /** The seqno of each latency's block: which blocks the slowest were (the first after the catch-up?). */
+  const order: number[] = [];
   const offChain = thread.onSealed((seqno, at) => sealedAt.set(seqno, at));
   const offIndex = index.onBlock((block) => {
     const sealed = sealedAt.get(block.mcSeqno);
-    if (sealed !== undefined) latencies.push(wallClockMs() - sealed);
+    if (sealed !== undefined) {
+      latencies.push(wallClockMs() - sealed);
+      order.push(block.mcSeqno);
+    }
   });
   // The saved chain's wallets (its default mnemonic; v4r2 addresses do not depend on the global id).
   const wallets = await deriveLocalnetWallets(DEFAULT_LOCALNET_MNEMONIC, PER_BLOCK, 0);
@@ -382,8 +387,18 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
   console.log(
     `  live (chain in its own thread${LIVE_BLOCK_MS > 0 ? `, a block every ${LIVE_BLOCK_MS} ms` : ', a block per transfer'}): ${sent} transfers at ${(sent / LIVE_SECONDS).toFixed(1)}/s (${refused} refused${firstRefusal ? `, first: ${firstRefusal.slice(0, 120)}` : ''}), ${sealedAt.size} mc blocks sealed; ` +
       `seal to commit p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length} blocks ` +
-      `(target p99 <= 300 ms); this thread's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load ${loadavg()[0]!.toFixed(1)}`,
+      `(target p99 <= 300 ms; slowest: ${slowest(latencies, order)}); this thread's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load ${loadavg()[0]!.toFixed(1)}`,
   );
+}
+
+/** The three slowest latencies as `ms@position/count` (position 1 = the first block measured). */
+function slowest(latencies: readonly number[], order: readonly number[]): string {
+  return latencies
+    .map((ms, i) => ({ ms, i }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3)
+    .map(({ ms, i }) => `${ms.toFixed(0)} ms at block ${i + 1}/${latencies.length} (mc ${order[i]})`)
+    .join(', ');
 }
 
 function sleep(ms: number): Promise<void> {
