@@ -26,7 +26,7 @@
  * `npm start` healthy in < 3 s with the index on, its RSS at rest at most 100 MB above --index off.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
@@ -73,6 +73,23 @@ const logger = pino({ level: 'silent' });
 
 function rssMb(): number {
   return Math.round(process.memoryUsage().rss / 1024 / 1024);
+}
+
+/** CPU seconds of every PostgreSQL process on this machine (its backends, the WAL writer, the checkpointer): the database's side of an ingest. */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100;
 }
 
 /**
@@ -292,6 +309,8 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   const cpuAtStart = process.cpuUsage();
   // The pipeline's own thread (this one: decoding, parsing, rows, GC), apart from the chain's thread and the TVM pool.
   const threadAtStart = mainThreadCpuSeconds();
+  const eluAtStart = performance.eventLoopUtilization();
+  const postgresAtStart = postgresCpuSeconds();
   // The timed window on the clock of a --cpu-prof profile (µs), to cut the chain's load out of it.
   if (COUNT_QUERIES) console.log(`  ${label}: ingest from ${process.hrtime.bigint() / 1000n} µs`);
   const index = await startIndex(config, pool, logger, true);
@@ -306,6 +325,7 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuAtStart);
   const threadCpu = mainThreadCpuSeconds() - threadAtStart;
+  const postgresCpu = postgresCpuSeconds() - postgresAtStart;
   if (COUNT_QUERIES) console.log(`  ${label}: ingest to ${process.hrtime.bigint() / 1000n} µs`);
   rss.push(rssMb());
   const { rows } = await index.store.pool.query<{ n: string }>('select count(*) as n from transactions');
@@ -313,9 +333,13 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   console.log(
     `  ${label}: ${head} mc blocks, ${transactions} transactions in ${seconds.toFixed(1)} s = ${(transactions / seconds).toFixed(0)} tx/s, ` +
       `${(head / seconds).toFixed(1)} mc blocks/s; CPU ${((cpu.user + cpu.system) / 1000 / transactions).toFixed(2)} s per 1 000 tx ` +
-      `(user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s); the pipeline's thread ${threadCpu.toFixed(1)} CPU-s = ${((threadCpu * 1000) / transactions).toFixed(2)} ms a transaction; RSS start/middle/end ${rss.join(' / ')} MB; load ${loadavg()[0]!.toFixed(1)}`,
+      `(user ${(cpu.user / 1e6).toFixed(1)} s, system ${(cpu.system / 1e6).toFixed(1)} s); the pipeline's thread ${threadCpu.toFixed(1)} CPU-s = ${((threadCpu * 1000) / transactions).toFixed(2)} ms a transaction; RSS start/middle/end ${rss.join(' / ')} MB; ` +
+      `PostgreSQL's processes ${postgresCpu.toFixed(1)} CPU-s; load ${loadavg()[0]!.toFixed(1)}`,
   );
   await printQueries(head);
+  // The pipeline's event loop: busy (its work, and waiting for a core while busy) vs idle (waiting for blocks and commits).
+  const elu = performance.eventLoopUtilization(eluAtStart);
+  console.log(`    the pipeline's event loop: utilization ${elu.utilization.toFixed(2)} (active ${(elu.active / 1000).toFixed(1)} s)`);
   return { index, pool };
 }
 
@@ -509,6 +533,48 @@ function processRssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024);
 }
 
+/**
+ * The scheduler's account of thread `tid` of process `pid` (/proc/<pid>/task/<tid>/schedstat): ns
+ * on a CPU, ns runnable but waiting for one, time slices. What the API's thread waited for a core
+ * (the machine's other busy threads) apart from what it ran (its own work). Null where there is no /proc.
+ */
+function threadSchedstat(pid: number, tid = pid): { runNs: number; waitNs: number; slices: number } | null {
+  try {
+    const [run, wait, slices] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    return { runNs: run!, waitNs: wait!, slices: slices! };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU clock ticks (10 ms) of each thread of process `pid` (utime + stime), by thread id. */
+function threadCpuTicks(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(Number(tid), Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // ended meanwhile
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return out;
+}
+
+/** `after` minus `before` of threadSchedstat, printed: CPU-s, waited s, mean wait per slice. */
+function schedstatText(before: ReturnType<typeof threadSchedstat>, after: ReturnType<typeof threadSchedstat>, seconds: number): string {
+  if (!before || !after) return 'n/a';
+  const run = (after.runNs - before.runNs) / 1e9;
+  const wait = (after.waitNs - before.waitNs) / 1e9;
+  const slices = after.slices - before.slices;
+  return `${run.toFixed(2)} CPU-s (${((run / seconds) * 100).toFixed(0)} %), waited for a core ${wait.toFixed(2)} s, ${slices} slices, ${((wait / Math.max(1, slices)) * 1000).toFixed(2)} ms a slice`;
+}
+
 /** getMasterchainInfo answered one after another for `ms` (or until `stop()`): each answer's ms. */
 async function masterchainInfoLatencies(port: number, ms: number, stop: () => boolean = () => false): Promise<number[]> {
   const latencies: number[] = [];
@@ -569,6 +635,9 @@ async function servedCatchUp(): Promise<void> {
         let middle = false;
         let caughtUp = false;
         const started = performance.now();
+        const apiBefore = threadSchedstat(child.pid!);
+        const threadsBefore = threadCpuTicks(child.pid!);
+        const postgresBefore = postgresCpuSeconds();
         const during = masterchainInfoLatencies(port, 3_600_000, () => caughtUp);
         while (!caughtUp) {
           await sleep(500);
@@ -584,7 +653,19 @@ async function servedCatchUp(): Promise<void> {
         const seconds = (performance.now() - started) / 1000;
         rss.push(processRssMb(child.pid!));
         const busy = await during;
+        const apiDuring = threadSchedstat(child.pid!);
+        const postgresDuring = postgresCpuSeconds() - postgresBefore;
+        const threadsAfter = threadCpuTicks(child.pid!);
+        const busiest = [...threadsAfter]
+          .map(([tid, ticks]) => [tid, (ticks - (threadsBefore.get(tid) ?? 0)) / 100] as const)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([tid, cpu]) => `${tid === child.pid ? 'API' : tid} ${cpu.toFixed(1)}`);
+        const idleStarted = performance.now();
         const idle = await masterchainInfoLatencies(port, Math.min(30_000, seconds * 1000));
+        const apiIdle = threadSchedstat(child.pid!);
+        console.log(`    CPU-s during the catch-up: the process's busiest threads ${busiest.join(', ')}; PostgreSQL's processes ${postgresDuring.toFixed(1)}`);
+        console.log(`    the API's thread during the catch-up: ${schedstatText(apiBefore, apiDuring, seconds)}; idle: ${schedstatText(apiDuring, apiIdle, (performance.now() - idleStarted) / 1000)}`);
         const p99Busy = percentile(busy, 99);
         const p99Idle = percentile(idle, 99);
         console.log(

@@ -1,6 +1,8 @@
 // Only what reading the command line and starting the TVM threads need is imported here; the
 // chain and the server (most of the code: ~0.5 s of module loading) are loaded after that, so
 // that a fixed TVM pool (--tvm-idle-timeout 0) loads its own code meanwhile.
+// First: it notes Node's own threads before any other thread of the process exists.
+import './platformThreads';
 import { ConfigError, helpText, loadConfig, type AppConfig } from './config';
 import { LiteServerConfigError, StartupError } from './errors';
 import { useServingHeapPolicy } from './gcPolicy';

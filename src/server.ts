@@ -8,7 +8,8 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
-import { indexEnabled, LiveChainFollower, startIndexThread, type IndexThreadService } from './indexer';
+import { INDEX_THREAD_NICE, indexEnabled, LiveChainFollower, startIndexThread, type IndexThreadService } from './indexer';
+import { lowerNodeThreads } from './platformThreads';
 import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
@@ -90,6 +91,9 @@ export async function startServer(
     const localChain = config.network === 'local';
     const embeddedChain = source?.localnet !== undefined || source?.controls !== undefined;
     if (indexEnabled(config, embeddedChain)) {
+      // The index's garbage collection and compiles run on Node's shared threads: at the index
+      // thread's priority, or a catch-up keeps them competing with the API's thread for the cores.
+      lowerNodeThreads(INDEX_THREAD_NICE);
       index = await startIndexThread(config, set, logger, localChain, { background: !config.databaseUrl, keyBlockSaved: source?.saveKeyBlock ?? true });
     }
   } catch (err) {

@@ -22,4 +22,5 @@ export { indexEnabled, indexDirFor } from './options';
 export { startIndex, type StartIndexOptions } from './startIndex';
 export { startIndexThread, type IndexThreadOptions, type IndexThreadService, type ThreadEventsTarget } from './indexThread';
 export type { AnnotationsWanted, StartStreamingInThread } from './threadProtocol';
+export { INDEX_THREAD_NICE } from './threadProtocol';
 export { INDEX_STARTING, type CommittedBlockRows, type IndexHealth, type IndexQuery, type IndexReads, type IndexService, type LocalIndexService, type OpenIndex } from './service';

@@ -16,6 +16,7 @@ import { startIndex } from './startIndex';
 import {
   committedBlockRows,
   fromTransferable,
+  INDEX_THREAD_NICE,
   toTransferable,
   type FromIndexThread,
   type IndexThreadData,
@@ -29,16 +30,6 @@ import {
 const HEALTH_LOOK_MS = 100;
 /** Longest a changed lag alone waits before it is sent. */
 const HEALTH_LAG_REFRESH_MS = 1000;
-
-/**
- * The thread's nice value. On a machine whose cores are all busy (a catch-up keeps this thread,
- * the database and the chain at work) the scheduler would hand the API's thread a core only at
- * its turn among them (Linux CFS: slices of up to ~24 ms with several runnable threads); a lower
- * priority for the index lets the API's thread run as soon as a request comes. Linux keeps the nice
- * value per thread (setpriority of "the calling process" changes the calling thread), and threads
- * started from here (PGlite's, the index's TVM threads) inherit it.
- */
-const INDEX_THREAD_NICE = 10;
 
 /**
  * The index's TVM threads end after this long without a task (or --tvm-idle-timeout, if shorter).

@@ -186,3 +186,15 @@ function revive(value: unknown): unknown {
   for (const key of Object.keys(record)) record[key] = revive(record[key]);
   return record;
 }
+
+/**
+ * The index thread's nice value. On a machine whose cores are all busy (a catch-up keeps this thread,
+ * the database and the chain at work) the scheduler would hand the API's thread a core only at
+ * its turn among them (Linux CFS: slices of up to ~24 ms with several runnable threads); a lower
+ * priority for the index lets the API's thread run as soon as a request comes. Linux keeps the nice
+ * value per thread (setpriority of "the calling process" changes the calling thread), and threads
+ * started from the index thread (PGlite's, the index's TVM threads) inherit it; Node's own threads,
+ * which run the index's garbage collection and compiles, are given it by the server
+ * (src/platformThreads.ts).
+ */
+export const INDEX_THREAD_NICE = 10;
