@@ -2,13 +2,12 @@ import pino from 'pino';
 import type { IndexEventBuilder } from '../../src/streaming';
 import { IndexFollower } from '../../src/streaming';
 
-/** The follower against a real in-process builder stand-in: each block once, in order, stale reads never rewind. */
-test('IndexFollower publishes each committed block once and in order; a stale checkpoint read is not a rewind', async () => {
-  let checkpoint = 3;
+/** A follower over a builder of empty blocks at checkpoint `committed()`, recording what its sink is told. */
+function recordingFollower(committed: () => number, options: ConstructorParameters<typeof IndexFollower>[3]) {
   const built: number[] = [];
   const rewinds: number[] = [];
   const builder = {
-    committedSeqno: async () => checkpoint,
+    committedSeqno: async () => committed(),
     build: async (seqno: number) => ({ mcSeqno: seqno, committedAt: Date.now(), events: [] }),
   } as unknown as IndexEventBuilder;
   const sink = {
@@ -17,7 +16,13 @@ test('IndexFollower publishes each committed block once and in order; a stale ch
     rewind: (s: number) => rewinds.push(s),
     failed: () => {},
   };
-  const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 20 });
+  return { follower: new IndexFollower(builder, sink, pino({ level: 'silent' }), options), built, rewinds };
+}
+
+/** The follower against a real in-process builder stand-in: each block once, in order, stale reads never rewind. */
+test('IndexFollower publishes each committed block once and in order; a stale checkpoint read is not a rewind', async () => {
+  let checkpoint = 3;
+  const { follower, built, rewinds } = recordingFollower(() => checkpoint, { pollMs: 20 });
   await follower.start();
   checkpoint = 6;
   follower.committed(6);
@@ -33,19 +38,7 @@ test('IndexFollower publishes each committed block once and in order; a stale ch
 
 /** A restarted index thread's follower goes on after the API's last block: the committed one again would be a rewind to the bus. */
 test('IndexFollower with resumeAfter publishes only the blocks after it, not the committed one again', async () => {
-  const built: number[] = [];
-  const rewinds: number[] = [];
-  const builder = {
-    committedSeqno: async () => 7,
-    build: async (seqno: number) => ({ mcSeqno: seqno, committedAt: Date.now(), events: [] }),
-  } as unknown as IndexEventBuilder;
-  const sink = {
-    wantsAnnotations: () => ({ addressBook: false, metadata: false }),
-    publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno),
-    rewind: (s: number) => rewinds.push(s),
-    failed: () => {},
-  };
-  const follower = new IndexFollower(builder, sink, pino({ level: 'silent' }), { pollMs: 1000, resumeAfter: 5 });
+  const { follower, built, rewinds } = recordingFollower(() => 7, { pollMs: 1000, resumeAfter: 5 });
   await follower.start();
   await new Promise((resolve) => setTimeout(resolve, 50));
   await follower.stop();
