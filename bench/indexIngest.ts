@@ -374,24 +374,36 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
   // this thread, where the index runs.
   const bocs = Array.from({ length: Math.ceil(RATE * (LIVE_WARMUP_SECONDS + LIVE_SECONDS)) + 1 }, (_, i) => transferBoc(wallets, 0, ROUNDS + i));
   const sealedAt = new Map<number, number>();
+  /** The chain thread's collector pauses (ms since it started) at each seal. */
+  const gcAt = new Map<number, number>();
+  /** Blocks over the target, for the slow-block lines: where the time went. */
+  const slow: { seqno: number; ms: number }[] = [];
   const latencies: number[] = [];
   /** The seqno of each latency's block: which blocks the slowest were (the first after the catch-up?). */
   const order: number[] = [];
   /** Seal to commit of the blocks sealed during the warm-up (printed apart). */
   const warmup: number[] = [];
   let measuredFrom = Infinity;
-  const offChain = thread.onSealed((seqno, at) => sealedAt.set(seqno, at));
+  const offChain = thread.onSealed((seqno, at, gcMs) => {
+    sealedAt.set(seqno, at);
+    gcAt.set(seqno, gcMs);
+  });
   const offIndex = index.onBlock((block) => {
     const sealed = sealedAt.get(block.mcSeqno);
     if (sealed === undefined) return;
+    const ms = wallClockMs() - sealed;
+    if (ms > 300) slow.push({ seqno: block.mcSeqno, ms });
     if (sealed < measuredFrom) {
-      warmup.push(wallClockMs() - sealed);
+      warmup.push(ms);
       return;
     }
-    latencies.push(wallClockMs() - sealed);
+    latencies.push(ms);
     order.push(block.mcSeqno);
   });
   let cpuAtStart = process.cpuUsage();
+  let chainLoopAtStart = thread.threadLoop();
+  let indexLoopAtStart = performance.eventLoopUtilization();
+  let gcAtStart: number | undefined;
   const started = Date.now();
   measuredFrom = wallClockMs() + LIVE_WARMUP_SECONDS * 1000;
   const end = started + (LIVE_WARMUP_SECONDS + LIVE_SECONDS) * 1000;
@@ -410,6 +422,9 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
     if (warmupSent === null && wallClockMs() >= measuredFrom) {
       warmupSent = sent;
       cpuAtStart = process.cpuUsage();
+      chainLoopAtStart = thread.threadLoop();
+      indexLoopAtStart = performance.eventLoopUtilization();
+      gcAtStart = [...gcAt.values()].pop();
     }
     const boc = bocs[sent];
     if (!boc) break;
@@ -427,6 +442,9 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
   await Promise.all(sends);
   await sleep(3000);
   const cpu = process.cpuUsage(cpuAtStart);
+  const chainLoop = thread.threadLoop(chainLoopAtStart);
+  const indexLoop = performance.eventLoopUtilization(indexLoopAtStart);
+  const gcWindow = ([...gcAt.values()].pop() ?? 0) - (gcAtStart ?? 0);
   offChain();
   offIndex();
   console.log(
@@ -435,6 +453,25 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
       `then ${sent - (warmupSent ?? sent)} transfers at ${((sent - (warmupSent ?? sent)) / LIVE_SECONDS).toFixed(1)}/s (${refused} refused${firstRefusal ? `, first: ${firstRefusal.slice(0, 120)}` : ''}), ${sealedAt.size} mc blocks sealed; ` +
       `seal to commit p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length} blocks ` +
       `(target p99 <= 300 ms; slowest: ${slowest(latencies, order)}); this thread's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load ${loadavg()[0]!.toFixed(1)}`,
+  );
+  console.log(
+    `    window: the chain's thread loop utilization ${chainLoop.utilization.toFixed(2)} (active ${(chainLoop.active / 1000).toFixed(1)} s), its collector's pauses ${(gcWindow / 1000).toFixed(2)} s; ` +
+      `the index's loop (this thread) ${indexLoop.utilization.toFixed(2)}`,
+  );
+  // Each block over the target: when it was sealed (s after the sends began), the gap since the
+  // previous seal and the chain thread's collector pauses in that gap: a late seal or a paused chain
+  // thread is the chain's side, a block sealed on time but committed late the index's.
+  const startedAt = performance.timeOrigin + (started - Date.now()) + performance.now();
+  console.log(
+    `    blocks over 300 ms: ${slow
+      .slice(0, 40)
+      .map(({ seqno, ms }) => {
+        const at = sealedAt.get(seqno) ?? NaN;
+        const gap = at - (sealedAt.get(seqno - 1) ?? NaN);
+        const gc = (gcAt.get(seqno) ?? NaN) - (gcAt.get(seqno - 1) ?? NaN);
+        return `mc ${seqno} +${((at - startedAt) / 1000).toFixed(1)} s ${ms.toFixed(0)} ms (gap ${gap.toFixed(0)}, gc ${gc.toFixed(0)})`;
+      })
+      .join('; ')}`,
   );
 }
 
