@@ -35,7 +35,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { indexMetrics } from '../src/metrics';
-import { startIndex, type IndexService } from '../src/indexer';
+import { INDEX_THREAD_NICE, startIndex, startIndexThread, type IndexService } from '../src/indexer';
+import { lowerNodeThreads } from '../src/platformThreads';
 import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, LocalnetThread, startLocalnet, type Localnet, type LocalnetGlobalConfig, type LocalnetWallets } from '../src/localnet';
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
@@ -72,6 +73,13 @@ const LIVE_WARMUP_SECONDS = Math.max(0, Number(process.env['BENCH_INDEX_LIVE_WAR
  * behind the seals and timed out at the client (a run of 26 November: 216 blocks for 1 000 sends).
  */
 const LIVE_BLOCK_MS = Number(process.env['BENCH_INDEX_LIVE_BLOCK_MS'] ?? 400);
+/**
+ * Where the live part's index runs: `thread` (the default) in its own worker thread, as `npm start`
+ * runs it (startIndexThread: its own lite pool, its heap apart, nice 10 with Node's platform
+ * threads), or `main` on this thread (startIndex), as before 27 November: this thread's heap then
+ * holds what the 120 843-transaction catch-up left, and it sends the transfers too.
+ */
+const LIVE_INDEX = process.env['BENCH_INDEX_LIVE_INDEX'] === 'main' ? 'main' : 'thread';
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
 const REST_SECONDS = Number(process.env['BENCH_REST_SECONDS'] ?? 60);
 const ROOT = path.join(__dirname, '..');
@@ -362,17 +370,7 @@ function wallClockMs(): number {
  * block's seal time; the index commits in this thread. Seal to commit: the chain thread's stamp to
  * this thread's onBlock, on one clock (performance.timeOrigin + now()).
  */
-async function live(thread: LocalnetThread, pool: LitePool, index: IndexService): Promise<void> {
-  // The saved chain's wallets (its default mnemonic; v4r2 addresses do not depend on the global id).
-  const wallets = await deriveLocalnetWallets(DEFAULT_LOCALNET_MNEMONIC, PER_BLOCK, 0);
-  // Wallet #0 sent one transfer per round of the saved chain. One wallet with consecutive seqnos
-  // is no cause of refusals: the chain executes each message when it arrives, so the next seqno is
-  // the wallet's state by then. The transfers are signed before the clock starts and before any
-  // seal is watched (signing 1 500 transfers holds this thread, where the index runs, for 6-8 s:
-  // blocks sealed meanwhile read as 7-17 s seal to commit, the first of a run): signing (nacl in
-  // JavaScript, ~4 ms each) is the senders' work, not the system's, and at 50/s it took a fifth of
-  // this thread, where the index runs.
-  const bocs = Array.from({ length: Math.ceil(RATE * (LIVE_WARMUP_SECONDS + LIVE_SECONDS)) + 1 }, (_, i) => transferBoc(wallets, 0, ROUNDS + i));
+async function live(thread: LocalnetThread, pool: LitePool, index: IndexService, bocs: readonly Buffer[]): Promise<void> {
   const sealedAt = new Map<number, number>();
   /** The chain thread's collector pauses (ms since it started) at each seal. */
   const gcAt = new Map<number, number>();
@@ -473,6 +471,20 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
       })
       .join('; ')}`,
   );
+}
+
+/**
+ * The live part's transfers, signed before its catch-up wait: signing (nacl in JavaScript, ~4 ms
+ * each, 1 500 of them 6-8 s) is the senders' work, not the system's, and on the thread where the
+ * index may run it would leave the index behind again when the sends begin.
+ */
+async function signedTransfers(): Promise<Buffer[]> {
+  // The saved chain's wallets (its default mnemonic; v4r2 addresses do not depend on the global id).
+  // Wallet #0 sent one transfer per round of the saved chain. One wallet with consecutive seqnos
+  // is no cause of refusals: the chain executes each message when it arrives, so the next seqno is
+  // the wallet's state by then.
+  const wallets = await deriveLocalnetWallets(DEFAULT_LOCALNET_MNEMONIC, PER_BLOCK, 0);
+  return Array.from({ length: Math.ceil(RATE * (LIVE_WARMUP_SECONDS + LIVE_SECONDS)) + 1 }, (_, i) => transferBoc(wallets, 0, ROUNDS + i));
 }
 
 /** The three slowest latencies as `ms@position/count` (position 1 = the first block measured). */
@@ -784,10 +796,29 @@ export async function runIndexBench(): Promise<void> {
       const pool = poolOf(thread);
       await pool.start();
       const { config } = loadConfig(['--index', 'on', '--database-url', url], {});
-      const index = await startIndex(config, pool, logger, true);
-      const head = (await thread.status()).seqno;
-      while ((index.health().status.committedMcSeqno ?? 0) < head) await sleep(100);
-      await live(thread, pool, index);
+      let index: IndexService;
+      if (LIVE_INDEX === 'thread') {
+        // As src/server.ts starts it: Node's platform threads at the index thread's nice too.
+        lowerNodeThreads(INDEX_THREAD_NICE);
+        const servers = parseGlobalConfig(thread.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
+        index = await startIndexThread(config, { servers, anchor: trustAnchorOf(thread.globalConfig, 'local chain', undefined) }, logger, true);
+      } else {
+        index = await startIndex(config, pool, logger, true);
+      }
+      console.log(`  live: the index in ${LIVE_INDEX === 'thread' ? 'its own thread (as npm start)' : "the bench's main thread"}`);
+      // Caught up means at the chain's head as it is now, not as it was when the catch-up began:
+      // the chain seals a block every LIVE_BLOCK_MS meanwhile (a 2-minute catch-up leaves ~300
+      // empty blocks behind it), and those were the "8-17 s stall when the sends begin" (26
+      // November): the index still catching up, not a live block's seal to commit.
+      const bocs = await signedTransfers();
+      const caughtUpAt = performance.now();
+      let behind = Infinity;
+      while (behind > 1 && performance.now() - caughtUpAt < 900_000) {
+        await sleep(100);
+        behind = (await thread.status()).seqno - (index.health().status.committedMcSeqno ?? 0);
+      }
+      console.log(`  live: the index ${behind} block(s) behind the chain's head (${(await thread.status()).seqno}) after ${((performance.now() - caughtUpAt) / 1000).toFixed(1)} s of catch-up`);
+      await live(thread, pool, index, bocs);
       await index.stop();
       pool.close();
     } finally {
