@@ -51,6 +51,14 @@ async function main(): Promise<void> {
   // The chain's own logger (src/localnet imports no logging module of the server); same level, same stdout.
   const logger = pino({ level: logLevel }).child({ component: 'localnet' });
   const { seed, reportSeals, ...rest } = options;
+  // The collector's pauses on this thread (from its start), with each seal: the bench tells a
+  // stall of the chain's thread by its collector from one of its work.
+  let gcMs = 0;
+  if (reportSeals) {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcMs += entry.duration;
+    }).observe({ entryTypes: ['gc'] });
+  }
   const localnet = await startLocalnet({
     ...rest,
     ...(seed !== undefined ? { seed: typeof seed === 'string' ? seed : Buffer.from(seed) } : {}),
@@ -58,12 +66,6 @@ async function main(): Promise<void> {
   });
   const controls = new LocalnetControls(localnet);
   if (reportSeals) {
-    // The collector's pauses on this thread, with each seal: the bench tells a stall of the
-    // chain's thread by its collector from one of its work.
-    let gcMs = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) gcMs += entry.duration;
-    }).observe({ entryTypes: ['gc'] });
     localnet.chain.onBlock((block) => {
       if (block.id.workchain === -1) send({ type: 'sealed', seqno: block.id.seqno, at: performance.timeOrigin + performance.now(), gcMs });
     });
