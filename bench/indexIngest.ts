@@ -80,6 +80,12 @@ const LIVE_BLOCK_MS = Number(process.env['BENCH_INDEX_LIVE_BLOCK_MS'] ?? 400);
  * holds what the 120 843-transaction catch-up left, and it sends the transfers too.
  */
 const LIVE_INDEX = process.env['BENCH_INDEX_LIVE_INDEX'] === 'main' ? 'main' : 'thread';
+/**
+ * BENCH_INDEX_LIVE_CATCHUP=0: the live part's index starts empty at the chain's head
+ * (`--index-from`) instead of catching up on the saved chain first (minutes on a loaded machine):
+ * the live figure without what a catch-up leaves in the index's heap.
+ */
+const LIVE_CATCHUP = process.env['BENCH_INDEX_LIVE_CATCHUP'] !== '0';
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
 const REST_SECONDS = Number(process.env['BENCH_REST_SECONDS'] ?? 60);
 const ROOT = path.join(__dirname, '..');
@@ -795,7 +801,8 @@ export async function runIndexBench(): Promise<void> {
     try {
       const pool = poolOf(thread);
       await pool.start();
-      const { config } = loadConfig(['--index', 'on', '--database-url', url], {});
+      const from = LIVE_CATCHUP ? [] : ['--index-from', String((await thread.status()).seqno)];
+      const { config } = loadConfig(['--index', 'on', '--database-url', url, ...from], {});
       let index: IndexService;
       if (LIVE_INDEX === 'thread') {
         // As src/server.ts starts it: Node's platform threads at the index thread's nice too.
@@ -805,7 +812,7 @@ export async function runIndexBench(): Promise<void> {
       } else {
         index = await startIndex(config, pool, logger, true);
       }
-      console.log(`  live: the index in ${LIVE_INDEX === 'thread' ? 'its own thread (as npm start)' : "the bench's main thread"}`);
+      console.log(`  live: the index in ${LIVE_INDEX === 'thread' ? 'its own thread (as npm start)' : "the bench's main thread"}${LIVE_CATCHUP ? '' : ', from the head (no catch-up)'}`);
       // Caught up means at the chain's head as it is now, not as it was when the catch-up began:
       // the chain seals a block every LIVE_BLOCK_MS meanwhile (a 2-minute catch-up leaves ~300
       // empty blocks behind it), and those were the "8-17 s stall when the sends begin" (26
