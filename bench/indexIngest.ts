@@ -35,7 +35,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
 import { indexMetrics } from '../src/metrics';
-import { startIndex, type IndexService } from '../src/indexer';
+import { INDEX_THREAD_NICE, startIndex, startIndexThread, type IndexService } from '../src/indexer';
+import { lowerNodeThreads } from '../src/platformThreads';
 import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, LocalnetThread, startLocalnet, type Localnet, type LocalnetGlobalConfig, type LocalnetWallets } from '../src/localnet';
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
@@ -72,6 +73,19 @@ const LIVE_WARMUP_SECONDS = Math.max(0, Number(process.env['BENCH_INDEX_LIVE_WAR
  * behind the seals and timed out at the client (a run of 26 November: 216 blocks for 1 000 sends).
  */
 const LIVE_BLOCK_MS = Number(process.env['BENCH_INDEX_LIVE_BLOCK_MS'] ?? 400);
+/**
+ * Where the live part's index runs: `thread` (the default) in its own worker thread, as `npm start`
+ * runs it (startIndexThread: its own lite pool, its heap apart, nice 10 with Node's platform
+ * threads), or `main` on this thread (startIndex), as before 27 November: this thread's heap then
+ * holds what the 120 843-transaction catch-up left, and it sends the transfers too.
+ */
+const LIVE_INDEX = process.env['BENCH_INDEX_LIVE_INDEX'] === 'main' ? 'main' : 'thread';
+/**
+ * BENCH_INDEX_LIVE_CATCHUP=0: the live part's index starts empty at the chain's head
+ * (`--index-from`) instead of catching up on the saved chain first (minutes on a loaded machine):
+ * the live figure without what a catch-up leaves in the index's heap.
+ */
+const LIVE_CATCHUP = process.env['BENCH_INDEX_LIVE_CATCHUP'] !== '0';
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
 const REST_SECONDS = Number(process.env['BENCH_REST_SECONDS'] ?? 60);
 const ROOT = path.join(__dirname, '..');
@@ -362,36 +376,38 @@ function wallClockMs(): number {
  * block's seal time; the index commits in this thread. Seal to commit: the chain thread's stamp to
  * this thread's onBlock, on one clock (performance.timeOrigin + now()).
  */
-async function live(thread: LocalnetThread, pool: LitePool, index: IndexService): Promise<void> {
-  // The saved chain's wallets (its default mnemonic; v4r2 addresses do not depend on the global id).
-  const wallets = await deriveLocalnetWallets(DEFAULT_LOCALNET_MNEMONIC, PER_BLOCK, 0);
-  // Wallet #0 sent one transfer per round of the saved chain. One wallet with consecutive seqnos
-  // is no cause of refusals: the chain executes each message when it arrives, so the next seqno is
-  // the wallet's state by then. The transfers are signed before the clock starts and before any
-  // seal is watched (signing 1 500 transfers holds this thread, where the index runs, for 6-8 s:
-  // blocks sealed meanwhile read as 7-17 s seal to commit, the first of a run): signing (nacl in
-  // JavaScript, ~4 ms each) is the senders' work, not the system's, and at 50/s it took a fifth of
-  // this thread, where the index runs.
-  const bocs = Array.from({ length: Math.ceil(RATE * (LIVE_WARMUP_SECONDS + LIVE_SECONDS)) + 1 }, (_, i) => transferBoc(wallets, 0, ROUNDS + i));
+async function live(thread: LocalnetThread, pool: LitePool, index: IndexService, bocs: readonly Buffer[]): Promise<void> {
   const sealedAt = new Map<number, number>();
+  /** The chain thread's collector pauses (ms since it started) at each seal. */
+  const gcAt = new Map<number, number>();
+  /** Blocks over the target, for the slow-block lines: where the time went. */
+  const slow: { seqno: number; ms: number }[] = [];
   const latencies: number[] = [];
   /** The seqno of each latency's block: which blocks the slowest were (the first after the catch-up?). */
   const order: number[] = [];
   /** Seal to commit of the blocks sealed during the warm-up (printed apart). */
   const warmup: number[] = [];
   let measuredFrom = Infinity;
-  const offChain = thread.onSealed((seqno, at) => sealedAt.set(seqno, at));
+  const offChain = thread.onSealed((seqno, at, gcMs) => {
+    sealedAt.set(seqno, at);
+    gcAt.set(seqno, gcMs);
+  });
   const offIndex = index.onBlock((block) => {
     const sealed = sealedAt.get(block.mcSeqno);
     if (sealed === undefined) return;
+    const ms = wallClockMs() - sealed;
+    if (ms > 300) slow.push({ seqno: block.mcSeqno, ms });
     if (sealed < measuredFrom) {
-      warmup.push(wallClockMs() - sealed);
+      warmup.push(ms);
       return;
     }
-    latencies.push(wallClockMs() - sealed);
+    latencies.push(ms);
     order.push(block.mcSeqno);
   });
   let cpuAtStart = process.cpuUsage();
+  let chainLoopAtStart = thread.threadLoop();
+  let indexLoopAtStart = performance.eventLoopUtilization();
+  let gcAtStart: number | undefined;
   const started = Date.now();
   measuredFrom = wallClockMs() + LIVE_WARMUP_SECONDS * 1000;
   const end = started + (LIVE_WARMUP_SECONDS + LIVE_SECONDS) * 1000;
@@ -410,6 +426,9 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
     if (warmupSent === null && wallClockMs() >= measuredFrom) {
       warmupSent = sent;
       cpuAtStart = process.cpuUsage();
+      chainLoopAtStart = thread.threadLoop();
+      indexLoopAtStart = performance.eventLoopUtilization();
+      gcAtStart = [...gcAt.values()].pop();
     }
     const boc = bocs[sent];
     if (!boc) break;
@@ -427,6 +446,9 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
   await Promise.all(sends);
   await sleep(3000);
   const cpu = process.cpuUsage(cpuAtStart);
+  const chainLoop = thread.threadLoop(chainLoopAtStart);
+  const indexLoop = performance.eventLoopUtilization(indexLoopAtStart);
+  const gcWindow = ([...gcAt.values()].pop() ?? 0) - (gcAtStart ?? 0);
   offChain();
   offIndex();
   console.log(
@@ -436,6 +458,39 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService)
       `seal to commit p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length} blocks ` +
       `(target p99 <= 300 ms; slowest: ${slowest(latencies, order)}); this thread's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load ${loadavg()[0]!.toFixed(1)}`,
   );
+  console.log(
+    `    window: the chain's thread loop utilization ${chainLoop.utilization.toFixed(2)} (active ${(chainLoop.active / 1000).toFixed(1)} s), its collector's pauses ${(gcWindow / 1000).toFixed(2)} s; ` +
+      `the index's loop (this thread) ${indexLoop.utilization.toFixed(2)}`,
+  );
+  // Each block over the target: when it was sealed (s after the sends began), the gap since the
+  // previous seal and the chain thread's collector pauses in that gap: a late seal or a paused chain
+  // thread is the chain's side, a block sealed on time but committed late the index's.
+  const startedAt = performance.timeOrigin + (started - Date.now()) + performance.now();
+  console.log(
+    `    blocks over 300 ms: ${slow
+      .slice(0, 40)
+      .map(({ seqno, ms }) => {
+        const at = sealedAt.get(seqno) ?? NaN;
+        const gap = at - (sealedAt.get(seqno - 1) ?? NaN);
+        const gc = (gcAt.get(seqno) ?? NaN) - (gcAt.get(seqno - 1) ?? NaN);
+        return `mc ${seqno} +${((at - startedAt) / 1000).toFixed(1)} s ${ms.toFixed(0)} ms (gap ${gap.toFixed(0)}, gc ${gc.toFixed(0)})`;
+      })
+      .join('; ')}`,
+  );
+}
+
+/**
+ * The live part's transfers, signed before its catch-up wait: signing (nacl in JavaScript, ~4 ms
+ * each, 1 500 of them 6-8 s) is the senders' work, not the system's, and on the thread where the
+ * index may run it would leave the index behind again when the sends begin.
+ */
+async function signedTransfers(): Promise<Buffer[]> {
+  // The saved chain's wallets (its default mnemonic; v4r2 addresses do not depend on the global id).
+  // Wallet #0 sent one transfer per round of the saved chain. One wallet with consecutive seqnos
+  // is no cause of refusals: the chain executes each message when it arrives, so the next seqno is
+  // the wallet's state by then.
+  const wallets = await deriveLocalnetWallets(DEFAULT_LOCALNET_MNEMONIC, PER_BLOCK, 0);
+  return Array.from({ length: Math.ceil(RATE * (LIVE_WARMUP_SECONDS + LIVE_SECONDS)) + 1 }, (_, i) => transferBoc(wallets, 0, ROUNDS + i));
 }
 
 /** The three slowest latencies as `ms@position/count` (position 1 = the first block measured). */
@@ -746,11 +801,31 @@ export async function runIndexBench(): Promise<void> {
     try {
       const pool = poolOf(thread);
       await pool.start();
-      const { config } = loadConfig(['--index', 'on', '--database-url', url], {});
-      const index = await startIndex(config, pool, logger, true);
-      const head = (await thread.status()).seqno;
-      while ((index.health().status.committedMcSeqno ?? 0) < head) await sleep(100);
-      await live(thread, pool, index);
+      const from = LIVE_CATCHUP ? [] : ['--index-from', String((await thread.status()).seqno)];
+      const { config } = loadConfig(['--index', 'on', '--database-url', url, ...from], {});
+      let index: IndexService;
+      if (LIVE_INDEX === 'thread') {
+        // As src/server.ts starts it: Node's platform threads at the index thread's nice too.
+        lowerNodeThreads(INDEX_THREAD_NICE);
+        const servers = parseGlobalConfig(thread.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
+        index = await startIndexThread(config, { servers, anchor: trustAnchorOf(thread.globalConfig, 'local chain', undefined) }, logger, true);
+      } else {
+        index = await startIndex(config, pool, logger, true);
+      }
+      console.log(`  live: the index in ${LIVE_INDEX === 'thread' ? 'its own thread (as npm start)' : "the bench's main thread"}${LIVE_CATCHUP ? '' : ', from the head (no catch-up)'}`);
+      // Caught up means at the chain's head as it is now, not as it was when the catch-up began:
+      // the chain seals a block every LIVE_BLOCK_MS meanwhile (a 2-minute catch-up leaves ~300
+      // empty blocks behind it), and those were the "8-17 s stall when the sends begin" (26
+      // November): the index still catching up, not a live block's seal to commit.
+      const bocs = await signedTransfers();
+      const caughtUpAt = performance.now();
+      let behind = Infinity;
+      while (behind > 1 && performance.now() - caughtUpAt < 900_000) {
+        await sleep(100);
+        behind = (await thread.status()).seqno - (index.health().status.committedMcSeqno ?? 0);
+      }
+      console.log(`  live: the index ${behind} block(s) behind the chain's head (${(await thread.status()).seqno}) after ${((performance.now() - caughtUpAt) / 1000).toFixed(1)} s of catch-up`);
+      await live(thread, pool, index, bocs);
       await index.stop();
       pool.close();
     } finally {

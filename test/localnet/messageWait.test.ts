@@ -14,6 +14,7 @@ import { BASECHAIN, MASTERCHAIN } from '../../src/localnet/ledger/ids';
 import { StoredBlock } from '../../src/localnet/ledger/store';
 import { LocalnetControls } from '../../src/localnet/controls';
 import { LocalnetWallets } from '../../src/localnet/wallets';
+import { until } from '../helpers/waiting';
 import { startConnectedLocalnet, type ConnectedLocalnet } from './helpers/liteClient';
 
 function transfer(wallets: LocalnetWallets, seqno: number): Cell {
@@ -164,5 +165,71 @@ describe('a backlog of messages does not hold the lite server', () => {
     expect(done.filter((d) => d.startsWith('send'))).toEqual(Array.from({ length: 12 }, (_, i) => `send ${i}`));
     const sealed = await ctx.net.chain.seal();
     expect(sealed.id.seqno).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe("an accepted message's journal flush and the chain's queue", () => {
+  it('the next message executes while the first one is being flushed; each answer waits for its own flush', async () => {
+    const net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000 });
+    try {
+      // A journal whose flushes finish when the test says (the real one: write and fsync, 1-30 ms).
+      const flushes: { boc: Buffer; done: () => void }[] = [];
+      const rounds: number[] = [];
+      net.chain.setJournal({
+        appendMessage: (boc) => new Promise<void>((resolve) => flushes.push({ boc, done: resolve })),
+        append: () => {
+          rounds.push(flushes.length);
+          return Promise.resolve();
+        },
+      });
+      const answered: number[] = [];
+      const messages = [transfer(net.wallets, 0), transfer(net.wallets, 1)];
+      const first = net.chain.submitExternalMessage(messages[0]!.toBoc()).then(() => answered.push(0));
+      const second = net.chain.submitExternalMessage(messages[1]!.toBoc()).then(() => answered.push(1));
+      // Both executed and handed to the journal, in their order, while the first flush still runs
+      // (before, the second waited in the chain's queue for the first's fsync, and so did a seal).
+      await until(() => flushes.length === 2, 20_000, 'both messages journaled');
+      expect(answered).toEqual([]);
+      const sealed = net.chain.seal();
+      await until(() => rounds.length === 1, 20_000, 'the round journaled');
+      expect(rounds).toEqual([2]);
+      flushes[1]!.done();
+      await second;
+      expect(answered).toEqual([1]);
+      flushes[0]!.done();
+      await first;
+      const block = await sealed;
+      const blocks = net.chain.shards.flatMap((shard) => [...net.chain.store.blocks(BASECHAIN, shard)]);
+      for (const message of messages) expect(blockWith(blocks, message)?.masterchainSeqno).toBe(block.id.seqno);
+    } finally {
+      net.chain.setJournal(null);
+      await net.stop();
+    }
+  }, 60_000);
+
+  it('a flush that fails refuses its message and stops the chain, the round of that message unseen', async () => {
+    const net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000 });
+    try {
+      const height = net.chain.store.height(MASTERCHAIN);
+      const flush: { fail?: (err: Error) => void } = {};
+      net.chain.setJournal({
+        appendMessage: () => new Promise<void>((_, reject) => (flush.fail = reject)),
+        append: () => Promise.resolve(),
+      });
+      const sent = net.chain.submitExternalMessage(transfer(net.wallets, 0).toBoc());
+      sent.catch(() => undefined);
+      // The seal queued behind the message runs while its flush is pending; the flush fails first.
+      const sealed = net.chain.seal();
+      sealed.catch(() => undefined);
+      await until(() => flush.fail !== undefined, 20_000, 'the flush started');
+      flush.fail!(new Error('disk full'));
+      await expect(sent).rejects.toThrow(/an accepted message could not be journaled \(disk full\)/);
+      await expect(sealed).rejects.toThrow(/could not be journaled/);
+      expect(net.chain.store.height(MASTERCHAIN)).toBe(height);
+      await expect(net.chain.seal()).rejects.toThrow(/could not be journaled/);
+    } finally {
+      net.chain.setJournal(null);
+      await net.stop().catch(() => undefined);
+    }
   }, 60_000);
 });

@@ -7,27 +7,40 @@ import { LocalnetThread } from '../../src/localnet';
 
 const logger = pino({ level: 'silent' });
 
-async function sealsOf(reportSeals: boolean): Promise<{ mined: number; seals: { seqno: number; at: number }[]; before: number; after: number }> {
+interface Seal {
+  seqno: number;
+  at: number;
+  gcMs: number;
+}
+
+async function sealsOf(reportSeals: boolean): Promise<{ mined: number; seals: Seal[]; before: number; after: number; loop: number }> {
   const thread = await LocalnetThread.start({ accounts: 1, blockIntervalMs: 0, reportSeals }, 'silent', logger);
   try {
-    const seals: { seqno: number; at: number }[] = [];
-    thread.onSealed((seqno, at) => seals.push({ seqno, at }));
+    const seals: Seal[] = [];
+    thread.onSealed((seqno, at, gcMs) => seals.push({ seqno, at, gcMs }));
+    const loopBefore = thread.threadLoop();
     const before = performance.timeOrigin + performance.now();
+    await thread.mine();
     const { seqno } = await thread.mine();
     // The seal's message and the control's reply travel the same port, the seal first.
     const after = performance.timeOrigin + performance.now();
-    return { mined: seqno, seals, before, after };
+    return { mined: seqno, seals, before, after, loop: thread.threadLoop(loopBefore).active };
   } finally {
     await thread.stop();
   }
 }
 
 describe('seal times from the chain thread', () => {
-  it('with reportSeals: the mined block, stamped on a clock comparable with this thread', async () => {
-    const { mined, seals, before, after } = await sealsOf(true);
-    expect(seals.map((s) => s.seqno)).toEqual([mined]);
+  it('with reportSeals: the mined blocks, stamped on a clock comparable with this thread, with the collector pauses so far', async () => {
+    const { mined, seals, before, after, loop } = await sealsOf(true);
+    expect(seals.map((s) => s.seqno)).toEqual([mined - 1, mined]);
     expect(seals[0]!.at).toBeGreaterThanOrEqual(before - 5);
-    expect(seals[0]!.at).toBeLessThanOrEqual(after + 5);
+    expect(seals[1]!.at).toBeLessThanOrEqual(after + 5);
+    // A running total since the thread started (starting the chain collects garbage).
+    expect(seals[0]!.gcMs).toBeGreaterThan(0);
+    expect(seals[1]!.gcMs).toBeGreaterThanOrEqual(seals[0]!.gcMs);
+    // The chain's thread's own loop: it worked for the two seals.
+    expect(loop).toBeGreaterThan(0);
   }, 60_000);
 
   it('without it: nothing is posted', async () => {

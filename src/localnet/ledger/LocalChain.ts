@@ -281,23 +281,30 @@ export class LocalChain {
    */
   async submitExternalMessage(boc: Buffer): Promise<void> {
     const cell = parseInboundExternal(boc);
-    await this.exclusive(async () => {
+    const journaled = await this.exclusive(async () => {
       await this.executeExternal(cell, true);
       if (this.blockIntervalMs <= 0) {
         await this.sealLocked();
-        return;
+        return null;
       }
-      if (this.journal) {
-        try {
-          await this.journal.appendMessage(boc);
-        } catch (err) {
-          this.broken = new Error(
-            `the local chain stopped: an accepted message could not be journaled (${err instanceof Error ? err.message : String(err)})`,
-          );
-          this.logger?.error({ err: this.broken.message }, 'localnet: journal append failed');
-          throw this.broken;
-        }
-      }
+      // The record takes its place in the journal now (records are written in the order of the
+      // calls, so before the round that seals it), and its flush is awaited outside the queue: an
+      // fsync (1-30 ms on a busy disk) held every later message and the timed seal behind it, ~15 %
+      // of the queue's time at 50 messages a second with the chain's thread free meanwhile.
+      // Wrapped, as an async function's result would be awaited here.
+      return this.journal ? { written: this.journalMessage(this.journal, boc) } : null;
+    });
+    if (journaled) await journaled.written;
+  }
+
+  /** Appends an accepted message to the journal; a failure stops the chain (the emulator ran past the disk). */
+  private journalMessage(journal: ChainJournal, boc: Buffer): Promise<void> {
+    return journal.appendMessage(boc).catch((err: unknown) => {
+      this.broken ??= new Error(
+        `the local chain stopped: an accepted message could not be journaled (${err instanceof Error ? err.message : String(err)})`,
+      );
+      this.logger?.error({ err: this.broken.message }, 'localnet: journal append failed');
+      throw this.broken;
     });
   }
 
@@ -471,6 +478,9 @@ export class LocalChain {
         this.logger?.error({ err: this.broken.message }, 'localnet: journal append failed');
         throw this.broken;
       }
+      // A message of this round whose own record failed meanwhile (its flush is awaited outside
+      // the queue): the chain stopped, the round stays unseen.
+      if (this.broken) throw this.broken;
     }
     for (const block of sealed.shards) this.store.add(block);
     this.store.add(mc);

@@ -7,6 +7,7 @@
  */
 import { Address } from '@ton/core';
 import path from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { ClockChange, FundAnswer, LocalnetControlApi, LocalnetStatus, SnapshotInfo } from '../controls';
@@ -27,7 +28,7 @@ export class LocalnetThread implements LocalnetControlApi {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   private exited = false;
-  private readonly sealListeners = new Set<(seqno: number, at: number) => void>();
+  private readonly sealListeners = new Set<(seqno: number, at: number, gcMs: number) => void>();
 
   private constructor(
     private readonly worker: Worker,
@@ -42,7 +43,7 @@ export class LocalnetThread implements LocalnetControlApi {
   ) {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'sealed') {
-        for (const listener of this.sealListeners) listener(message.seqno, message.at);
+        for (const listener of this.sealListeners) listener(message.seqno, message.at, message.gcMs);
         return;
       }
       if (message.type !== 'reply') return;
@@ -88,11 +89,17 @@ export class LocalnetThread implements LocalnetControlApi {
   /**
    * Each masterchain block as it becomes visible, with the chain thread's clock at that moment
    * (performance.timeOrigin + performance.now(), ms: comparable across threads). Only with the
-   * `reportSeals` start option. Returns the unsubscribe.
+   * `reportSeals` start option; `gcMs`: the garbage collector's pauses on the chain's thread since
+   * it started (ms). Returns the unsubscribe.
    */
-  onSealed(listener: (seqno: number, at: number) => void): () => void {
+  onSealed(listener: (seqno: number, at: number, gcMs: number) => void): () => void {
     this.sealListeners.add(listener);
     return () => this.sealListeners.delete(listener);
+  }
+
+  /** The chain thread's event-loop utilization (Node's `performance.eventLoopUtilization`, since `since`). */
+  threadLoop(since?: EventLoopUtilization): EventLoopUtilization {
+    return this.worker.performance.eventLoopUtilization(since);
   }
 
   fund(destination: Address, amount: bigint): Promise<FundAnswer> {

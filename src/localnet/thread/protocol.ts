@@ -55,8 +55,11 @@ export type FromWorker =
       description: string;
     }
   | { type: 'failed'; message: string }
-  /** A masterchain block became visible; `at`: performance.timeOrigin + performance.now() of the chain's thread (ms). */
-  | { type: 'sealed'; seqno: number; at: number }
+  /**
+   * A masterchain block became visible; `at`: performance.timeOrigin + performance.now() of the
+   * chain's thread (ms); `gcMs`: the garbage collector's pauses on that thread since it started (ms).
+   */
+  | { type: 'sealed'; seqno: number; at: number; gcMs: number }
   | { type: 'reply'; id: number; result?: unknown; error?: ControlError };
 
 export type ToWorker = { id: number; request: ControlRequest };

@@ -5,6 +5,7 @@
  * the `/localnet/*` controls come over this thread's message port (protocol.ts).
  */
 import { Address } from '@ton/core';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { useNativeCellHashing } from '../../cells';
@@ -50,6 +51,14 @@ async function main(): Promise<void> {
   // The chain's own logger (src/localnet imports no logging module of the server); same level, same stdout.
   const logger = pino({ level: logLevel }).child({ component: 'localnet' });
   const { seed, reportSeals, ...rest } = options;
+  // The collector's pauses on this thread (from its start), with each seal: the bench tells a
+  // stall of the chain's thread by its collector from one of its work.
+  let gcMs = 0;
+  if (reportSeals) {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcMs += entry.duration;
+    }).observe({ entryTypes: ['gc'] });
+  }
   const localnet = await startLocalnet({
     ...rest,
     ...(seed !== undefined ? { seed: typeof seed === 'string' ? seed : Buffer.from(seed) } : {}),
@@ -58,7 +67,7 @@ async function main(): Promise<void> {
   const controls = new LocalnetControls(localnet);
   if (reportSeals) {
     localnet.chain.onBlock((block) => {
-      if (block.id.workchain === -1) send({ type: 'sealed', seqno: block.id.seqno, at: performance.timeOrigin + performance.now() });
+      if (block.id.workchain === -1) send({ type: 'sealed', seqno: block.id.seqno, at: performance.timeOrigin + performance.now(), gcMs });
     });
   }
   port.on('message', (message: ToWorker) => {
