@@ -6,8 +6,9 @@ import { EMPTY_DIRECTORY, type AccountStatusWord, type ActionJson, type TokenDir
 /**
  * The index's side of classification: when a trace completes in a masterchain block, its
  * transactions and messages are read back (inside the block's database transaction, so they are
- * exactly what the block commits) and its actions written in the same transaction. A trace that
- * completes again after a rollback is classified again (its old rows are replaced).
+ * exactly what the block commits), unless the caller holds them all (a trace that began in the
+ * blocks it writes), and its actions written in the same transaction. A trace that completes
+ * again after a rollback is classified again (its old rows are replaced).
  */
 
 /** toncenter cuts traces at 4 000 transactions and does not classify the cut ones. */
