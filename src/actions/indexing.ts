@@ -6,8 +6,9 @@ import { EMPTY_DIRECTORY, type AccountStatusWord, type ActionJson, type TokenDir
 /**
  * The index's side of classification: when a trace completes in a masterchain block, its
  * transactions and messages are read back (inside the block's database transaction, so they are
- * exactly what the block commits) and its actions written in the same transaction. A trace that
- * completes again after a rollback is classified again (its old rows are replaced).
+ * exactly what the block commits), unless the caller holds them all (a trace that began in the
+ * blocks it writes), and its actions written in the same transaction. A trace that completes
+ * again after a rollback is classified again (its old rows are replaced).
  */
 
 /** toncenter cuts traces at 4 000 transactions and does not classify the cut ones. */
@@ -168,15 +169,31 @@ export async function writeCompletedTraceActions(
   traces: readonly CompletedTrace[],
   /** Omitted: the index's detected jetton wallets and NFT items (written before, in this transaction). */
   given?: TokenDirectory,
+  /**
+   * Every transaction of some of these traces (by trace id, hex), as the caller wrote them in
+   * this transaction: those traces are not read back. The caller holds a trace whole only when
+   * all of it is in what it wrote (a trace that began in its blocks); the others are read.
+   */
+  held?: ReadonlyMap<string, readonly TraceTransaction[]>,
 ): Promise<ActionJson[]> {
   const completed = traces.filter((t) => t.state === 'complete' && t.nodes_ <= BigInt(MAX_CLASSIFIED_TRACE_TRANSACTIONS));
   if (completed.length === 0) return [];
   const externals = new Map(completed.map((t) => [t.trace_id.toString('hex'), t.external_hash]));
-  const inputs = await readTraceInputs(
+  const toRead = held ? completed.filter((t) => !held.has(t.trace_id.toString('hex'))) : completed;
+  const read = await readTraceInputs(
     client,
-    completed.map((t) => t.trace_id),
+    toRead.map((t) => t.trace_id),
     externals,
   );
+  const readById = new Map(read.map((input) => [input.traceId, input]));
+  // In the traces' order, whichever way each came.
+  const inputs: TraceInput[] = [];
+  for (const trace of completed) {
+    const traceId = trace.trace_id.toString('base64');
+    const transactions = held?.get(trace.trace_id.toString('hex'));
+    const input = transactions ? { traceId, externalHash: trace.external_hash?.toString('base64') ?? null, transactions } : readById.get(traceId);
+    if (input) inputs.push(input);
+  }
   const directory = given ?? (await indexedTokenDirectory(client, inputs));
   const actions: ActionJson[] = [];
   for (const input of inputs) {

@@ -104,8 +104,10 @@ export async function emulationContext(
   read: AccountRead,
   roots: readonly (Cell | null)[],
   moreLibraries: readonly Buffer[] = [],
+  /** The config of `read.block` when the caller has it already (proven equal to that block's): not read again. */
+  given?: ChainConfig,
 ): Promise<EmulationContext> {
-  const config = await chainConfigAt(session, read.block);
+  const config = given ?? (await chainConfigAt(session, read.block));
   const libraries: LibraryDict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
   await fetchLibraries(session, [...libraryReferences(roots), ...moreLibraries], libraries);
   return { config, libraries };
@@ -117,8 +119,8 @@ export function libraryBoc(libraries: LibraryDict): Uint8Array | undefined {
 }
 
 /** Loads the account at masterchain block `block` for running get-methods on it. */
-export async function contractAt(session: ChainSession, block: McBlock, address: Address, deadline: number): Promise<LoadedContract> {
-  return contractOf(session, await accountAt(session, block, address), deadline);
+export async function contractAt(session: ChainSession, block: McBlock, address: Address, deadline: number, knownConfig?: ChainConfig): Promise<LoadedContract> {
+  return contractOf(session, await accountAt(session, block, address), deadline, undefined, knownConfig);
 }
 
 /** Get-methods on an account state already read. */
@@ -129,6 +131,12 @@ export async function contractOf(
   deadline: number,
   /** The code and data BoCs when the caller has them already (the index keeps them): not serialized again. */
   bocs?: { readonly code: Buffer; readonly data: Buffer | null },
+  /**
+   * The config of `read.block` when the caller holds it, proven to be that block's (the index
+   * compares the config's hash with the one the verified block's state update names): no
+   * getConfigAll for it.
+   */
+  knownConfig?: ChainConfig,
 ): Promise<LoadedContract> {
   const state = read.account?.storage.state;
   const code = state?.type === 'active' ? (state.state.code ?? null) : null;
@@ -138,7 +146,7 @@ export async function contractOf(
     return { read, run: none, runRendered: none };
   }
   const account = read.account;
-  const { config, libraries } = await emulationContext(session, read, [code, data]);
+  const { config, libraries } = await emulationContext(session, read, [code, data], [], knownConfig);
   tvmPool().admitGlobalVersion(config.globalVersion);
   const extraCurrency: Record<string, string> = {};
   for (const [id, amount] of account.storage.balance.other ?? []) extraCurrency[String(id)] = amount.toString();

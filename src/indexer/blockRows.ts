@@ -10,6 +10,7 @@ import {
   type WrittenRows,
 } from '../indexdb';
 import { messageRowsOf, transactionsInOrder, type PreparedMcBlock } from './mcBlockSource';
+import type { ParsedTransaction } from './parseBlock';
 import { assembleTraces, databaseTraceEdges } from './traces';
 import { tokenEvents } from './tokenEvents';
 
@@ -19,6 +20,8 @@ export interface WrittenBlock {
   readonly counts: WrittenRows;
   readonly events: TokenEventRows;
   readonly traces: readonly TraceRow[];
+  /** The block's transactions as written (their trace ids set), in lt order. */
+  readonly transactions: readonly ParsedTransaction[];
 }
 
 /**
@@ -47,5 +50,5 @@ export async function writeMcBlock(client: ClientBase, block: PreparedMcBlock, m
   await insertTokenStates(client, block.tokens.states);
   const events = tokenEvents(transactions, block.tokens, block.seqno);
   await insertTokenEvents(client, events);
-  return { rows, counts, events, traces };
+  return { rows, counts, events, traces, transactions };
 }

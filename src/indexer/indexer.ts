@@ -31,6 +31,7 @@ import { BackfillLane, type BackfillProgress } from './backfill';
 import { writeMcBlock, type WrittenBlock } from './blockRows';
 import { isConnectionError } from './connectionErrors';
 import { PrefetchWindow } from './prefetch';
+import { heldTraces } from './traceInputs';
 
 export interface IndexerOptions {
   /**
@@ -432,8 +433,10 @@ export class Indexer extends EventEmitter {
           for (const trace of done.traces) touchedTraces.set(trace.trace_id.toString('hex'), trace);
           from = to;
         }
-        // Actions of the traces the batch completed, in the same transaction (src/actions).
-        await writeCompletedTraceActions(client, [...touchedTraces.values()]);
+        // Actions of the traces the batch completed, in the same transaction (src/actions). A trace
+        // that began in the batch is all in what it wrote: classified from that, not read back.
+        const held = heldTraces(touchedTraces.values(), blocks[0]!.seqno, written.flatMap((done) => done.transactions));
+        await writeCompletedTraceActions(client, [...touchedTraces.values()], undefined, held);
         await client.query('commit');
         return written;
       } catch (err) {

@@ -234,7 +234,7 @@ export class McBlockSource {
     }
     shardBlocks.sort((a, b) => a.id.workchain - b.id.workchain || (a.id.shard < b.id.shard ? -1 : a.id.shard > b.id.shard ? 1 : 0) || a.id.seqno - b.id.seqno);
     const touched = await this.accountStates(head.id, [head.parsed, ...shardBlocks]);
-    const tokens = this.detector ? await this.detector.detect(this.pool, head.id, touched) : NO_TOKENS;
+    const tokens = this.detector ? await this.detector.detect(this.pool, head.id, head.parsed.block.stateUpdate, touched) : NO_TOKENS;
     return { seqno, id: head.id, mc: head.parsed, shardBlocks, accounts: touched.map((t) => t.row), tokens };
   }
 

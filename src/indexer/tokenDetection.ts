@@ -1,6 +1,6 @@
 import { Address, beginCell, type Cell } from '@ton/core';
 import { parseTokenContent, rawAddressUpper, readJettonWalletData, readNftItemData, stackAddress, stackCell, stackInt } from '../converters';
-import { contractAt, contractOf, type AccountRead, type LoadedContract } from '../chain';
+import { contractAt, contractOf, type AccountRead, type ChainConfig, type LoadedContract } from '../chain';
 import { okStack, runQuiet } from './getMethodRuns';
 import { multisigConfirmsOrder, readMultisig, readMultisigOrder, readVesting } from './multisigDetection';
 import type {
@@ -17,6 +17,7 @@ import type {
 import type { LitePool } from '../liteclient';
 import type { BlockRef } from '../proofs';
 import { dnsResolveAll, fullDomain, readDnsRecords, tonDomain, type DomainMethod } from './dns';
+import { ConfigMemory } from './blockConfig';
 
 /**
  * Token detection at index time, as toncenter's index worker does it: for every account a block
@@ -95,6 +96,8 @@ export class TokenDetector {
   private readonly codes = new Map<string, ReadonlySet<TokenInterface>>();
   /** `address|claimed parent|claimed key` → whether the parent gave the address back. */
   private readonly confirmations = new Map<string, boolean>();
+  /** The configs the get-methods run with, by dictionary hash (a block that kept its config reads none). */
+  readonly configs = new ConfigMemory();
 
   /** `dnsRoots`: the DNS collections (raw address → how their items name their domain), see ./dns.ts. */
   constructor(private readonly dnsRoots: ReadonlyMap<string, DomainMethod | 'either'> = new Map()) {}
@@ -109,8 +112,8 @@ export class TokenDetector {
     this.confirmations.clear();
   }
 
-  /** The token contracts among `accounts` at masterchain block `block`. */
-  async detect(pool: LitePool, block: BlockRef, accounts: readonly TouchedAccount[]): Promise<BlockTokens> {
+  /** The token contracts among `accounts` at masterchain block `block` (verified; `stateUpdate` its state update). */
+  async detect(pool: LitePool, block: BlockRef, stateUpdate: Cell, accounts: readonly TouchedAccount[]): Promise<BlockTokens> {
     const candidates = accounts.filter((a) => {
       const code = a.row.code_hash;
       if (!code || a.row.account_status !== 'active') return false;
@@ -138,13 +141,18 @@ export class TokenDetector {
     // confirm wallets and items (a block's ten new jetton wallets of one master load it once).
     const touched = new Map(accounts.map((a) => [a.row.account, a]));
     const contracts = new Map<string, Promise<LoadedContract>>();
+    // The block's config: the one of an earlier block when the update names the same dictionary.
+    let config: Promise<ChainConfig> | undefined;
+    const configOf = () => (config ??= this.configs.at(session, block, stateUpdate));
     const contractFor = (account: string, address?: Address): Promise<LoadedContract> => {
       let loading = contracts.get(account);
       if (!loading) {
         const known = touched.get(account);
-        loading = known?.read
-          ? contractOf(session, known.read, deadline, known.row.code_boc ? { code: known.row.code_boc, data: known.row.data_boc } : undefined)
-          : contractAt(session, block, address ?? Address.parse(account), deadline);
+        loading = configOf().then((blockConfig) =>
+          known?.read
+            ? contractOf(session, known.read, deadline, known.row.code_boc ? { code: known.row.code_boc, data: known.row.data_boc } : undefined, blockConfig)
+            : contractAt(session, block, address ?? Address.parse(account), deadline, blockConfig),
+        );
         contracts.set(account, loading);
       }
       return loading;
