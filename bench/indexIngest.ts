@@ -19,7 +19,7 @@
  *    in every BENCH_INDEX_RSS_EVERY-th, default each), index into PostgreSQL (in the index thread):
  *    RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
  * 5. Jetton ingest (issue 24): the saved chain with a jetton transfer in every tenth trace, tx/s and traces classified/s.
- * BENCH_INDEX_ONLY=start|served|jetton|live runs one part, BENCH_INDEX_ONLY=ingest parts 1 and 2; BENCH_INDEX_ONLY=chains only makes the saved chains of parts 1 and 5; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest (for profiling: `node --cpu-prof --import tsx
+ * BENCH_INDEX_ONLY=start|served|jetton|live runs one part, BENCH_INDEX_ONLY=ingest parts 1 and 2; BENCH_INDEX_ONLY=chains only makes the saved chains of parts 1 and 5; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest, ingest-pglite only the PGlite one (for profiling: `node --cpu-prof --import tsx
  * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
  * mean latency).
  * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
@@ -778,6 +778,8 @@ export async function runIndexBench(): Promise<void> {
   if (!only || only === 'jetton') await jettonIngest();
   if (process.env['BENCH_INDEX_ONLY'] === 'jetton') return;
   await withDatabase(async (url) => {
+    // `ingest-pglite`: only the PGlite ingest (below).
+    if (only === 'ingest-pglite') return;
     // `live`: only the live part (its index first catches up on the saved chain, not timed).
     if (only !== 'live') {
       const served = await threadChain();

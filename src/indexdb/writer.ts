@@ -76,16 +76,55 @@ export function blockIdArrayLiteral(ids: readonly BlockIdRow[]): string {
   return `{${ids.map((id) => `"(${id.workchain},${id.shard},${id.seqno})"`).join(',')}}`;
 }
 
-function columnValue(row: object, name: string): unknown {
-  const value = (row as Record<string, unknown>)[name];
-  if (name === 'prev_blocks') return blockIdArrayLiteral(value as BlockIdRow[]);
-  return value ?? null;
+/** One element of an array literal, from a value that is not null. */
+type ArrayElement = (value: unknown) => string;
+
+/** int2/int4/int8/numeric/bool: the value's own text (digits, `true`, `false`), unquoted. */
+const plainElement: ArrayElement = (value) => String(value);
+
+/** bytea: `\\x<hex>` (the array parser turns `\\` into the `\` of bytea's hex form). */
+const byteaElement: ArrayElement = (value) => {
+  const bytes = value instanceof Buffer ? value : Buffer.from(value as Uint8Array);
+  return `\\\\x${bytes.toString('hex')}`;
+};
+
+const NEEDS_ESCAPE = /["\\]/;
+
+/** text (and what is cast from it: enums, jsonb): quoted, `"` and `\` escaped when present. */
+const textElement: ArrayElement = (value) => {
+  const text = String(value);
+  return NEEDS_ESCAPE.test(text) ? `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${text}"`;
+};
+
+const blockIdsElement: ArrayElement = (value) => textElement(blockIdArrayLiteral(value as BlockIdRow[]));
+
+function elementOf([name, type]: ColumnSpec): ArrayElement {
+  if (name === 'prev_blocks') return blockIdsElement;
+  if (type === 'bytea') return byteaElement;
+  if (type === 'text') return textElement;
+  return plainElement;
+}
+
+/**
+ * Column `name` of `rows` as the text of a PostgreSQL array, built here instead of by the driver:
+ * node-postgres (and PGlite) quote every element and run two regex replaces on it, whatever its
+ * type; a block's statement has ~100 000 elements, and the pipeline's one thread built them
+ * (the ingest is bound by that thread's CPU, docs/benchmarks.md "The index").
+ */
+function arrayLiteral(rows: readonly object[], name: string, element: ArrayElement): string {
+  let out = '{';
+  for (let i = 0; i < rows.length; i++) {
+    const value = (rows[i] as Record<string, unknown>)[name];
+    if (i > 0) out += ',';
+    out += value === null || value === undefined ? 'NULL' : element(value);
+  }
+  return `${out}}`;
 }
 
 /** One table's `insert … select from unnest(…)`, its parameters numbered from `offset` + 1. */
 function insertStatement(table: string, columns: readonly ColumnSpec[], rows: readonly object[], conflict: string, offset: number): { sql: string; params: unknown[] } {
   const names = columns.map(([name]) => name);
-  const params = columns.map(([name]) => rows.map((row) => columnValue(row, name)));
+  const params = columns.map((column) => arrayLiteral(rows, column[0], elementOf(column)));
   const unnest = columns.map(([, type], i) => `$${offset + i + 1}::${type}[]`).join(', ');
   const select = columns.map(([name, , cast]) => (cast ? `u.${name}::${cast}` : `u.${name}`)).join(', ');
   return { sql: `insert into ${table} (${names.join(', ')}) select ${select} from unnest(${unnest}) as u(${names.join(', ')}) ${conflict}`, params };
