@@ -10,7 +10,7 @@ import { buildAdjacentTransactionsQuery, buildTransactionsQuery, loadTransaction
 import type { Paging } from '../../src/v3/params/rules';
 import { toAccount } from '../../src/v3/params/rules';
 
-jest.setTimeout(240_000);
+jest.setTimeout(420_000);
 
 type Json = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ describe.each(INDEX_BACKENDS)('transactions written by PostgreSQL equal the conv
         [msgHash],
       );
       return Number(rows[0]?.n ?? 0) >= 4;
-    }, 120_000, 'the trace is indexed');
+    }, 300_000, 'the trace is indexed');
     const [senderTx] = await reads.query<{ hash: Buffer; mc_block_seqno: number }>(
       `select T.hash, T.mc_block_seqno from messages as M join transactions as T on T.hash = M.tx_hash where M.msg_hash = $1 and M.direction = 'in'`,
       [msgHash],
