@@ -6,7 +6,7 @@ import { httpRequestDuration, httpRequests } from '../metrics';
 import { IndexUnavailableError, type V3Database } from './db';
 import { V3Query } from './params/query';
 import { toBool } from './params/rules';
-import { answerText, type AnyRoute, type RequestSettings, type RouteContext } from './routes/route';
+import type { AnyRoute, RequestSettings, RouteContext } from './routes/route';
 
 /** The version ton-index-go reports in X-API-Version (its OpenAPI `info.version`). */
 export const V3_API_VERSION = '1.2.6';
@@ -67,7 +67,7 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
           const key = responseKey(label, { query: canonicalParams(req.query), settings: context.settings }, rootHash);
           const { answer, hit } = await options.cache.lookup(key, async () => ({
             status: 200,
-            bytes: Buffer.from(answerText(await route.run(context, params))),
+            bytes: Buffer.from(JSON.stringify(await route.run(context, params))),
           }));
           res.status(200).type('application/json').set('X-Cache', hit ? 'hit' : 'miss').send(answer.bytes);
           return;
@@ -83,12 +83,12 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
 }
 
 /**
- * An answer's JSON (or its text already written: routes/route.ts's JsonText) as `res.json` writes it (the same bytes and Content-Type), without Express's
+ * An answer's JSON as `res.json` writes it (the same bytes and Content-Type), without Express's
  * ETag: res.send hashes the whole body with SHA-1 for it (a 1 000-transaction page is 2.8 MB), and
  * ton-index-go sends none. (A response cache hit has none either: docs/serving.md.)
  */
 function sendAnswer(res: Response, answer: unknown): void {
-  const text = answerText(answer);
+  const text = JSON.stringify(answer);
   res.status(200).set('Content-Type', 'application/json; charset=utf-8').set('Content-Length', String(Buffer.byteLength(text)));
   res.end(text);
 }

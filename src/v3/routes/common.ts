@@ -17,8 +17,7 @@ import {
 } from '../params/rules';
 import { addressBookOf, queryAddressBook, type AddressBookEntry } from '../sql/accounts';
 import { messagesOf, type LoadedTransactions, type LoadOptions } from '../sql/transactions';
-import { JsonText, type RouteContext, type RouteParameter } from './route';
-import { transactionPageText } from '../sql/transactionText';
+import type { RouteContext, RouteParameter } from './route';
 import type { AddressMetadataJson } from '../models/metadata';
 import { queryAddressMetadata } from '../sql/metadata';
 
@@ -121,27 +120,6 @@ export async function transactionsResponse<B extends Bytes>(context: RouteContex
   const transactions = loaded.rows.map((row) => toTransactionJson(row, messagesOf(loaded, row), loaded.states));
   const addressBook = loaded.rows.length === 0 ? {} : await addressBookFor(context, transactionAddresses(loaded), loaded);
   return { transactions, address_book: addressBook };
-}
-
-/**
- * models.TransactionsResponse of a page query (selecting TRANSACTION_JSON_COLUMNS), its
- * transactions written by PostgreSQL (sql/transactionText.ts), the address book here: the same
- * answer as transactionsResponse over queryTransactionPage, without parsing and writing the page's
- * JSON on the API's thread. `count` is the page's number of transactions.
- */
-export async function transactionsText(context: RouteContext, page: { text: string; values: readonly unknown[] }): Promise<{ answer: JsonText; count: number }> {
-  const result = await transactionPageText(context.db, page.text, page.values, loadOptions(context));
-  let book: Record<string, AddressBookEntry> = {};
-  if (result.count > 0 && result.accounts) {
-    const codes = new Map<string, Buffer | null>();
-    const domains = new Map<string, string>();
-    for (const { account, code, domain } of result.accounts) {
-      if (code !== undefined) codes.set(account, code);
-      if (domain !== null) domains.set(account, domain);
-    }
-    book = Object.fromEntries(addressBookOf(result.accounts.map((a) => a.account), codes, context.settings.testnet, domains));
-  }
-  return { answer: new JsonText(`{"transactions":[${result.text}],"address_book":${JSON.stringify(book)}}`), count: result.count };
 }
 
 export function messageAddresses(rows: readonly MessageRow[]): string[] {

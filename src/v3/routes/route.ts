@@ -40,19 +40,6 @@ export interface V3Route<Params> {
   immutableAt?(params: Params, settings: RequestSettings): number | undefined;
 }
 
-/**
- * An answer already written as JSON text (sql/transactionText.ts: PostgreSQL writes a page of
- * transactions): sent as it is, where any other answer is JSON.stringify'd.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** An answer's JSON text. */
-export function answerText(answer: unknown): string {
-  return answer instanceof JsonText ? answer.text : JSON.stringify(answer);
-}
-
 export interface RouteParameter {
   readonly name: string;
   readonly type: 'string' | 'integer' | 'boolean';

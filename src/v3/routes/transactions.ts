@@ -1,6 +1,6 @@
 import { parseGroup } from '../params/query';
 import { readSingle, toUint64 } from '../params/rules';
-import { buildTransactionsQuery } from '../sql/transactions';
+import { queryTransactionPage } from '../sql/transactions';
 import {
   accountList,
   blockGroup,
@@ -9,7 +9,8 @@ import {
   PAGING_PARAMETERS,
   pagingGroup,
   RANGE_PARAMETERS,
-  transactionsText,
+  transactionsResponse,
+  loadOptions,
   utimeGroup,
 } from './common';
 import { defineRoute } from './route';
@@ -42,7 +43,7 @@ export const transactions = defineRoute({
   },
   async run(context, { block, tx, utime, lt, paging }) {
     const { workchain, shard, seqno, mcSeqno } = block;
-    const page = buildTransactionsQuery({ workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging);
-    return (await transactionsText(context, page)).answer;
+    const loaded = await queryTransactionPage(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging, loadOptions(context));
+    return transactionsResponse(context, loaded);
   },
 });

@@ -189,15 +189,9 @@ export async function queryAdjacentTransactions(
   direction: 'in' | 'out' | undefined,
   options: LoadOptions = { addressBook: false },
 ): Promise<LoadedTransactions<string>> {
-  const { text, values } = buildAdjacentTransactionsQuery(hash, direction);
-  return loadTransactions(db, text, values, options);
-}
-
-/** queryAdjacentTransactions' page (TRANSACTION_JSON_COLUMNS, oldest first). */
-export function buildAdjacentTransactionsQuery(hash: Buffer, direction: 'in' | 'out' | undefined): { text: string; values: unknown[] } {
   const p = new SqlParams();
   let adjacent = `select M2.tx_hash from messages as M1 join messages as M2
     on M1.msg_hash = M2.msg_hash and M1.direction != M2.direction where M1.tx_hash = ${p.bind(hash)}`;
   if (direction !== undefined) adjacent += ` and M1.direction = ${p.bind(direction)}`;
-  return { text: `select ${TRANSACTION_JSON_COLUMNS} from transactions as T where T.hash in (${adjacent}) order by T.lt asc`, values: p.values };
+  return loadTransactions(db, `select ${TRANSACTION_JSON_COLUMNS} from transactions as T where T.hash in (${adjacent}) order by T.lt asc`, p.values, options);
 }
