@@ -252,7 +252,14 @@ describe('v3 legacy endpoints', () => {
     const v2 = await v2Result('estimateFee', { ...request, ignore_chksig: false });
     const fees: Record<string, unknown> = { ...(v2['source_fees'] as Json) };
     delete fees['@type'];
-    expect(res.body).toEqual({ source_fees: fees, destination_fees: [] });
+    // The storage fee grows with the seconds since the account last paid, counted to the head's
+    // time: a block sealed between the two calls (likely on a loaded machine) adds a nanoton or
+    // two to the later (v2) one. Every other fee must be equal.
+    const v3Fees = (res.body as { source_fees: Record<string, number> }).source_fees;
+    const storageGrowth = (fees['storage_fee'] as number) - v3Fees['storage_fee']!;
+    expect(storageGrowth).toBeGreaterThanOrEqual(0);
+    expect(storageGrowth).toBeLessThanOrEqual(10);
+    expect(res.body).toEqual({ source_fees: { ...fees, storage_fee: v3Fees['storage_fee'] }, destination_fees: [] });
     expect(Object.values(fees).every((value) => typeof value === 'number')).toBe(true);
     expect((fees as { gas_fee: number }).gas_fee).toBeGreaterThan(0);
     expect((await v3('POST', 'estimateFee', { body: request.body })).status).toBe(422);
