@@ -158,6 +158,9 @@ function transferBoc(wallets: LocalnetWallets, walletIndex: number, seqno: numbe
     seqno,
     secretKey: wallets.keyPair.secretKey,
     sendMode: SendMode.PAY_GAS_SEPARATELY,
+    // No expiry: the live part signs its transfers before it waits for the index to reach the head,
+    // which can take longer than the wallet's default 60 s (then every transfer was refused).
+    timeout: 0xffffffff,
     messages: transferMessages(wallet.address, kind),
   });
   return beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
