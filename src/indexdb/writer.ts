@@ -98,11 +98,17 @@ const textElement: ArrayElement = (value) => {
 
 const blockIdsElement: ArrayElement = (value) => textElement(blockIdArrayLiteral(value as BlockIdRow[]));
 
+/** The column types whose values' own text is an array element as it is (no quoting needed). */
+const PLAIN_TYPES: ReadonlySet<string> = new Set(['int2', 'int4', 'int8', 'numeric', 'bool']);
+
 function elementOf([name, type]: ColumnSpec): ArrayElement {
   if (name === 'prev_blocks') return blockIdsElement;
   if (type === 'bytea') return byteaElement;
   if (type === 'text') return textElement;
-  return plainElement;
+  if (PLAIN_TYPES.has(type)) return plainElement;
+  // A new column type must say how its elements are written: unquoted text of another type could
+  // carry a comma or a brace into the literal.
+  throw new Error(`index writer: no array element form for column ${name} of type ${type}`);
 }
 
 /**
