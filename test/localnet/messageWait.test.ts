@@ -211,17 +211,25 @@ describe("an accepted message's journal flush and the chain's queue", () => {
     const net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000 });
     try {
       const height = net.chain.store.height(MASTERCHAIN);
-      const flush: { fail?: (err: Error) => void } = {};
+      const flush: { fail?: (err: Error) => void; pending?: Promise<void>; roundWaiting?: boolean } = {};
+      // As the real journal (records written in the order of the calls), the round's record waits
+      // for the message's record to settle; a fake whose round resolved at once let a loaded CI
+      // machine seal and publish the round before the test failed the flush.
       net.chain.setJournal({
-        appendMessage: () => new Promise<void>((_, reject) => (flush.fail = reject)),
-        append: () => Promise.resolve(),
+        appendMessage: () => (flush.pending = new Promise<void>((_, reject) => (flush.fail = reject))),
+        append: async () => {
+          flush.roundWaiting = true;
+          await flush.pending?.catch(() => undefined);
+        },
       });
       const sent = net.chain.submitExternalMessage(transfer(net.wallets, 0).toBoc());
       sent.catch(() => undefined);
       // The seal queued behind the message runs while its flush is pending; the flush fails first.
       const sealed = net.chain.seal();
       sealed.catch(() => undefined);
-      await until(() => flush.fail !== undefined, 20_000, 'the flush started');
+      // The round was built and waits for the message's record: the flush fails now, so the seal
+      // must notice after its own record (not only a later operation at the queue's entry).
+      await until(() => flush.fail !== undefined && flush.roundWaiting === true, 20_000, 'the round waits for the flush');
       flush.fail!(new Error('disk full'));
       await expect(sent).rejects.toThrow(/an accepted message could not be journaled \(disk full\)/);
       await expect(sealed).rejects.toThrow(/could not be journaled/);
