@@ -54,7 +54,18 @@ describe('index writer election (postgres)', () => {
   function start(): Instance {
     const child = spawn(
       process.execPath,
-      [path.join(ROOT, 'bin', 'ton-http-bridge.js'), 'index', '--network', 'local', '--liteservers', configFile, '--metrics-port', '0', '--database-url', db.url!],
+      [
+        path.join(ROOT, 'bin', 'ton-http-bridge.js'),
+        'index',
+        '--network',
+        'local',
+        '--liteservers',
+        configFile,
+        '--metrics-port',
+        '0',
+        '--database-url',
+        db.url!,
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -177,7 +188,8 @@ describe('index writer election (postgres)', () => {
       const before = await checkpoint();
       // Until A met a dozen injected failures (and at least 8 s: B tries every second).
       const started = Date.now();
-      for (let i = 0; i < 1500 && flaps.length === 0 && (injected < 12 || Date.now() - started < 8000); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 1500 && flaps.length === 0 && (injected < 12 || Date.now() - started < 8000); i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(flaps).toEqual([]);
       expect(injected).toBeGreaterThanOrEqual(12);
       expect(a.status().lastError).toContain('injected');
