@@ -212,9 +212,20 @@ describe("an accepted message's journal flush and the chain's queue", () => {
     try {
       const height = net.chain.store.height(MASTERCHAIN);
       const flush: { fail?: (err: Error) => void } = {};
+      let failed: () => void = () => undefined;
+      const flushFailed = new Promise<void>((resolve) => (failed = resolve));
       net.chain.setJournal({
-        appendMessage: () => new Promise<void>((_, reject) => (flush.fail = reject)),
-        append: () => Promise.resolve(),
+        appendMessage: () =>
+          new Promise<void>((_, reject) => {
+            flush.fail = (err) => {
+              reject(err);
+              setImmediate(failed);
+            };
+          }),
+        // The round's own record is on disk only after the message's flush failed (a slow disk):
+        // with the round journaled at once, a seal quicker than this test's 20 ms poll completed
+        // before the failure (seen in a full run of test/localnet on a busy machine).
+        append: () => flushFailed,
       });
       const sent = net.chain.submitExternalMessage(transfer(net.wallets, 0).toBoc());
       sent.catch(() => undefined);
