@@ -1,11 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { Address, beginCell, BitReader, BitString, internal, loadMessage, storeMessage, toNano } from '@ton/core';
-import { useFastBitReads, useSlowBitReads } from '../../src/cells/fastBitReads';
+import { Address, beginCell, BitBuilder, BitReader, BitString, internal, loadMessage, storeMessage, toNano } from '@ton/core';
+import { useFastBits, useSlowBits } from '../../src/cells/fastBits';
 
 /**
- * The byte-level readers behind @ton/core's BitReader (src/cells/fastBitReads.ts) read the same
- * values as @ton/core's own bit-by-bit ones, throw the same errors out of range, and are the
- * functions @ton/core calls once switched on (a release that renames them fails here).
+ * The byte-level readers behind @ton/core's BitReader and the number writer behind its BitBuilder
+ * (src/cells/fastBits.ts) read and write the same bits as @ton/core's own, throw the same errors
+ * out of range, and are the functions @ton/core calls once switched on (a release that renames
+ * them fails here).
  */
 
 interface Readers {
@@ -24,17 +25,17 @@ function both<T>(read: () => T): { slow: T | string; fast: T | string } {
       return `error: ${(err as Error).message}`;
     }
   };
-  useSlowBitReads();
+  useSlowBits();
   const slow = attempt();
-  useFastBitReads();
+  useFastBits();
   const fast = attempt();
-  useSlowBitReads();
+  useSlowBits();
   return { slow, fast };
 }
 
-afterAll(() => useSlowBitReads());
+afterAll(() => useSlowBits());
 
-describe('fast BitReader reads', () => {
+describe('fast BitReader reads and BitBuilder writes', () => {
   test('unsigned fields of every width at every offset equal @ton/core own', () => {
     for (let round = 0; round < 3000; round++) {
       const data = randomBytes(randomInt(1, 140));
@@ -62,6 +63,26 @@ describe('fast BitReader reads', () => {
     }
   });
 
+  test('unsigned writes of numbers at every offset write the bits @ton/core writes', () => {
+    for (let round = 0; round < 3000; round++) {
+      const size = randomInt(8, 200);
+      const before = randomInt(0, size + 1);
+      const bits = randomInt(-1, 60);
+      // Mostly in range; sometimes too large, fractional, negative or a bigint (all @ton/core's).
+      const pick = randomInt(0, 20);
+      const top = bits > 0 ? 2 ** Math.min(bits, 52) : 1;
+      const value: number | bigint =
+        pick === 0 ? top : pick === 1 ? 1.5 : pick === 2 ? -1 : pick === 3 ? BigInt(randomInt(0, 1000)) : Math.floor(Math.random() * top);
+      const { slow, fast } = both(() => {
+        const builder = new BitBuilder(size);
+        for (let i = 0; i < before; i++) builder.writeBit(i % 3 === 0);
+        builder.writeUint(value, bits);
+        return builder.build().toString();
+      });
+      expect(fast).toEqual(slow);
+    }
+  });
+
   test('a message read through them is the same message', () => {
     const message = internal({ to: new Address(0, randomBytes(32)), value: toNano('1.5'), bounce: true, body: beginCell().storeUint(7, 32).endCell() });
     const cell = beginCell()
@@ -76,12 +97,15 @@ describe('fast BitReader reads', () => {
   });
 
   test('switched on, they are what BitReader calls', () => {
-    useSlowBitReads();
-    const slow = { uint: proto._preloadUint, buffer: proto._preloadBuffer };
-    useFastBitReads();
+    const writer = BitBuilder.prototype as unknown as { writeUint: unknown };
+    useSlowBits();
+    const slow = { uint: proto._preloadUint, buffer: proto._preloadBuffer, write: writer.writeUint };
+    useFastBits();
     expect(proto._preloadUint).not.toBe(slow.uint);
     expect(proto._preloadBuffer).not.toBe(slow.buffer);
-    useSlowBitReads();
+    expect(writer.writeUint).not.toBe(slow.write);
+    useSlowBits();
     expect(proto._preloadUint).toBe(slow.uint);
+    expect(writer.writeUint).toBe(slow.write);
   });
 });
