@@ -11,7 +11,7 @@ import { BitBuilder, BitReader, type BitString } from '@ton/core';
  * goes to @ton/core's own reader, so its errors are unchanged. Its BitBuilder writes every
  * unsigned field (each `storeUint`, and every byte of a buffer stored off a byte boundary) through
  * a BigInt and several BigInt shifts a byte: a number that fits 48 bits is written with numbers
- * here (~0.3 MB of the 2.5 MB left per transfer, most of it the pruned branches and dictionary
+ * here (~0.2 MB of the 2.5 MB left per transfer, most of it the pruned branches and dictionary
  * cells a seal builds). test/unit/fastBits.test.ts compares both ways on random bit strings,
  * offsets and values.
  */
