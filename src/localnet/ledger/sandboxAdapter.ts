@@ -146,7 +146,7 @@ function cachePrevBlocksInfo(executor: ExecutorInternals): void {
 /**
  * Sandbox's `prevBlocks` getter deep-copies the PrevBlocksInfo (17 block ids and their hashes) for
  * every transaction, and the copy then had to be recognised by its content (a string of every
- * hash, see cachePrevBlocksInfo): both per transaction, ~2.5 % of the chain's allocation at 50
+ * hash, see cachePrevBlocksInfo): both per transaction, ~4 % of the chain's allocation at 50
  * transfers a second. The getter now hands out the value the setter stored (its own deep copy,
  * taken once a seal); the executor only reads it.
  */
