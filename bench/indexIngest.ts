@@ -383,6 +383,9 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   const sealedAt = new Map<number, number>();
   /** The chain thread's collector pauses (ms since it started) at each seal. */
   const gcAt = new Map<number, number>();
+  /** The chain thread's full collections' pauses (ms since it started) and its heap (MB) at each seal. */
+  const majorAt = new Map<number, number>();
+  const heapAt = new Map<number, number>();
   /** Blocks over the target, for the slow-block lines: where the time went. */
   const slow: { seqno: number; ms: number }[] = [];
   const latencies: number[] = [];
@@ -391,9 +394,11 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   /** Seal to commit of the blocks sealed during the warm-up (printed apart). */
   const warmup: number[] = [];
   let measuredFrom = Infinity;
-  const offChain = thread.onSealed((seqno, at, gcMs) => {
+  const offChain = thread.onSealed((seqno, at, gcMs, { majorGcMs, heapMb }) => {
     sealedAt.set(seqno, at);
     gcAt.set(seqno, gcMs);
+    majorAt.set(seqno, majorGcMs);
+    heapAt.set(seqno, heapMb);
   });
   const offIndex = index.onBlock((block) => {
     const sealed = sealedAt.get(block.mcSeqno);
@@ -411,6 +416,8 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   let chainLoopAtStart = thread.threadLoop();
   let indexLoopAtStart = performance.eventLoopUtilization();
   let gcAtStart: number | undefined;
+  let majorAtStart: number | undefined;
+  let heapAtStart: number | undefined;
   const started = Date.now();
   measuredFrom = wallClockMs() + LIVE_WARMUP_SECONDS * 1000;
   const end = started + (LIVE_WARMUP_SECONDS + LIVE_SECONDS) * 1000;
@@ -432,6 +439,8 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
       chainLoopAtStart = thread.threadLoop();
       indexLoopAtStart = performance.eventLoopUtilization();
       gcAtStart = [...gcAt.values()].pop();
+      majorAtStart = [...majorAt.values()].pop();
+      heapAtStart = [...heapAt.values()].pop();
     }
     const boc = bocs[sent];
     if (!boc) break;
@@ -452,6 +461,7 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   const chainLoop = thread.threadLoop(chainLoopAtStart);
   const indexLoop = performance.eventLoopUtilization(indexLoopAtStart);
   const gcWindow = ([...gcAt.values()].pop() ?? 0) - (gcAtStart ?? 0);
+  const majorWindow = ([...majorAt.values()].pop() ?? 0) - (majorAtStart ?? 0);
   offChain();
   offIndex();
   console.log(
@@ -462,7 +472,8 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
       `(target p99 <= 300 ms; slowest: ${slowest(latencies, order)}); this thread's CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load ${loadavg()[0]!.toFixed(1)}`,
   );
   console.log(
-    `    window: the chain's thread loop utilization ${chainLoop.utilization.toFixed(2)} (active ${(chainLoop.active / 1000).toFixed(1)} s), its collector's pauses ${(gcWindow / 1000).toFixed(2)} s; ` +
+    `    window: the chain's thread loop utilization ${chainLoop.utilization.toFixed(2)} (active ${(chainLoop.active / 1000).toFixed(1)} s), its collector's pauses ${(gcWindow / 1000).toFixed(2)} s ` +
+      `(full collections ${(majorWindow / 1000).toFixed(2)} s), its heap ${heapAtStart ?? '-'} -> ${[...heapAt.values()].pop() ?? '-'} MB; ` +
       `the index's loop (this thread) ${indexLoop.utilization.toFixed(2)}`,
   );
   // Each block over the target: when it was sealed (s after the sends began), the gap since the
@@ -476,7 +487,8 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
         const at = sealedAt.get(seqno) ?? NaN;
         const gap = at - (sealedAt.get(seqno - 1) ?? NaN);
         const gc = (gcAt.get(seqno) ?? NaN) - (gcAt.get(seqno - 1) ?? NaN);
-        return `mc ${seqno} +${((at - startedAt) / 1000).toFixed(1)} s ${ms.toFixed(0)} ms (gap ${gap.toFixed(0)}, gc ${gc.toFixed(0)})`;
+        const major = (majorAt.get(seqno) ?? NaN) - (majorAt.get(seqno - 1) ?? NaN);
+        return `mc ${seqno} +${((at - startedAt) / 1000).toFixed(1)} s ${ms.toFixed(0)} ms (gap ${gap.toFixed(0)}, gc ${gc.toFixed(0)} of it full ${major.toFixed(0)}, heap ${heapAt.get(seqno) ?? '-'} MB)`;
       })
       .join('; ')}`,
   );

@@ -26,6 +26,7 @@ export {
 } from './bocWriter';
 export { hashmapLookup } from './hashmapLookup';
 export { nativeSha256, useNativeCellHashing } from './nativeHashing';
+export { useFastBits } from './fastBits';
 export { cellStats, type CellStats } from './cellStats';
 export { decodeBocFast } from './fastBoc';
 export { BitCursor, CursorError } from './bitCursor';

@@ -20,13 +20,21 @@ export interface KeepSet {
  * Copies `root` keeping the cells named in `keep` and replacing every other child by a pruned
  * branch. Cells of level > 0 (for instance the pruned children of a block's state update) are
  * already minimal and are copied verbatim. The copy's level-0 hash equals `root.hash()`.
+ * `pruned`: pruned branches already made, by the cell they stand for (shared by the two trees of
+ * a Merkle update, where every subtree both states share is pruned in both).
  */
-export function pruneTree(root: Cell, keep: KeepSet): Cell {
+export function pruneTree(root: Cell, keep: KeepSet, pruned: Map<Cell, Cell> = new Map()): Cell {
   const memo = new Map<Cell, Cell>();
   const visit = (cell: Cell): Cell => {
     if (keep.full?.has(cell)) return cell;
     if (!keep.open.has(cell)) {
-      return cell.level() > 0 ? cell : prunedBranch(cell);
+      if (cell.level() > 0) return cell;
+      let branch = pruned.get(cell);
+      if (!branch) {
+        branch = prunedBranch(cell);
+        pruned.set(cell, branch);
+      }
+      return branch;
     }
     const cached = memo.get(cell);
     if (cached) return cached;
@@ -111,7 +119,10 @@ export function merkleUpdate(oldRoot: Cell, newRoot: Cell): Cell {
       for (const child of cell.refs) push(child, 'new');
     }
   }
-  return merkleUpdateCell(oldRoot, newRoot, pruneTree(oldRoot, { open: oldOpen }), pruneTree(newRoot, { open: newOpen }));
+  // A subtree both states share is pruned in both trees: one pruned cell for the two (each is
+  // built and hashed by @ton/core; at 50 transfers a second these were a seal's largest garbage).
+  const pruned = new Map<Cell, Cell>();
+  return merkleUpdateCell(oldRoot, newRoot, pruneTree(oldRoot, { open: oldOpen }, pruned), pruneTree(newRoot, { open: newOpen }, pruned));
 }
 
 /** The content of a Merkle proof cell (its single reference) after checking the exotic type. */

@@ -14,7 +14,7 @@ import type { GlobalConfigBlockId, Localnet, LocalnetGlobalConfig } from './loca
 import { replayJournals } from './ledger/journal';
 import { ChainPersistence } from './persistence';
 import { startPeriodicSave } from './periodicSave';
-import { BocNodeCache } from '../cells';
+import { BocNodeCache, useFastBits } from '../cells';
 import { savedBlockId } from './ledger/chainSnapshot';
 import type { ChainSnapshot } from './ledger/LocalChain';
 import { createLiteDispatcher } from './liteserver/dispatcher';
@@ -60,6 +60,9 @@ export interface StartLocalnetOptions {
 }
 
 export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Localnet> {
+  // Sandbox and the chain read every transaction, message and account with @ton/core's BitReader:
+  // byte-level reads in the chain's thread (src/cells/fastBits.ts; the same values).
+  useFastBits();
   const logger = opts.logger ?? silentLogger;
   const seed = opts.seed === undefined ? undefined : Buffer.isBuffer(opts.seed) ? opts.seed : Buffer.from(opts.seed, 'utf8');
   const chainOptions = {

@@ -4,7 +4,7 @@
  * (`msg_export_imm` / `msg_import_imm`) or across two shards (`msg_export_new` in the
  * sender's block, `msg_import_fin` in the receiver's). Nothing waits in an outbound queue.
  */
-import { beginCell, Builder, Cell, CurrencyCollection, loadMessage } from '@ton/core';
+import { beginCell, Builder, Cell, CurrencyCollection, loadCommonMessageInfo } from '@ton/core';
 import { PersistentDict } from '../../cells';
 import {
   addCurrency,
@@ -107,7 +107,9 @@ export function buildMessageDescriptors(
     if (!tx.inMessage) continue;
     const block = blockOf(tx);
     const key = tx.inMessage.hash().toString('hex');
-    const info = loadMessage(tx.inMessage.beginParse()).info;
+    // The header only: loadMessage also copies the body (and any StateInit) into cells of its own,
+    // hashed as they are made, for nothing here (a seal's messages are the emulator's, valid).
+    const info = loadCommonMessageInfo(tx.inMessage.beginParse());
     let inMsg: InMsg;
     let fees: ImportFees;
     if (info.type === 'external-in') {
@@ -135,7 +137,7 @@ export function buildMessageDescriptors(
     const block = blockOf(tx);
     for (const msg of tx.outMessages) {
       const key = msg.hash().toString('hex');
-      const info = loadMessage(msg.beginParse()).info;
+      const info = loadCommonMessageInfo(msg.beginParse());
       let outMsg: OutMsg;
       let exported = zeroCurrency();
       if (info.type === 'external-out') {

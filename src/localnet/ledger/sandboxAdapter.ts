@@ -5,6 +5,7 @@
  *
  * Internals touched here, pinned to @ton/sandbox 0.41.0:
  * - `currentLt` (protected): the next block must start above the previous block's end_lt;
+ * - `prevBlocksInfo` (protected): read without the getter's deep copy (sharePrevBlocks);
  * - `networkConfig` (protected): a scratch sandbox for fee dry runs gets the very config text, so
  *   the executor keeps its emulator (it holds one, made again whenever the config text changes);
  * - `transactions` (protected): sandbox keeps every transaction forever; cleared after use;
@@ -34,7 +35,6 @@ import {
   ShardAccount,
   storeMessage,
   storeShardAccount,
-  loadTransaction,
   Message,
   Transaction,
 } from '@ton/core';
@@ -105,7 +105,8 @@ interface ExecutorInternals {
  * the same twice (a cache keyed by identity never hit: ~1 ms of every transaction).
  */
 function cachePrevBlocksInfo(executor: ExecutorInternals): void {
-  let cached: { key: string; base64: string } | null = null;
+  let cached: { info: PrevBlocksInfo; key: string; base64: string } | null = null;
+  let captureInfo: PrevBlocksInfo | null = null;
   let capture: string | null = null;
   let inject: string | null = null;
   const runCommon = executor.runCommon.bind(executor);
@@ -117,7 +118,7 @@ function cachePrevBlocksInfo(executor: ExecutorInternals): void {
       args = [...args.slice(0, last), JSON.stringify(params)];
     } else if (capture !== null) {
       const serialized = (JSON.parse(args[last] as string) as { prev_blocks_info?: string }).prev_blocks_info;
-      cached = serialized === undefined ? null : { key: capture, base64: serialized };
+      cached = serialized === undefined || captureInfo === null ? null : { info: captureInfo, key: capture, base64: serialized };
     }
     inject = null;
     capture = null;
@@ -128,15 +129,36 @@ function cachePrevBlocksInfo(executor: ExecutorInternals): void {
     const run = executor[name].bind(executor);
     executor[name] = (args: RunArgs) => {
       const info = args.prevBlocksInfo;
-      const key = info === undefined ? null : prevBlocksKey(info);
+      // The same object as the cached one (sharePrevBlocks: every transaction of a block is given
+      // the one the seal set) is the same value; another object is compared by content.
+      const key = info === undefined ? null : info === cached?.info ? cached.key : prevBlocksKey(info);
       if (key !== null && cached?.key === key) {
         inject = cached.base64;
         return run({ ...args, prevBlocksInfo: undefined });
       }
       capture = key;
+      captureInfo = info ?? null;
       return run(args);
     };
   }
+}
+
+/**
+ * Sandbox's `prevBlocks` getter deep-copies the PrevBlocksInfo (17 block ids and their hashes) for
+ * every transaction, and the copy then had to be recognised by its content (a string of every
+ * hash, see cachePrevBlocksInfo): both per transaction, ~4 % of the chain's allocation at 50
+ * transfers a second. The getter now hands out the value the setter stored (its own deep copy,
+ * taken once a seal); the executor only reads it.
+ */
+function sharePrevBlocks(bc: Blockchain): void {
+  const internals = bc as unknown as { prevBlocksInfo: PrevBlocksInfo | undefined };
+  const setter = Object.getOwnPropertyDescriptor(Blockchain.prototype, 'prevBlocks')?.set;
+  if (!setter) throw new Error('@ton/sandbox: Blockchain.prevBlocks has no setter (the pinned version changed)');
+  Object.defineProperty(bc, 'prevBlocks', {
+    configurable: true,
+    get: () => internals.prevBlocksInfo,
+    set: (value: PrevBlocksInfo | undefined) => setter.call(bc, value),
+  });
 }
 
 /** What the serialized PrevBlocksInfo depends on: every block id in it, in order. */
@@ -219,6 +241,7 @@ export class SandboxEngine {
     // Patched once: reset() keeps this executor for the new Blockchain.
     cachePrevBlocksInfo(bc.executor as unknown as ExecutorInternals);
     deliverExactMessages(bc.executor as unknown as ExecutorInternals, this.exactMessages);
+    sharePrevBlocks(bc);
   }
 
   /** A sandbox on `config`, running on `emulator` (a new one when absent). */
@@ -233,6 +256,7 @@ export class SandboxEngine {
    */
   async reset(): Promise<void> {
     this.bc = await createBlockchain(this.config, this.bc.executor);
+    sharePrevBlocks(this.bc);
     this.exactMessages.clear();
   }
 
@@ -495,9 +519,11 @@ async function createBlockchain(config: Cell, executor: IExecutor): Promise<Bloc
 }
 
 function toExecuted(tx: Transaction): ExecutedTransaction {
-  // Re-read from the exact cell so every field matches what the block will contain.
+  // Sandbox's transaction is @ton/core's loadTransaction of the emulator's exact cell (`raw`), so
+  // its fields are the block's; parsing that cell a second time (every message in it, the
+  // description) was ~a tenth of the chain's allocation per transfer at 50 transfers a second.
   const cell = tx.raw;
-  const parsed = loadTransaction(cell.beginParse());
+  const parsed = tx;
   const dest = parsed.inMessage?.info.dest;
   let workchain: number;
   if (parsed.inMessage) {

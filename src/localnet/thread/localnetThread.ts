@@ -24,11 +24,19 @@ import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerStartOpt
  */
 const CHAIN_THREAD_YOUNG_GENERATION_MB = 12;
 
+/** What a `sealed` report carries besides the collector's total (protocol.ts). */
+export interface SealFigures {
+  /** Full (mark-compact) collections' pauses on the chain's thread since it started, ms. */
+  majorGcMs: number;
+  /** The chain thread's heap in use at the seal, MB. */
+  heapMb: number;
+}
+
 export class LocalnetThread implements LocalnetControlApi {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   private exited = false;
-  private readonly sealListeners = new Set<(seqno: number, at: number, gcMs: number) => void>();
+  private readonly sealListeners = new Set<(seqno: number, at: number, gcMs: number, more: SealFigures) => void>();
 
   private constructor(
     private readonly worker: Worker,
@@ -43,7 +51,7 @@ export class LocalnetThread implements LocalnetControlApi {
   ) {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'sealed') {
-        for (const listener of this.sealListeners) listener(message.seqno, message.at, message.gcMs);
+        for (const listener of this.sealListeners) listener(message.seqno, message.at, message.gcMs, { majorGcMs: message.majorGcMs, heapMb: message.heapMb });
         return;
       }
       if (message.type !== 'reply') return;
@@ -90,9 +98,10 @@ export class LocalnetThread implements LocalnetControlApi {
    * Each masterchain block as it becomes visible, with the chain thread's clock at that moment
    * (performance.timeOrigin + performance.now(), ms: comparable across threads). Only with the
    * `reportSeals` start option; `gcMs`: the garbage collector's pauses on the chain's thread since
-   * it started (ms). Returns the unsubscribe.
+   * it started (ms), `more` the full collections' part of them and that thread's heap. Returns the
+   * unsubscribe.
    */
-  onSealed(listener: (seqno: number, at: number, gcMs: number) => void): () => void {
+  onSealed(listener: (seqno: number, at: number, gcMs: number, more: SealFigures) => void): () => void {
     this.sealListeners.add(listener);
     return () => this.sealListeners.delete(listener);
   }

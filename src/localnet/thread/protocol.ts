@@ -57,9 +57,11 @@ export type FromWorker =
   | { type: 'failed'; message: string }
   /**
    * A masterchain block became visible; `at`: performance.timeOrigin + performance.now() of the
-   * chain's thread (ms); `gcMs`: the garbage collector's pauses on that thread since it started (ms).
+   * chain's thread (ms); `gcMs`: the garbage collector's pauses on that thread since it started (ms),
+   * `majorGcMs` the part of them in full (mark-compact) collections; `heapMb`: that thread's heap in
+   * use at the seal (MB): a major collection's pause grows with it.
    */
-  | { type: 'sealed'; seqno: number; at: number; gcMs: number }
+  | { type: 'sealed'; seqno: number; at: number; gcMs: number; majorGcMs: number; heapMb: number }
   | { type: 'reply'; id: number; result?: unknown; error?: ControlError };
 
 export type ToWorker = { id: number; request: ControlRequest };

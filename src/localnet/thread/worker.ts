@@ -5,7 +5,8 @@
  * the `/localnet/*` controls come over this thread's message port (protocol.ts).
  */
 import { Address } from '@ton/core';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { useNativeCellHashing } from '../../cells';
@@ -54,9 +55,13 @@ async function main(): Promise<void> {
   // The collector's pauses on this thread (from its start), with each seal: the bench tells a
   // stall of the chain's thread by its collector from one of its work.
   let gcMs = 0;
+  let majorGcMs = 0;
   if (reportSeals) {
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) gcMs += entry.duration;
+      for (const entry of list.getEntries()) {
+        gcMs += entry.duration;
+        if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majorGcMs += entry.duration;
+      }
     }).observe({ entryTypes: ['gc'] });
   }
   const localnet = await startLocalnet({
@@ -67,7 +72,14 @@ async function main(): Promise<void> {
   const controls = new LocalnetControls(localnet);
   if (reportSeals) {
     localnet.chain.onBlock((block) => {
-      if (block.id.workchain === -1) send({ type: 'sealed', seqno: block.id.seqno, at: performance.timeOrigin + performance.now(), gcMs });
+      if (block.id.workchain === -1) send({
+          type: 'sealed',
+          seqno: block.id.seqno,
+          at: performance.timeOrigin + performance.now(),
+          gcMs,
+          majorGcMs,
+          heapMb: Math.round(getHeapStatistics().used_heap_size / 1048576),
+        });
     });
   }
   port.on('message', (message: ToWorker) => {
