@@ -106,8 +106,18 @@ function fastWriteUint(this: BitBuilderInternals, value: bigint | number, bits: 
   this._length = length;
 }
 
+/**
+ * The private members replaced are @ton/core 0.63's (package.json pins the version); another
+ * version without them keeps its own readers, as does a BitString whose fields are not the ones
+ * read here (each fast reader checks for a Buffer and falls back).
+ */
+function internalsPresent(): boolean {
+  return typeof slowUint === 'function' && typeof slowBuffer === 'function' && typeof slowWriteUint === 'function' && slowWriteUint.length === 2;
+}
+
 /** Makes @ton/core's BitReader and BitBuilder work through bytes and numbers in this thread (idempotent; the bits are the same). */
 export function useFastBits(): void {
+  if (!internalsPresent()) return;
   proto._preloadUint = fastPreloadUint;
   proto._preloadBuffer = fastPreloadBuffer;
   builderProto.writeUint = fastWriteUint;
