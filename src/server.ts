@@ -144,7 +144,7 @@ export async function startServer(
   if (index) {
     // The follower (the index's reads and the events' JSON of every committed block) runs in the
     // index thread, on every instance: this thread gets the built events and fans them out.
-    followIndexThread(index, streaming);
+    if (process.env['EXPERIMENT_NOSTREAM'] !== '1') followIndexThread(index, streaming);
   } else {
     chainSource = new ChainEventSource(new LiveChainFollower(pool, streamingLogger), streaming, streamingLogger);
     chainSource.start();
