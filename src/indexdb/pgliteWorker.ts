@@ -55,7 +55,7 @@ const START_PARAMS = [
   '-c',
   'max_parallel_maintenance_workers=0',
   '-c',
-  `shared_buffers=${process.env['EXPERIMENT_SB'] ?? '16'}MB`,
+  `shared_buffers=${process.env['EXPERIMENT_SB'] ?? '8'}MB`,
   '-c',
   'maintenance_work_mem=16MB',
 ];
