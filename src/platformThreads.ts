@@ -42,8 +42,3 @@ export function lowerNodeThreads(nice: number): number {
   }
   return lowered;
 }
-
-/** Node's own threads (found when this module loaded), for src/indexer/threadPriority.ts's SCHED_IDLE. */
-export function nodeThreadIds(): readonly number[] {
-  return startupThreads;
-}

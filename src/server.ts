@@ -8,8 +8,8 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
-import { idleScheduling, INDEX_THREAD_NICE, indexEnabled, LiveChainFollower, startIndexThread, type IndexThreadService } from './indexer';
-import { lowerNodeThreads, nodeThreadIds } from './platformThreads';
+import { INDEX_THREAD_NICE, indexEnabled, LiveChainFollower, startIndexThread, type IndexThreadService } from './indexer';
+import { lowerNodeThreads } from './platformThreads';
 import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
 import { observePool, startMetricsServer, type MetricsServer } from './monitoring';
@@ -94,7 +94,6 @@ export async function startServer(
       // The index's garbage collection and compiles run on Node's shared threads: at the index
       // thread's priority, or a catch-up keeps them competing with the API's thread for the cores.
       lowerNodeThreads(INDEX_THREAD_NICE);
-      if (process.env['EXPERIMENT_SCHED'] === 'idle-all') void idleScheduling(nodeThreadIds());
       index = await startIndexThread(config, set, logger, localChain, { background: !config.databaseUrl, keyBlockSaved: source?.saveKeyBlock ?? true });
     }
   } catch (err) {
@@ -145,7 +144,6 @@ export async function startServer(
     },
   });
   let follower: { stop(): Promise<void> } | undefined;
-  if (process.env['EXPERIMENT_EAGER'] === '1') streaming.useSource();
   if (!index) {
     chainSource = new ChainEventSource(new LiveChainFollower(pool, streamingLogger), streaming, streamingLogger);
     chainSource.start();

@@ -23,5 +23,4 @@ export { startIndex, type StartIndexOptions } from './startIndex';
 export { startIndexThread, type IndexThreadOptions, type IndexThreadService, type ThreadEventsTarget } from './indexThread';
 export type { AnnotationsWanted, StartStreamingInThread } from './threadProtocol';
 export { INDEX_THREAD_NICE } from './threadProtocol';
-export { idleScheduling, ownThreadId, SCHED_IDLE } from './threadPriority';
 export { INDEX_STARTING, type CommittedBlockRows, type IndexHealth, type IndexQuery, type IndexReads, type IndexService, type LocalIndexService, type OpenIndex } from './service';

@@ -13,7 +13,6 @@ import { createLitePool, type LiteServerSet } from '../liteclient';
 import { indexMetricsRegistry } from '../metrics';
 import { closeTvm, configureTvm, DEFAULT_TVM_IDLE_TIMEOUT_MS } from '../tvm';
 import { startIndex } from './startIndex';
-import { idleSchedulingSync, ownThreadId } from './threadPriority';
 import {
   committedBlockRows,
   fromTransferable,
@@ -56,10 +55,6 @@ async function main(): Promise<void> {
     setPriority(INDEX_THREAD_NICE);
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'cannot lower the index thread priority');
-  }
-  if (process.env['EXPERIMENT_SCHED'] !== 'nice') {
-    const tid = ownThreadId();
-    if (tid === undefined || !idleSchedulingSync(tid)) logger.debug('the index thread stays at its nice value (no SCHED_IDLE: chrt missing or refused)');
   }
   // Token detection runs get-methods: in TVM threads of this thread's own, started on demand and
   // ended when idle (whatever --tvm-idle-timeout keeps warm for the API), so the index's tasks never
