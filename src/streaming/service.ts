@@ -119,7 +119,6 @@ export class StreamingService {
     return { addressBook, metadata };
   }
 
-  /** Called with wantsAnnotations() whenever it changes (the index thread builds the events and must know). */
   /** Starts the event source if it is not yet (options.startSource): the first streaming request does. */
   useSource(): void {
     if (this.sourceStarted) return;
@@ -127,6 +126,7 @@ export class StreamingService {
     this.options.startSource?.();
   }
 
+  /** Called with wantsAnnotations() whenever it changes (the index thread builds the events and must know). */
   onAnnotationsWanted(listener: (wants: WantedAnnotations) => void): void {
     this.wantsListeners.add(listener);
   }
