@@ -133,6 +133,10 @@ export async function startServer(
     logger: streamingLogger,
     access,
     ...(builder ? { replay: builder } : {}),
+    // The follower in the index thread (the index's reads and the events' JSON of every committed
+    // block) starts at the first streaming request: an instance nobody streams from holds none of
+    // it (its modules, the builder's caches, the reads of each block; docs/index.md).
+    ...(indexService ? { startSource: () => followIndexThread(indexService, streaming) } : {}),
     sourceStatus: (): SourceStatus => {
       if (!indexService) return chainSource?.status() ?? { ok: false, reason: 'the chain source is not started', source: 'chain' };
       const health = indexService.health();
@@ -140,11 +144,7 @@ export async function startServer(
     },
   });
   let follower: { stop(): Promise<void> } | undefined;
-  if (index) {
-    // The follower (the index's reads and the events' JSON of every committed block) runs in the
-    // index thread, on every instance: this thread gets the built events and fans them out.
-    followIndexThread(index, streaming);
-  } else {
+  if (!index) {
     chainSource = new ChainEventSource(new LiveChainFollower(pool, streamingLogger), streaming, streamingLogger);
     chainSource.start();
     follower = chainSource;

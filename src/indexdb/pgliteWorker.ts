@@ -31,7 +31,10 @@ export type PgliteWorkerMessage = { kind: 'ready' } | { kind: 'failed'; message:
  * PGlite's own start parameters, plus a small buffer pool: PostgreSQL's default shared_buffers
  * (128 MB) lives in the wasm heap, touched at start, so it is resident memory of the process
  * (measured: 300 MB RSS with the default, 170 MB with 16 MB, opening an existing directory). The
- * operating system's page cache holds the files anyway.
+ * operating system's page cache holds the files anyway. 8 MB rather than 16: a catch-up touches the
+ * whole pool and wasm memory never shrinks, so at rest the pool is resident (`npm start`: the wasm
+ * memory's resident part 35 -> 27 MB), and the ingest's CPU per transaction did not change beyond
+ * noise (docs/benchmarks.md, "The index").
  */
 const START_PARAMS = [
   '--single',
@@ -55,7 +58,7 @@ const START_PARAMS = [
   '-c',
   'max_parallel_maintenance_workers=0',
   '-c',
-  'shared_buffers=16MB',
+  'shared_buffers=8MB',
   '-c',
   'maintenance_work_mem=16MB',
 ];

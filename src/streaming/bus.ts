@@ -13,6 +13,12 @@ export interface SourceBlock {
   /** When the block was committed (Date.now()), for the delivery lag; replayed blocks: when rebuilt. */
   readonly committedAt: number;
   readonly events: readonly StreamEvent[];
+  /**
+   * The newest committed block when the index's follower starts: the bus's point of reference
+   * for resumes (kept in the window), delivered to no live connection. The follower starts at the
+   * first streaming request, so this block may have been committed long before that request.
+   */
+  readonly reference?: true;
 }
 
 /** Rebuilds the events of masterchain blocks that left the in-memory window (from the index). */
@@ -139,10 +145,12 @@ export class EventBus {
     this.windowByteCount += bytes;
     this.lastSeqnoValue = block.mcSeqno;
     this.trimWindow();
-    block.events.forEach((event, index) => {
-      const id = formatEventId({ seqno: block.mcSeqno, index });
-      for (const listener of this.listeners) listener.deliver(id, event, block);
-    });
+    if (!block.reference) {
+      block.events.forEach((event, index) => {
+        const id = formatEventId({ seqno: block.mcSeqno, index });
+        for (const listener of this.listeners) listener.deliver(id, event, block);
+      });
+    }
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();

@@ -69,7 +69,7 @@ export class IndexFollower {
         this.followTo(committed);
         return;
       }
-      this.sink.publish(await this.builder.build(committed));
+      this.sink.publish({ ...(await this.builder.build(committed)), reference: true });
       this.lastBuilt = committed;
     });
     this.timer = setInterval(() => void this.poll(), this.options.pollMs);

@@ -53,6 +53,12 @@ export interface StreamingOptions {
   readonly replay?: ReplaySource;
   /** The event source's state (the index pipeline, or the live chain source without it); absent: no source. */
   readonly sourceStatus?: () => SourceStatus;
+  /**
+   * Starts the event source, called once, at the first streaming request (SSE, WebSocket upgrade,
+   * healthz): the index thread's follower and its builder then build events only for an instance
+   * that serves streaming (docs/streaming.md). Absent: the source was started by the caller.
+   */
+  readonly startSource?: () => void;
 }
 
 /** toncenter's ErrorResponse / StatusResponse (`id` only when the request had one). */
@@ -91,6 +97,7 @@ export class StreamingService {
   private closing = false;
   private lastPublishedAt: number | null = null;
   private wantedBefore: WantedAnnotations = { addressBook: false, metadata: false };
+  private sourceStarted = false;
   private readonly wantsListeners = new Set<(wants: WantedAnnotations) => void>();
 
   constructor(private readonly options: StreamingOptions) {
@@ -110,6 +117,13 @@ export class StreamingService {
       metadata ||= connection.subscription.includeMetadata;
     }
     return { addressBook, metadata };
+  }
+
+  /** Starts the event source if it is not yet (options.startSource): the first streaming request does. */
+  useSource(): void {
+    if (this.sourceStarted) return;
+    this.sourceStarted = true;
+    this.options.startSource?.();
   }
 
   /** Called with wantsAnnotations() whenever it changes (the index thread builds the events and must know). */
@@ -137,8 +151,14 @@ export class StreamingService {
   /** `/api/streaming/*`: mount at `/api/streaming`. */
   router(): express.Router {
     const router = express.Router();
-    router.post('/v2/sse', (req, res) => void this.openSse(req, res, 'body'));
-    router.get('/v2/sse', (req, res) => void this.openSse(req, res, 'query'));
+    router.post('/v2/sse', (req, res) => {
+      this.useSource();
+      void this.openSse(req, res, 'body');
+    });
+    router.get('/v2/sse', (req, res) => {
+      this.useSource();
+      void this.openSse(req, res, 'query');
+    });
     router.get('/v2/ws', (_req, res) => {
       res.status(426).type('text/plain').send('Upgrade Required');
     });
@@ -147,6 +167,7 @@ export class StreamingService {
   }
 
   private healthz(res: Response): void {
+    this.useSource();
     const status: SourceStatus = this.options.sourceStatus?.() ?? { ok: false, reason: 'no event source' };
     const now = Math.floor(Date.now() / 1000);
     const component = {
@@ -282,6 +303,7 @@ export class StreamingService {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const path = (req.url ?? '').split('?', 1)[0]!.toLowerCase().replace(/\/+$/, '');
     if (path !== WS_PATH) return false;
+    this.useSource();
     const refuse = (status: number, text: string) => {
       const body = JSON.stringify({ error: text });
       socket.end(

@@ -74,9 +74,11 @@ export async function pendingGoneOn(url: string, hashHex: string, tries = 300): 
 /** Waits until the index is live and the streaming follower of `server` has its newest block. */
 export async function indexAndStreamCaughtUp(
   indexOf: { health(): { status: { state: string; committedMcSeqno: number | null } } },
-  server: { services: { streaming?: { bus: { lastSeqno: number | null } }; index?: { health(): { available: boolean } } } },
+  server: { services: { streaming?: { bus: { lastSeqno: number | null }; useSource(): void }; index?: { health(): { available: boolean } } } },
 ): Promise<void> {
   const streaming = server.services.streaming!;
+  // The follower starts at the first streaming request (src/server.ts): here, at once.
+  streaming.useSource();
   // A committed block first (a live index that has committed nothing yet is not caught up), and the
   // serving instance's own index open: its follower runs in its index thread, so its stream
   // catching up no longer implies that its API's reads are open.

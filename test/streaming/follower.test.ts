@@ -5,6 +5,7 @@ import { IndexFollower } from '../../src/streaming';
 /** A follower over a builder of empty blocks at checkpoint `committed()`, recording what its sink is told. */
 function recordingFollower(committed: () => number, options: ConstructorParameters<typeof IndexFollower>[3]) {
   const built: number[] = [];
+  const references: number[] = [];
   const rewinds: number[] = [];
   const builder = {
     committedSeqno: async () => committed(),
@@ -12,17 +13,20 @@ function recordingFollower(committed: () => number, options: ConstructorParamete
   } as unknown as IndexEventBuilder;
   const sink = {
     wantsAnnotations: () => ({ addressBook: false, metadata: false }),
-    publish: (b: { mcSeqno: number }) => built.push(b.mcSeqno),
+    publish: (b: { mcSeqno: number; reference?: true }) => {
+      built.push(b.mcSeqno);
+      if (b.reference) references.push(b.mcSeqno);
+    },
     rewind: (s: number) => rewinds.push(s),
     failed: () => {},
   };
-  return { follower: new IndexFollower(builder, sink, pino({ level: 'silent' }), options), built, rewinds };
+  return { follower: new IndexFollower(builder, sink, pino({ level: 'silent' }), options), built, references, rewinds };
 }
 
 /** The follower against a real in-process builder stand-in: each block once, in order, stale reads never rewind. */
 test('IndexFollower publishes each committed block once and in order; a stale checkpoint read is not a rewind', async () => {
   let checkpoint = 3;
-  const { follower, built, rewinds } = recordingFollower(() => checkpoint, { pollMs: 20 });
+  const { follower, built, references, rewinds } = recordingFollower(() => checkpoint, { pollMs: 20 });
   await follower.start();
   checkpoint = 6;
   follower.committed(6);
@@ -33,16 +37,19 @@ test('IndexFollower publishes each committed block once and in order; a stale ch
   follower.rolledBack(7);
   await follower.stop();
   expect(built).toEqual([3, 4, 5, 6, 7, 8]);
+  // The first is the bus's reference for resumes (committed before the follower started), not news.
+  expect(references).toEqual([3]);
   expect(rewinds).toEqual([7]);
 });
 
 /** A restarted index thread's follower goes on after the API's last block: the committed one again would be a rewind to the bus. */
 test('IndexFollower with resumeAfter publishes only the blocks after it, not the committed one again', async () => {
-  const { follower, built, rewinds } = recordingFollower(() => 7, { pollMs: 1000, resumeAfter: 5 });
+  const { follower, built, references, rewinds } = recordingFollower(() => 7, { pollMs: 1000, resumeAfter: 5 });
   await follower.start();
   await new Promise((resolve) => setTimeout(resolve, 50));
   await follower.stop();
   expect(built).toEqual([6, 7]);
+  expect(references).toEqual([]);
   expect(rewinds).toEqual([]);
 });
 

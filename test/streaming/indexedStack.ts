@@ -12,6 +12,8 @@ export async function startIndexedStack(blockIntervalMs = 300, flags: readonly s
   const stack = await startLocalStack(['--block-interval', String(blockIntervalMs), '--index', 'on', '--database-url', db.url!, ...flags]);
   const index = stack.server.services.index!;
   const streaming = stack.server.services.streaming!;
+  // The follower starts at the first streaming request (src/server.ts): here, at once.
+  streaming.useSource();
   await until(
     () => index.health().status.state === 'live' && (streaming.bus.lastSeqno ?? -1) >= (index.health().status.committedMcSeqno ?? 0) - 1,
     'index and streaming caught up',

@@ -63,6 +63,9 @@ describe('streaming across two instances on one PostgreSQL', () => {
     }, 50);
     const streamingA = a.server.services.streaming!;
     const streamingB = b.services.streaming!;
+    // The followers start at the first streaming request (src/server.ts): here, at once.
+    streamingA.useSource();
+    streamingB.useSource();
     await until(() => streamingB.bus.lastSeqno !== null && streamingB.bus.lastSeqno >= (streamingA.bus.lastSeqno ?? 0), 'B follows A', 60_000);
   });
 

@@ -58,7 +58,7 @@ export interface StreamingServer {
 }
 
 /** The real app (createApp) with a StreamingService fed by a FedSource, on a real socket. */
-export async function startStreamingServer(flags: string[] = [], options: { replay?: boolean; window?: number } = {}): Promise<StreamingServer> {
+export async function startStreamingServer(flags: string[] = [], options: { replay?: boolean; window?: number; startSource?: () => void } = {}): Promise<StreamingServer> {
   // Assigned below: the source needs the service, and the service the source.
   // eslint-disable-next-line prefer-const
   let service!: StreamingService;
@@ -69,6 +69,7 @@ export async function startStreamingServer(flags: string[] = [], options: { repl
     logger: base.services.logger,
     ...(options.replay === false ? {} : { replay: source }),
     sourceStatus: () => ({ ok: true, reason: null }),
+    ...(options.startSource ? { startSource: options.startSource } : {}),
   });
   const { app } = buildTestApp(['--stream-window', String(options.window ?? 10000), ...flags], { streaming: service });
   const server: Server = createApiHttpServer(app, base.services.logger, 'test', app);
