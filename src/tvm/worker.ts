@@ -19,6 +19,7 @@ import { toV3Transaction } from '../converters/v3Transaction';
 import { ApiError, ValidationError } from '../errors';
 import { createEmulator, emulatorMemoryBytes } from './emulator';
 import { parseStackCell } from './stackCell';
+import { configTextOf } from './sharedConfig';
 import type {
   DeadlinedTask,
   ExternalMessageTask,
@@ -66,7 +67,7 @@ async function runGetMethod(vm: Executor, task: GetMethodTask): Promise<TvmAnswe
     data: fromBoc(task.data),
     methodId: task.methodId,
     stack: parseStackCell(fromBoc(task.stack)),
-    config: task.config,
+    config: configTextOf(task.config),
     verbosity: 'short',
     libs: task.libs ? fromBoc(task.libs) : undefined,
     address: Address.parseRaw(task.address),
@@ -100,7 +101,7 @@ function emulateMessage(vm: Executor, run: MessageRun): ReturnType<Executor['run
   return vm.runTransaction({
     message: fromBoc(run.message),
     shardAccount: Buffer.from(run.shardAccount).toString('base64'),
-    config: run.config,
+    config: configTextOf(run.config),
     libs: run.libs ? fromBoc(run.libs) : null,
     verbosity: 'short',
     now: run.now,
