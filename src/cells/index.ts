@@ -29,3 +29,4 @@ export { nativeSha256, useNativeCellHashing } from './nativeHashing';
 export { cellStats, type CellStats } from './cellStats';
 export { decodeBocFast } from './fastBoc';
 export { BitCursor, CursorError } from './bitCursor';
+export { dictLookupCursor, forEachDictLeafCursor, skipCurrencyCollection } from './dictCursor';
