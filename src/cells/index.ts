@@ -30,3 +30,4 @@ export { useFastBits } from './fastBits';
 export { cellStats, type CellStats } from './cellStats';
 export { decodeBocFast } from './fastBoc';
 export { BitCursor, CursorError } from './bitCursor';
+export { dictLookupCursor, forEachDictLeafCursor, skipCurrencyCollection } from './dictCursor';

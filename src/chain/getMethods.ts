@@ -1,4 +1,5 @@
 import { Address, beginCell, Cell, Dictionary, TupleItem } from '@ton/core';
+import { decodeBocFast } from '../cells';
 import { parseTvmInteger, type LegacyStackEntryJson, type TvmStackEntryJson } from '../converters';
 import { invalid } from '../errors';
 import { crc16, MAX_STACK_CELL_DEPTH } from '../params';
@@ -189,7 +190,8 @@ export async function contractOf(
     read,
     run: async (method, stack) => {
       const answer = await execute(method, stack);
-      const [root] = Cell.fromBoc(Buffer.from(answer.stack));
+      // The byte-level decoder: the index's token detection reads every run's answer here.
+      const [root] = decodeBocFast(Buffer.from(answer.stack));
       return { exitCode: answer.exitCode, gasUsed: answer.gasUsed, stack: parseStackCell(root!, { maxEntries: MAX_RESULT_ENTRIES }) };
     },
     runRendered: (async (method: string | number, stack: Cell, form: StackRendering) => {

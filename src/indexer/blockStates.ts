@@ -1,6 +1,6 @@
 import { type Account, type Address, Cell, CellType, loadAccount } from '@ton/core';
-import { dictLookupPath } from '../cells';
-import { loadDepthBalanceInfo, loadShardAccountRef, loadShardStateHeader } from '../tlb';
+import { dictLookupCursor, skipCurrencyCollection } from '../cells';
+import { loadShardStateHeader } from '../tlb';
 
 /**
  * Account states out of a verified block's own `state_update` (`MERKLE_UPDATE ShardState`):
@@ -94,11 +94,15 @@ export class CellMemory {
  */
 export function accountInUpdate(root: Cell | null, address: Address, lastLt: bigint, memory: CellMemory): StateAccount | undefined {
   try {
-    const { value } = dictLookupPath(root, 256, BigInt(`0x${address.hash.toString('hex')}`));
+    // With a cursor, not Slices: this runs for every account every block touched.
+    const value = dictLookupCursor(root, 256, address.hash);
     // Absent from a revealed path: the block's state proves the account does not exist.
     if (!value) return { accountCell: null, account: null, lastTransaction: null, code: null, data: null };
-    loadDepthBalanceInfo(value);
-    const entry = loadShardAccountRef(value);
+    // The aug extra `depth_balance$_ split_depth:(#<= 30) balance:CurrencyCollection`, then
+    // `account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64`.
+    if (value.uint(5) > 30) return undefined;
+    skipCurrencyCollection(value);
+    const entry = { account: value.ref(), lastTransHash: value.bytes(32), lastTransLt: value.uintBig(64) };
     if (entry.lastTransLt !== lastLt || entry.account.isExotic) return undefined;
     const slice = entry.account.beginParse();
     const account = slice.loadBit() ? loadAccount(slice) : null;

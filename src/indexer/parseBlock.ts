@@ -1,9 +1,9 @@
 import { Address, beginCell, Cell, Dictionary, ExternalAddress, loadMessage, loadTransaction, storeStateInit, type AccountStatus as CoreAccountStatus, type CurrencyCollection, type Message, type StateInit, type Transaction, type TransactionComputePhase } from '@ton/core';
-import { BitCursor, CursorError, forEachDictLeaf } from '../cells';
+import { BitCursor, CursorError, forEachDictLeafCursor, skipCurrencyCollection } from '../cells';
 import { normalizeExternalMessage, previousBlockIds, rawAddressUpper, toSignedShard } from '../converters';
 import type { BlockRef } from '../proofs';
 import type { AccountStatus, BlockRow, BounceType, MessageContentRow, MessageRow, StatusChange, TransactionRow } from '../indexdb';
-import { loadAccountBlockHead, loadBlock, loadCurrencyCollection, loadShardHashesTopBlocks, type Block } from '../tlb';
+import { loadBlock, loadShardHashesTopBlocks, type Block } from '../tlb';
 
 /**
  * A verified block's BoC root turned into index rows (pure: no I/O). Transactions come from the
@@ -642,8 +642,8 @@ function parseTransactionFast(cell: Cell, workchain: number, block: BlockRef, mc
   const ref = { hash, lt };
   const outMessages: ParsedMessage[] = [];
   // Leaves come in ascending key order (out_msgs is keyed by the message's index).
-  forEachDictLeaf(outRoot, 15, (_key, leaf) => {
-    outMessages.push(parseMessageFast(leaf.loadRef(), 'out', ref, mcSeqno));
+  forEachDictLeafCursor(outRoot, 15, (leaf) => {
+    outMessages.push(parseMessageFast(leaf.ref(), 'out', ref, mcSeqno));
   });
   return { row, address, inMessage: inCell ? parseMessageFast(inCell, 'in', ref, mcSeqno) : null, outMessages };
 }
@@ -666,13 +666,19 @@ export function parseBlock(id: BlockRef, root: Cell, mcSeqno: number): ParsedBlo
   const block = loadBlock(root.beginParse());
   const info = block.info;
   const transactions: ParsedTransaction[] = [];
-  const accountBlocks = block.extra.accountBlocks.beginParse();
-  forEachDictLeaf(accountBlocks.loadMaybeRef(), 256, (_key, leaf) => {
-    loadCurrencyCollection(leaf); // the account's aug extra
-    loadAccountBlockHead(leaf);
-    forEachDictLeaf(leaf, 64, (_lt, value) => {
-      loadCurrencyCollection(value);
-      transactions.push(parseTransaction(value.loadRef(), id.workchain, id, mcSeqno));
+  // `ShardAccountBlocks` (HashmapAugE 256 AccountBlock CurrencyCollection) read with a cursor: the
+  // keys and the aug extras are not needed, only each transaction's cell.
+  if (block.extra.accountBlocks.isExotic) throw new Error('ShardAccountBlocks: a pruned cell');
+  const accountBlocks = new BitCursor(block.extra.accountBlocks);
+  forEachDictLeafCursor(accountBlocks.maybeRef(), 256, (leaf) => {
+    skipCurrencyCollection(leaf); // the account's aug extra
+    // `acc_trans#5 account_addr:bits256 transactions:(HashmapAug 64 ^Transaction CurrencyCollection) state_update:^(HASH_UPDATE Account)`
+    const tag = leaf.uint(4);
+    if (tag !== 5) throw new Error(`AccountBlock: expected tag 0x5, got 0x${tag.toString(16)}`);
+    leaf.skip(256);
+    forEachDictLeafCursor(leaf, 64, (value) => {
+      skipCurrencyCollection(value);
+      transactions.push(parseTransaction(value.ref(), id.workchain, id, mcSeqno));
     });
   });
   transactions.sort((a, b) => (a.row.lt < b.row.lt ? -1 : a.row.lt > b.row.lt ? 1 : a.row.account < b.row.account ? -1 : 1));

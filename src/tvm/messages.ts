@@ -7,6 +7,7 @@ import type { ErrorKind } from '../errors';
 
 import type { LegacyStackEntryJson, TvmStackEntryJson, V3TransactionJson, V3TransactionPlace } from '../converters';
 import type { TonConnectRequest } from './walletMessages';
+import type { ConfigText } from './sharedConfig';
 
 /** Runs one get-method (the sandbox emulator's `run_get_method`). */
 export interface GetMethodTask {
@@ -19,8 +20,8 @@ export interface GetMethodTask {
   readonly methodId: number;
   /** BoC of the input stack as a `VmStack` cell. */
   readonly stack: Uint8Array;
-  /** Block config, base64 BoC (the emulator's own form). */
-  readonly config: string;
+  /** Block config, base64 BoC (the emulator's own form), or its shared copy (./sharedConfig.ts). */
+  readonly config: ConfigText;
   /** Raw form `wc:hex`. */
   readonly address: string;
   readonly unixTime: number;
@@ -44,7 +45,7 @@ export interface MessageRun {
   readonly message: Uint8Array;
   /** BoC of the ShardAccount. */
   readonly shardAccount: Uint8Array;
-  readonly config: string;
+  readonly config: ConfigText;
   readonly libs?: Uint8Array;
   readonly now: number;
   /** Decimal logical time of the emulated transaction. */

@@ -6,6 +6,7 @@ import { useNativeCellHashing } from '../cells';
 import { ApiError } from '../errors';
 import { tvmQueueLength, tvmRunDuration, tvmRuns, tvmThreads, tvmWorkerReplacements } from '../metrics';
 import { checkGlobalVersion, type NewerNetworkPolicy } from './version';
+import { shareConfig } from './sharedConfig';
 import type { TonConnectRequest } from './walletMessages';
 import type {
   DeadlinedTask,
@@ -341,7 +342,9 @@ export class TvmPool {
         throw err;
       }
       let answer: TvmAnswer;
-      const running = this.piscina.run({ ...task, deadline } satisfies DeadlinedTask, { signal: abort.signal });
+      // The config crosses in shared memory, not as a ~150 KB string cloned per task (./sharedConfig.ts).
+      const wire: DeadlinedTask = 'config' in task && typeof task.config === 'string' ? { ...task, config: shareConfig(task.config), deadline } : { ...task, deadline };
+      const running = this.piscina.run(wire, { signal: abort.signal });
       this.trackNew();
       running.then(
         () => this.release(),

@@ -19,6 +19,7 @@ import { toV3Transaction } from '../converters/v3Transaction';
 import { ApiError, ValidationError } from '../errors';
 import { createEmulator, emulatorMemoryBytes } from './emulator';
 import { parseStackCell } from './stackCell';
+import { configTextOf } from './sharedConfig';
 import type {
   DeadlinedTask,
   ExternalMessageTask,
@@ -54,6 +55,19 @@ function fromBoc(bytes: Uint8Array): Cell {
   return Cell.fromBoc(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))[0]!;
 }
 
+/**
+ * A BoC handed to the emulator as it came. @ton/sandbox 0.41's runGetMethod only calls `toBoc()`
+ * on its code, data and libs, to pass them to the wasm as base64; decoding them into Cells here
+ * for it to serialize them again cost each TVM thread ~0.6 s of its ~3 s in the jetton ingest
+ * (--cpu-prof, 27 November: @ton/core's deserializeBoc with its CRC-32C, then serializeBoc).
+ * The bytes are this pool's own (the chain layer serialized them from cells: one root each).
+ */
+function bocAsIs(bytes: Uint8Array): Cell {
+  const boc = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const asIs: Pick<Cell, 'toBoc'> = { toBoc: () => boc };
+  return asIs as Cell;
+}
+
 function bytesOf(base64: string): Uint8Array {
   return new Uint8Array(Buffer.from(base64, 'base64'));
 }
@@ -62,13 +76,13 @@ async function runGetMethod(vm: Executor, task: GetMethodTask): Promise<TvmAnswe
   const extraCurrency: Record<number, bigint> = {};
   for (const [id, amount] of Object.entries(task.extraCurrency)) extraCurrency[Number(id)] = BigInt(amount);
   const result = await vm.runGetMethod({
-    code: fromBoc(task.code),
-    data: fromBoc(task.data),
+    code: bocAsIs(task.code),
+    data: bocAsIs(task.data),
     methodId: task.methodId,
     stack: parseStackCell(fromBoc(task.stack)),
-    config: task.config,
+    config: configTextOf(task.config),
     verbosity: 'short',
-    libs: task.libs ? fromBoc(task.libs) : undefined,
+    libs: task.libs ? bocAsIs(task.libs) : undefined,
     address: Address.parseRaw(task.address),
     unixTime: task.unixTime,
     balance: BigInt(task.balance),
@@ -100,7 +114,7 @@ function emulateMessage(vm: Executor, run: MessageRun): ReturnType<Executor['run
   return vm.runTransaction({
     message: fromBoc(run.message),
     shardAccount: Buffer.from(run.shardAccount).toString('base64'),
-    config: run.config,
+    config: configTextOf(run.config),
     libs: run.libs ? fromBoc(run.libs) : null,
     verbosity: 'short',
     now: run.now,
