@@ -199,7 +199,10 @@ export async function startServer(
   const services: AppServices = {
     config,
     ...(indexReads ? { indexReads } : {}),
-    ...(headWatcher ? { v3Head: { source: headWatcher, maxAnswerBytes: config.v3HeadCacheMaxAnswer } } : {}),
+    // While the index says its database is away, no head: the routes answer 503 as without the cache, never a kept answer.
+    ...(index && headWatcher
+      ? { v3Head: { source: { current: () => (index.health().available ? headWatcher.current() : undefined) }, maxAnswerBytes: config.v3HeadCacheMaxAnswer } }
+      : {}),
     logger,
     streaming,
     ...(pending ? { pending } : {}),
