@@ -485,6 +485,11 @@ export async function runV3Bench(): Promise<void> {
   // BENCH_V3_FILL_ONLY=1: make (or check) the fill and stop, so a long fill can run outside the
   // bench lock and the measurement later under it.
   if (process.env['BENCH_V3_FILL_ONLY'] === '1') return;
+  // BENCH_V3_CACHED_ONLY=1: only the figures with the cache at the index head (e.g. another BENCH_V3_HOT_KEYS).
+  if (process.env['BENCH_V3_CACHED_ONLY'] === '1') {
+    await headCached(head, await hotSample());
+    return;
+  }
   const api = await startFilledApi(head);
   const client = new pg.Client({ connectionString: databaseUrl() });
   await client.connect();
@@ -560,6 +565,28 @@ function printFigures(title: string, figures: readonly Figure[]): void {
       `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}` +
         (cached && c ? `  ${c.hit}/${c.miss}/${c.none} (${(ratio * 100).toFixed(1)} %), ${f.commits ?? '?'} commits` : ''),
     );
+  }
+}
+
+/** The cached figures' requests alone, sampled as the uncached run samples them. */
+async function hotSample(): Promise<{ messages: Buffer[]; fourTx: Buffer[] }> {
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    const wide = (await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")).rows[0]!.source;
+    const messages = (
+      await client.query<{ msg_hash: Buffer }>("select msg_hash from messages where direction = 'in' and source is distinct from $1 order by random() limit $2", [wide, HOT_KEYS])
+    ).rows.map((r) => r.msg_hash);
+    const fourTx = (
+      await client.query<{ hash: Buffer }>(
+        `select (select T.hash from transactions as T where T.trace_id = E.trace_id order by T.lt desc limit 1) as hash
+           from traces as E where E.nodes_ = 4 order by random() limit $1`,
+        [HOT_KEYS],
+      )
+    ).rows.map((r) => r.hash);
+    return { messages, fourTx };
+  } finally {
+    await client.end();
   }
 }
 
