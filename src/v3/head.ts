@@ -8,9 +8,11 @@ import type { V3Database } from './db';
  * its answers by the head it has, not by one whose rows it does not hold yet.
  *
  * One query at a time: a poll every `pollMs`, and at once when `refresh()` says this process's
- * index committed (or rolled back). While a read is due after such news, while the database
- * fails, and when the last good read was sent more than `staleAfterMs` ago, `current()` is
- * undefined and nothing is cached: a stuck or failing database never keeps an old head alive.
+ * index committed (or rolled back). After such news `current()` is the coming read (a promise:
+ * the requests of those few ms wait for the new head rather than compute without the cache, at
+ * most HEAD_WAIT_MS). While the database fails, and when the last good read was sent more than
+ * `staleAfterMs` ago, it is undefined and nothing is cached: a stuck or failing database never
+ * keeps an old head alive.
  */
 
 export interface IndexHead {
@@ -26,9 +28,12 @@ export interface IndexHead {
 }
 
 export interface IndexHeadSource {
-  /** The head to key answers by now, or undefined when it is not known (cache nothing). */
-  current(): IndexHead | undefined;
+  /** The head to key answers by now (or the read of it under way), undefined when it is not known (cache nothing). */
+  current(): IndexHead | undefined | Promise<IndexHead | undefined>;
 }
+
+/** Longest a request waits for the head read after a commit report, ms; then it is answered without the cache. */
+export const HEAD_WAIT_MS = 100;
 
 export interface IndexHeadWatcherOptions {
   /** Time between two reads, ms. */
@@ -58,6 +63,8 @@ export class IndexHeadWatcher implements IndexHeadSource {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly staleAfterMs: number;
+  /** After a commit report, until a read of its generation ends: what `current()` gives. */
+  private coming: { promise: Promise<IndexHead | undefined>; resolve(head: IndexHead | undefined): void } | undefined;
 
   constructor(
     private readonly db: V3Database,
@@ -72,7 +79,8 @@ export class IndexHeadWatcher implements IndexHeadSource {
     return this;
   }
 
-  current(): IndexHead | undefined {
+  current(): IndexHead | undefined | Promise<IndexHead | undefined> {
+    if (this.coming) return this.coming.promise;
     const head = this.head;
     if (!head || performance.now() - head.sentAt > this.staleAfterMs) return undefined;
     return head.value;
@@ -86,6 +94,22 @@ export class IndexHeadWatcher implements IndexHeadSource {
     if (this.stopped) return;
     this.generation++;
     this.head = undefined;
+    if (!this.coming) {
+      let resolve!: (head: IndexHead | undefined) => void;
+      const read = new Promise<IndexHead | undefined>((settle) => (resolve = settle));
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<undefined>((settle) => {
+        timer = setTimeout(() => settle(undefined), HEAD_WAIT_MS);
+        timer.unref();
+      });
+      this.coming = {
+        promise: Promise.race([read, bounded]),
+        resolve: (head) => {
+          clearTimeout(timer);
+          resolve(head);
+        },
+      };
+    }
     if (this.reading) {
       this.again = true;
       return;
@@ -98,6 +122,14 @@ export class IndexHeadWatcher implements IndexHeadSource {
     this.stopped = true;
     this.head = undefined;
     clearTimeout(this.timer);
+    this.settleComing();
+  }
+
+  /** The requests waiting for the head after a commit report get what is known now. */
+  private settleComing(): void {
+    const coming = this.coming;
+    this.coming = undefined;
+    coming?.resolve(this.current() as IndexHead | undefined);
   }
 
   private async read(): Promise<void> {
@@ -126,6 +158,7 @@ export class IndexHeadWatcher implements IndexHeadSource {
     } finally {
       this.reading = false;
     }
+    if (generation === this.generation) this.settleComing();
     if (this.stopped) return;
     if (this.again) {
       void this.read();

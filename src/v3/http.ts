@@ -115,7 +115,7 @@ async function sendAtHead(
   cache: ResponseCache,
   head: NonNullable<V3RouterOptions['head']>,
 ): Promise<void> {
-  const at = head.source.current();
+  const at = await head.source.current();
   if (!at) {
     v3HeadCacheRequests.inc({ outcome: 'no_head' });
     sendAnswer(res, await route.run(context, params));
