@@ -307,6 +307,8 @@ interface Api {
   base: string;
   /** The API process's CPU time so far (user + system), ms. */
   cpuMs(): number;
+  /** Its Prometheus metrics URL, when it serves them. */
+  metrics?: string;
   stop(): Promise<void>;
 }
 
@@ -318,9 +320,11 @@ interface Api {
  */
 async function startApi(stateFile: string, chainFlags: readonly string[], ready: (api: Api) => Promise<boolean>, database = DATABASE, cached = false): Promise<Api> {
   const port = await freePort();
-  // cached: the response cache at its default size and v3's cache at the index head on (its default), else no response cache at all.
+  // cached: the response cache at its default size and v3's cache at the index head on (its default), and the
+  // metrics server (the cache's counters), else no response cache at all.
+  const metricsPort = cached ? await freePort() : 0;
   const cacheFlags = cached ? ['--cache-size', '64mb', '--v3-head-cache', 'on'] : ['--cache-size', '0'];
-  const flags = ['--port', String(port), '--metrics-port', '0', '--keyless-rps', '0', ...cacheFlags, '--index', 'on', '--database-url', databaseUrl(database)];
+  const flags = ['--port', String(port), '--metrics-port', String(metricsPort), '--keyless-rps', '0', ...cacheFlags, '--index', 'on', '--database-url', databaseUrl(database)];
   flags.push('--state-file', stateFile, '--save-interval', '0', '--shards', '2', '--accounts', '2', ...chainFlags);
   // BENCH_V3_NODE_FLAGS: more flags for the API's node (e.g. `--cpu-prof --cpu-prof-dir=DIR` to see where a fill's time goes).
   const nodeFlags = (process.env['BENCH_V3_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
@@ -338,7 +342,7 @@ async function startApi(stateFile: string, chainFlags: readonly string[], ready:
     // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks of 10 ms.
     return (Number(fields[11]) + Number(fields[12])) * 10;
   };
-  const api: Api = { root, base: `${root}/api/v3`, cpuMs, stop };
+  const api: Api = { root, base: `${root}/api/v3`, cpuMs, stop, ...(metricsPort ? { metrics: `http://127.0.0.1:${metricsPort}/metrics` } : {}) };
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode})`);
@@ -385,6 +389,8 @@ interface Figure {
   cache?: { hit: number; miss: number; none: number };
   /** Masterchain blocks the index committed during the 50-connection run (the head moved this often). */
   commits?: number;
+  /** Computations the response cache made during the 50-connection run (its misses: one per single flight). */
+  computed?: number;
 }
 
 /** autocannon with 50 connections, each request the next path of `paths` (round robin). */
@@ -417,9 +423,12 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
   }
   const cpuBefore = api.cpuMs();
   const headBefore = await indexHead?.();
+  const computedBefore = await cacheMisses(api);
   const result = await run(CONNECTIONS, SECONDS);
   const cpuPerRequest = (api.cpuMs() - cpuBefore) / Math.max(1, result.requests.total);
   const commits = headBefore === undefined ? undefined : (await indexHead!()) - headBefore;
+  const computedAfter = await cacheMisses(api);
+  const computed = computedBefore === undefined || computedAfter === undefined ? undefined : computedAfter - computedBefore;
   const counted = { ...cache };
   // The same requests one at a time: the latency of a request that waits for no other.
   const single = await run(1, Math.max(2, Math.round(SECONDS / 2)));
@@ -437,7 +446,16 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
     errors: result.errors + result.timeouts + single.errors + single.timeouts,
     cache: counted,
     ...(commits === undefined ? {} : { commits }),
+    ...(computed === undefined ? {} : { computed }),
   };
+}
+
+/** ton_bridge_response_cache_misses_total of the API (answers computed), when it serves metrics. */
+async function cacheMisses(api: Api): Promise<number | undefined> {
+  if (!api.metrics) return undefined;
+  const text = await fetch(api.metrics).then((res) => res.text());
+  const line = text.split('\n').find((l) => l.startsWith('ton_bridge_response_cache_misses_total'));
+  return line === undefined ? 0 : Number(line.split(' ').at(-1));
 }
 
 async function explainMs(client: pg.Client, text: string, values: readonly unknown[]): Promise<number> {
@@ -554,7 +572,7 @@ function printFigures(title: string, figures: readonly Figure[]): void {
   console.log(`\n  ${title}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const cached = figures.some((f) => f.commits !== undefined);
   console.log(
-    `  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'req/s'.padStart(6)} ${'KB/ans'.padStart(6)} ${'1-conn p99'.padStart(10)} target  result${cached ? '  hits/misses/none (hit ratio), commits' : ''}`,
+    `  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'req/s'.padStart(6)} ${'KB/ans'.padStart(6)} ${'1-conn p99'.padStart(10)} target  result${cached ? '  X-Cache hit/miss/none (hit ratio), commits, answers computed (a miss and the identical ones that waited for it: one)' : ''}`,
   );
   for (const f of figures) {
     const bad = f.non2xx + f.errors;
@@ -563,7 +581,7 @@ function printFigures(title: string, figures: readonly Figure[]): void {
     const ratio = c ? c.hit / Math.max(1, c.hit + c.miss + c.none) : NaN;
     console.log(
       `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}` +
-        (cached && c ? `  ${c.hit}/${c.miss}/${c.none} (${(ratio * 100).toFixed(1)} %), ${f.commits ?? '?'} commits` : ''),
+        (cached && c ? `  ${c.hit}/${c.miss}/${c.none} (${(ratio * 100).toFixed(1)} %), ${f.commits ?? '?'} commits, ${f.computed ?? '?'} computed` : ''),
     );
   }
 }
