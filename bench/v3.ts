@@ -16,6 +16,9 @@
  * message, trace or offset), so no cache of any kind answers the same request twice. Last, every
  * route with the largest values a client may send (offset MAX_OFFSET, limit 1 000, the widest ranges,
  * as many addresses as a URL holds), one at a time, three times each: the slowest of the three.
+ * Last, `transactionsByMessage`, `traces` and `blocks` again with v3's cache at the index head on,
+ * the head moving for real (`headCached`: a copy of the fill whose chain seals a block every
+ * 400 ms), with the hit ratio; `transactions?account=` stays the uncached figure.
  *
  * Targets (issue 23): transactions?account p99 <= 20 ms, transactionsByMessage p99 <= 10 ms,
  * traces?tx_hash (4 transactions) p99 <= 20 ms, blocks?workchain=0&limit=100&sort=desc p99 <= 20 ms,
@@ -24,7 +27,7 @@
  * (`pg ms/statements`), which the machine's load touches less.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
@@ -63,9 +66,9 @@ const FILL_MAX_LAG = 24;
 /** BENCH_V3_FILL_MINUTES: stop the fill after this long (fewer rounds, the same kind of chain); the figures then say how many transactions they ran on. */
 const FILL_MINUTES = Number(process.env['BENCH_V3_FILL_MINUTES'] ?? Infinity);
 
-function databaseUrl(): string {
+function databaseUrl(database = DATABASE): string {
   const url = new URL(ADMIN_URL);
-  url.pathname = `/${DATABASE}`;
+  url.pathname = `/${database}`;
   return url.toString();
 }
 
@@ -307,17 +310,24 @@ interface Api {
   base: string;
   /** The API process's CPU time so far (user + system), ms. */
   cpuMs(): number;
+  /** Its Prometheus metrics URL, when it serves them. */
+  metrics?: string;
   stop(): Promise<void>;
 }
 
 /**
  * The API as `npm start` runs it (bin/ton-http-bridge.js: the chain in its own thread), in its own
- * process so autocannon never shares its event loop: over the chain in `stateFile` and bench_v3,
- * response cache off, its index following the chain. `ready` says when it may be used.
+ * process so autocannon never shares its event loop: over the chain in `stateFile` and `database`
+ * (bench_v3), response cache off unless `cached`, its index following the chain. `ready` says when
+ * it may be used.
  */
-async function startApi(stateFile: string, chainFlags: readonly string[], ready: (api: Api) => Promise<boolean>): Promise<Api> {
+async function startApi(stateFile: string, chainFlags: readonly string[], ready: (api: Api) => Promise<boolean>, database = DATABASE, cached = false): Promise<Api> {
   const port = await freePort();
-  const flags = ['--port', String(port), '--metrics-port', '0', '--keyless-rps', '0', '--cache-size', '0', '--index', 'on', '--database-url', databaseUrl()];
+  // cached: the response cache at its default size and v3's cache at the index head on (its default), and the
+  // metrics server (the cache's counters), else no response cache at all.
+  const metricsPort = cached ? await freePort() : 0;
+  const cacheFlags = cached ? ['--cache-size', '64mb', '--v3-head-cache', 'on'] : ['--cache-size', '0'];
+  const flags = ['--port', String(port), '--metrics-port', String(metricsPort), '--keyless-rps', '0', ...cacheFlags, '--index', 'on', '--database-url', databaseUrl(database)];
   flags.push('--state-file', stateFile, '--save-interval', '0', '--shards', '2', '--accounts', '2', ...chainFlags);
   // BENCH_V3_NODE_FLAGS: more flags for the API's node (e.g. `--cpu-prof --cpu-prof-dir=DIR` to see where a fill's time goes).
   const nodeFlags = (process.env['BENCH_V3_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
@@ -335,7 +345,7 @@ async function startApi(stateFile: string, chainFlags: readonly string[], ready:
     // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks of 10 ms.
     return (Number(fields[11]) + Number(fields[12])) * 10;
   };
-  const api: Api = { root, base: `${root}/api/v3`, cpuMs, stop };
+  const api: Api = { root, base: `${root}/api/v3`, cpuMs, stop, ...(metricsPort ? { metrics: `http://127.0.0.1:${metricsPort}/metrics` } : {}) };
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode})`);
@@ -378,22 +388,51 @@ interface Figure {
   p99Single?: number;
   /** PostgreSQL's own time for one request (all its statements, EXPLAIN ANALYZE), ms. */
   pg?: { ms: number; statements: number };
+  /** The answers' X-Cache at 50 connections: hit, miss, none (not kept, or the head unknown at that moment). */
+  cache?: { hit: number; miss: number; none: number };
+  /** Masterchain blocks the index committed during the 50-connection run (the head moved this often). */
+  commits?: number;
+  /** Computations the response cache made during the 50-connection run (its misses: one per single flight). */
+  computed?: number;
 }
 
 /** autocannon with 50 connections, each request the next path of `paths` (round robin). */
-async function cannon(api: Api, name: string, target: number, paths: readonly string[]): Promise<Figure> {
+async function cannon(api: Api, name: string, target: number, paths: readonly string[], indexHead?: () => Promise<number>): Promise<Figure> {
   const prefix = new URL(api.base).pathname;
   let next = 0;
+  const cache = { hit: 0, miss: 0, none: 0 };
   const run = (connections: number, duration: number) =>
     autocannon({
       url: api.base,
       connections,
       duration,
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: prefix + paths[next++ % paths.length]! }) }],
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path: prefix + paths[next++ % paths.length]! }),
+          // Only where the cache is counted: autocannon reads every body for onResponse, which costs its (the API's neighbour's) CPU.
+          ...(indexHead ? { onResponse } : {}),
+        },
+      ],
     });
+  function onResponse(_status: number, _body: string, _context: unknown, headers: unknown): void {
+    // autocannon keeps the header names as written on the wire (X-Cache).
+    const all = headers as Record<string, string | undefined>;
+    const name = Object.keys(all).find((key) => key.toLowerCase() === 'x-cache');
+    const value = name === undefined ? undefined : all[name];
+    if (value === 'hit') cache.hit++;
+    else if (value === 'miss') cache.miss++;
+    else cache.none++;
+  }
   const cpuBefore = api.cpuMs();
+  const headBefore = await indexHead?.();
+  const computedBefore = await cacheMisses(api);
   const result = await run(CONNECTIONS, SECONDS);
   const cpuPerRequest = (api.cpuMs() - cpuBefore) / Math.max(1, result.requests.total);
+  const commits = headBefore === undefined ? undefined : (await indexHead!()) - headBefore;
+  const computedAfter = await cacheMisses(api);
+  const computed = computedBefore === undefined || computedAfter === undefined ? undefined : computedAfter - computedBefore;
+  const counted = { ...cache };
   // The same requests one at a time: the latency of a request that waits for no other.
   const single = await run(1, Math.max(2, Math.round(SECONDS / 2)));
   return {
@@ -408,7 +447,18 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
     requests: result.requests.total,
     non2xx: result.non2xx + single.non2xx,
     errors: result.errors + result.timeouts + single.errors + single.timeouts,
+    cache: counted,
+    ...(commits === undefined ? {} : { commits }),
+    ...(computed === undefined ? {} : { computed }),
   };
+}
+
+/** ton_bridge_response_cache_misses_total of the API (answers computed), when it serves metrics. */
+async function cacheMisses(api: Api): Promise<number | undefined> {
+  if (!api.metrics) return undefined;
+  const text = await fetch(api.metrics).then((res) => res.text());
+  const line = text.split('\n').find((l) => l.startsWith('ton_bridge_response_cache_misses_total'));
+  return line === undefined ? 0 : Number(line.split(' ').at(-1));
 }
 
 async function explainMs(client: pg.Client, text: string, values: readonly unknown[]): Promise<number> {
@@ -456,10 +506,16 @@ export async function runV3Bench(): Promise<void> {
   // BENCH_V3_FILL_ONLY=1: make (or check) the fill and stop, so a long fill can run outside the
   // bench lock and the measurement later under it.
   if (process.env['BENCH_V3_FILL_ONLY'] === '1') return;
+  // BENCH_V3_CACHED_ONLY=1: only the figures with the cache at the index head (e.g. another BENCH_V3_HOT_KEYS).
+  if (process.env['BENCH_V3_CACHED_ONLY'] === '1') {
+    await headCached(head, await hotSample());
+    return;
+  }
   const api = await startFilledApi(head);
   const client = new pg.Client({ connectionString: databaseUrl() });
   await client.connect();
   const figures: Figure[] = [];
+  let hot = { messages: [] as Buffer[], fourTx: [] as Buffer[] };
   try {
     const count = Number((await client.query<{ n: string }>('select count(*) as n from transactions')).rows[0]!.n);
     const blocks = (await client.query('select 1 from blocks')).rowCount;
@@ -504,20 +560,119 @@ export async function runV3Bench(): Promise<void> {
     figures.push(await cannon(api, 'blocks?workchain=0&limit=100&sort=desc', 20, blockPaths));
     figures.at(-1)!.pg = await pgTimeOf(client, '/blocks', { workchain: '0', limit: '100', sort: 'desc' });
 
-    console.log(`\n  ${CONNECTIONS} connections, ${SECONDS} s each, response cache off, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'req/s'.padStart(6)} ${'KB/ans'.padStart(6)} ${'1-conn p99'.padStart(10)} target  result`);
-    for (const f of figures) {
-      const bad = f.non2xx + f.errors;
-      const pass = f.p99 <= f.target && bad === 0;
-      console.log(
-        `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}`,
-      );
-    }
+    printFigures(`${CONNECTIONS} connections, ${SECONDS} s each, response cache off`, figures);
 
     await largest(api, client, head.seqno, deep, messages[0]!, fourTx[0]!);
+    hot = { messages: messages.slice(0, HOT_KEYS), fourTx: fourTx.slice(0, HOT_KEYS) };
   } finally {
     await client.end();
     await api.stop();
+  }
+  if (process.env['BENCH_V3_HEAD_CACHE'] !== '0') await headCached(head, hot);
+}
+
+function printFigures(title: string, figures: readonly Figure[]): void {
+  console.log(`\n  ${title}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const cached = figures.some((f) => f.commits !== undefined);
+  console.log(
+    `  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'req/s'.padStart(6)} ${'KB/ans'.padStart(6)} ${'1-conn p99'.padStart(10)} target  result${cached ? '  X-Cache hit/miss/none (hit ratio), commits, answers computed (a miss and the identical ones that waited for it: one)' : ''}`,
+  );
+  for (const f of figures) {
+    const bad = f.non2xx + f.errors;
+    const pass = f.p99 <= f.target && bad === 0;
+    const c = f.cache;
+    const ratio = c ? c.hit / Math.max(1, c.hit + c.miss + c.none) : NaN;
+    console.log(
+      `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}` +
+        (cached && c ? `  ${c.hit}/${c.miss}/${c.none} (${(ratio * 100).toFixed(1)} %), ${f.commits ?? '?'} commits, ${f.computed ?? '?'} computed` : ''),
+    );
+  }
+}
+
+/** The cached figures' requests alone, sampled as the uncached run samples them. */
+async function hotSample(): Promise<{ messages: Buffer[]; fourTx: Buffer[] }> {
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    const wide = (await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")).rows[0]!.source;
+    const messages = (
+      await client.query<{ msg_hash: Buffer }>("select msg_hash from messages where direction = 'in' and source is distinct from $1 order by random() limit $2", [wide, HOT_KEYS])
+    ).rows.map((r) => r.msg_hash);
+    const fourTx = (
+      await client.query<{ hash: Buffer }>(
+        `select (select T.hash from transactions as T where T.trace_id = E.trace_id order by T.lt desc limit 1) as hash
+           from traces as E where E.nodes_ = 4 order by random() limit $1`,
+        [HOT_KEYS],
+      )
+    ).rows.map((r) => r.hash);
+    return { messages, fourTx };
+  } finally {
+    await client.end();
+  }
+}
+
+/** BENCH_V3_HOT_KEYS: the cached figures' distinct requests (messages, traces, pages) each. */
+const HOT_KEYS = Number(process.env['BENCH_V3_HOT_KEYS'] ?? 100);
+/** The local chain's block rate while the cached figures run: the head (so every key) moves this often. */
+const LIVE_BLOCK_MS = 400;
+
+/**
+ * The three figures the cache at the index head may answer (transactionsByMessage, traces,
+ * blocks), measured with it on and the head moving for real: the API runs over a copy of the fill
+ * (its database cloned, `bench_v3_live`, and its chain file copied) with the chain sealing a block
+ * every LIVE_BLOCK_MS and the index committing each one, so every key is invalidated at the local
+ * chain's block rate while autocannon runs. Each figure's requests cycle over HOT_KEYS distinct
+ * URLs; the bench counts X-Cache of every answer (the hit ratio) and the commits during the run.
+ * `transactions?account=` is not measured here: it stays the uncached figure above.
+ */
+async function headCached(head: ChainHead, hot: { messages: Buffer[]; fourTx: Buffer[] }): Promise<void> {
+  const liveDatabase = `${DATABASE}_live`;
+  const liveFile = `${head.file}.live`;
+  const started = performance.now();
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${liveDatabase} with (force)`);
+    await admin.query(`create database ${liveDatabase} template ${DATABASE} strategy file_copy`);
+  } finally {
+    await admin.end();
+  }
+  for (const suffix of ['', '.journal']) if (existsSync(head.file + suffix)) copyFileSync(head.file + suffix, liveFile + suffix);
+  console.log(`\n  the fill copied for a live chain (${liveDatabase}, ${path.basename(liveFile)}) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const api = await startApi(
+    liveFile,
+    ['--block-interval', String(LIVE_BLOCK_MS), '--keep-blocks', String(FILL_KEEP_BLOCKS)],
+    async (api) => {
+      const last = await fetch(`${api.base}/masterchainInfo`).then(
+        async (res) => (res.status === 200 ? ((await res.json()) as { last: { seqno: number } }).last.seqno : -1),
+        () => -1,
+      );
+      return last > head.seqno;
+    },
+    liveDatabase,
+    true,
+  );
+  const client = new pg.Client({ connectionString: databaseUrl(liveDatabase) });
+  await client.connect();
+  const indexHead = async () => (await client.query<{ mc_seqno: number }>('select mc_seqno from index_checkpoint')).rows[0]!.mc_seqno;
+  const figures: Figure[] = [];
+  try {
+    figures.push(await cannon(api, 'transactionsByMessage?msg_hash=H', 10, hot.messages.map((h) => `/transactionsByMessage?msg_hash=${hex(h)}`), indexHead));
+    figures.push(await cannon(api, 'traces?tx_hash=H (4 transactions)', 20, hot.fourTx.map((h) => `/traces?tx_hash=${hex(h)}`), indexHead));
+    const pages = Array.from({ length: HOT_KEYS }, (_, i) => `/blocks?workchain=0&limit=100&sort=desc&offset=${i}`);
+    figures.push(await cannon(api, 'blocks?workchain=0&limit=100&sort=desc', 20, pages, indexHead));
+    printFigures(
+      `${CONNECTIONS} connections, ${SECONDS} s each, v3 cache at the index head ON, the chain sealing a block every ${LIVE_BLOCK_MS} ms (the index following), ${HOT_KEYS} distinct requests per figure`,
+      figures,
+    );
+  } finally {
+    await client.end();
+    await api.stop();
+    const drop = new pg.Client({ connectionString: ADMIN_URL });
+    await drop.connect();
+    await drop.query(`drop database if exists ${liveDatabase} with (force)`);
+    await drop.end();
+    for (const suffix of ['', '.journal']) rmSync(liveFile + suffix, { force: true });
   }
 }
 

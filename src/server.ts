@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { createRequestListener, API_VERSION, type AppServices } from './routes';
+import { createIndexReads, createRequestListener, API_VERSION, type AppServices } from './routes';
 import { createApiHttpServer } from './intake';
 import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
@@ -17,6 +17,7 @@ import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './cells';
 import { ChainEventSource, followIndexThread, IndexEventBuilder, pendingEvents, StreamingService, type SourceStatus } from './streaming';
+import { IndexHeadWatcher } from './v3';
 import { PENDING_DEFAULTS, PendingTraces, RedisPendingTraces, type PendingOptions, type PendingTraceStore } from './emulate';
 
 /**
@@ -187,8 +188,21 @@ export async function startServer(
     index.onBlock((block) => void started.committed(block));
     pending = started;
   }
+  // v3's reads, and the head its answers are cached at: both of the read database (a replica's
+  // own head, never the writer's news), re-read at once when this process's index commits.
+  const indexReads = index ? createIndexReads(config, index) : undefined;
+  const headWatcher = index && indexReads && cache && config.v3HeadCache ? new IndexHeadWatcher(indexReads, { pollMs: config.v3HeadPoll }).start() : undefined;
+  if (index && headWatcher) {
+    index.onCommit(() => headWatcher.refresh());
+    index.onRollback(() => headWatcher.refresh());
+  }
   const services: AppServices = {
     config,
+    ...(indexReads ? { indexReads } : {}),
+    // While the index says its database is away, no head: the routes answer 503 as without the cache, never a kept answer.
+    ...(index && headWatcher
+      ? { v3Head: { source: { current: () => (index.health().available ? headWatcher.current() : undefined) }, maxAnswerBytes: config.v3HeadCacheMaxAnswer } }
+      : {}),
     logger,
     streaming,
     ...(pending ? { pending } : {}),
@@ -219,6 +233,7 @@ export async function startServer(
     });
   } catch (err) {
     unobserve();
+    headWatcher?.stop();
     await pending?.close();
     await streaming.close();
     await follower?.stop();
@@ -238,6 +253,7 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      headWatcher?.stop();
       await pending?.close();
       // Streams never end on their own: each gets its reason frame and is closed first.
       await streaming.close();

@@ -21,6 +21,14 @@ export interface CachedAnswer {
 export interface CacheLookup {
   readonly answer: CachedAnswer;
   readonly hit: boolean;
+  /** false: the answer was computed and not kept (its computation said so: `ComputedAnswer.keep`). */
+  readonly kept?: boolean;
+}
+
+/** What a lookup's computation gives: the answer, and whether it may be kept (default yes). */
+export interface ComputedAnswer extends CachedAnswer {
+  /** false: serve it to this lookup (and the ones waiting on it) but keep it nowhere, e.g. an answer too large or made of data the key does not pin. */
+  readonly keep?: boolean;
 }
 
 export interface ResponseCacheOptions {
@@ -119,7 +127,7 @@ export class ResponseCache {
    * for an answer that must not be cached, such as a 5xx). Concurrent calls for one key share a
    * single computation.
    */
-  lookup(key: string, compute: () => Promise<CachedAnswer>): Promise<CacheLookup> {
+  lookup(key: string, compute: () => Promise<ComputedAnswer>): Promise<CacheLookup> {
     const inMemory = this.memory.get(key);
     if (inMemory) {
       responseCacheHits.inc({ level: 'memory' });
@@ -138,7 +146,7 @@ export class ResponseCache {
     return loading;
   }
 
-  private async load(key: string, compute: () => Promise<CachedAnswer>): Promise<CacheLookup> {
+  private async load(key: string, compute: () => Promise<ComputedAnswer>): Promise<CacheLookup> {
     const shared = await this.fromRedis(key);
     if (shared) {
       responseCacheHits.inc({ level: 'redis' });
@@ -146,7 +154,9 @@ export class ResponseCache {
       return { answer: shared, hit: true };
     }
     responseCacheMisses.inc();
-    const answer = await compute();
+    const computed = await compute();
+    const answer: CachedAnswer = { status: computed.status, bytes: computed.bytes };
+    if (computed.keep === false) return { answer, hit: false, kept: false };
     this.remember(key, answer);
     this.toRedis(key, answer);
     return { answer, hit: false };

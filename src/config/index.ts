@@ -320,6 +320,28 @@ export const OPTIONS = {
     min: 0,
     max: 64 * 1024 ** 3,
   },
+  v3HeadCache: {
+    flag: 'v3-head-cache',
+    kind: 'bool',
+    defaultValue: true,
+    description: 'v3: keep answers in the response cache until the index commits its next masterchain block (keyed by the head the read database shows); needs --cache-size > 0',
+  },
+  v3HeadPoll: {
+    flag: 'v3-head-poll',
+    kind: 'int',
+    defaultValue: 100,
+    description: "v3: how often the index's head is read from the read database for --v3-head-cache, ms (the longest a cached answer outlives a commit of another process)",
+    min: 10,
+    max: 60_000,
+  },
+  v3HeadCacheMaxAnswer: {
+    flag: 'v3-head-cache-max-answer',
+    kind: 'bytes',
+    defaultValue: 1024 * 1024,
+    description: 'v3: answers larger than this are not kept by --v3-head-cache, bytes or 1mb',
+    min: 0,
+    max: 1024 ** 3,
+  },
   trustedBlock: {
     flag: 'trusted-block',
     kind: 'string',

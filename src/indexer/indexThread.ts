@@ -140,6 +140,7 @@ export async function startIndexThread(
     logLevel: logger.level,
   };
   const blockListeners = new IndexListeners<CommittedBlockRows>();
+  const commitListeners = new IndexListeners<number>();
   let eventsTarget: ThreadEventsTarget | undefined;
   const streamingAsked = (target: ThreadEventsTarget): StreamingInThread => ({
     module: target.module,
@@ -248,6 +249,9 @@ export async function startIndexThread(
         return;
       case 'health':
         health = message.health;
+        return;
+      case 'committed':
+        commitListeners.emit(message.seqno);
         return;
       case 'block': {
         const block = fromTransferable<CommittedBlockRows>(message.block);
@@ -393,6 +397,7 @@ export async function startIndexThread(
       return remove;
     },
     onRollback: rollbackListeners.add,
+    onCommit: commitListeners.add,
     streamEvents: (target) => {
       eventsTarget = target;
       worker?.postMessage({ type: 'streaming', streaming: streamingAsked(target) } satisfies ToIndexThread);

@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   // Only what the API's thread uses crosses: the rows pending traces match, when it listens.
   let blockRows = data.blockRows;
   index.onBlock((block) => {
+    send({ type: 'committed', seqno: block.mcSeqno });
     if (blockRows) send({ type: 'block', block: toTransferable(committedBlockRows(block)) });
   });
   let streaming: StreamingThreadEvents | undefined;

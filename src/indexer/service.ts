@@ -59,6 +59,11 @@ export interface IndexService {
   health(): IndexHealth;
   /** Each committed masterchain block, in order (what the API needs of it); returns the unsubscribe function. */
   onBlock(listener: (block: CommittedBlockRows) => void): () => void;
+  /**
+   * Each committed masterchain block's seqno, nothing else (no rows cross from the index thread,
+   * unlike `onBlock`); returns the unsubscribe function.
+   */
+  onCommit(listener: (mcSeqno: number) => void): () => void;
   /** Each rollback of a rewound chain (the last common masterchain seqno); returns the unsubscribe function. */
   onRollback(listener: (common: number) => void): () => void;
   /**

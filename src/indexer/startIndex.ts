@@ -116,6 +116,7 @@ export async function startIndex(
     },
     onBlock: blockListeners.add,
     onRollback: rollbackListeners.add,
+    onCommit: (listener) => blockListeners.add((block) => listener(block.mcSeqno)),
     stop: () =>
       (stopping ??= (async () => {
         await metadata?.stop();

@@ -118,6 +118,8 @@ export type FromIndexThread =
   | { readonly type: 'health'; readonly health: IndexHealth }
   /** A committed masterchain block (CommittedBlockRows in toTransferable form), when the API's thread listens. */
   | { readonly type: 'block'; readonly block: unknown }
+  /** A masterchain block committed (its seqno only, always sent: the v3 cache at the head re-reads it). */
+  | { readonly type: 'committed'; readonly seqno: number }
   /** A block's streaming events (streaming's SourceBlock: strings and Maps of strings, no Buffers). */
   | { readonly type: 'events'; readonly block: unknown }
   /** The streaming events above `seqno` are no more (a rollback). */

@@ -127,6 +127,13 @@ export const responseCacheMisses = new Counter({
   registers: [metricsRegistry],
 });
 
+export const v3HeadCacheRequests = new Counter({
+  name: 'ton_bridge_v3_head_cache_requests_total',
+  help: "v3 answers by what the cache at the index's head did: hit, miss (computed and kept), not_kept (computed, too large or made of off-chain documents), no_head (the read database's head unknown: not looked up)",
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
 export const responseCacheBytes = new Gauge({
   name: 'ton_bridge_response_cache_bytes',
   help: 'Bytes held by the in-memory response cache (answers, keys and per-entry bookkeeping), bounded by --cache-size',

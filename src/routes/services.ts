@@ -6,7 +6,7 @@ import type { HandlerTable } from '../methods';
 import type { IndexService } from '../indexer';
 import type { LiteGateway } from '../liteclient';
 import type { LocalnetControlApi } from '../localnet';
-import type { V3Database } from '../v3';
+import type { IndexHeadSource, V3Database } from '../v3';
 import type { StreamingService } from '../streaming';
 import type { PendingTraceStore } from '../emulate';
 
@@ -32,6 +32,11 @@ export interface AppServices {
    * Built from `index`'s store by the server; tests may give their own database.
    */
   readonly indexReads?: V3Database;
+  /**
+   * The cache at the index's head for v3 (`--v3-head-cache`): the head read from `indexReads`'
+   * database and the largest answer kept; absent = off (or no response cache, or no index).
+   */
+  readonly v3Head?: { readonly source: IndexHeadSource; readonly maxAnswerBytes: number };
   /**
    * Traces of the messages sent through this server, emulated at once and kept until the index
    * commits them (src/emulate/pending.ts); absent with the index off.

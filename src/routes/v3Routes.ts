@@ -18,6 +18,8 @@ import {
   V3_ROUTES,
   type V3Database,
 } from '../v3';
+import type { AppConfig } from '../config';
+import type { IndexService } from '../indexer';
 import type { AppServices } from './services';
 import { bodyObject, callV2, missingParameter, sendV3Error, v3Pipeline } from './v3Pipeline';
 
@@ -120,9 +122,15 @@ const decodeFromBody: Endpoint = async (_services, req) => {
  */
 function indexReadsOf(services: AppServices): V3Database | undefined {
   if (services.indexReads) return services.indexReads;
-  const index = services.index;
-  if (!index) return undefined;
-  const url = services.config.databaseReadUrl ?? services.config.databaseUrl;
+  return services.index ? createIndexReads(services.config, services.index) : undefined;
+}
+
+/**
+ * The reads of the indexed routes over `index` (the server builds them once: the routes and the
+ * head of the cache at the index's head read the same database, `--database-read-url` when given).
+ */
+export function createIndexReads(config: AppConfig, index: IndexService): V3Database {
+  const url = config.databaseReadUrl ?? config.databaseUrl;
   // The embedded store opens in the background: its pool exists only once it is open.
   let reads: V3Database | undefined = url && index.kind === 'postgres' ? createV3Database(url, { allowExitOnIdle: true }) : undefined;
   return {
@@ -143,6 +151,7 @@ export function createV3Router(services: AppServices): Router {
     createIndexedRouter(V3_ROUTES, {
       database: indexReadsOf(services),
       cache: services.cache,
+      ...(services.v3Head ? { head: services.v3Head } : {}),
       testnet: services.config.network === 'testnet',
       ...(services.pending ? { pending: services.pending } : {}),
       ...(services.index?.metadata ? { metadataFetch: services.index.metadata } : {}),

@@ -2,8 +2,9 @@ import { Router, type Request, type Response } from 'express';
 import { canonicalParams, responseKey, type ResponseCache } from '../cache';
 import { ApiError } from '../errors';
 import { masterchainRootHash } from './sql/blocks';
-import { httpRequestDuration, httpRequests } from '../metrics';
+import { httpRequestDuration, httpRequests, v3HeadCacheRequests } from '../metrics';
 import { IndexUnavailableError, type V3Database } from './db';
+import type { IndexHeadSource } from './head';
 import { V3Query } from './params/query';
 import { toBool } from './params/rules';
 import type { AnyRoute, RequestSettings, RouteContext } from './routes/route';
@@ -21,6 +22,16 @@ export interface V3RouterOptions {
   readonly pending?: RouteContext['pending'];
   /** The off-chain metadata fetcher (src/indexer), when `--metadata-fetch` is on. */
   readonly metadataFetch?: RouteContext['metadataFetch'];
+  /**
+   * The cache at the index's head: every other answer (a route not `notIndexed`, no pin) is kept
+   * under a key holding the head the read database shows (head.ts) and so is valid until the next
+   * commit. Absent: only pinned answers are cached.
+   */
+  readonly head?: {
+    readonly source: IndexHeadSource;
+    /** Larger answers are served and not kept, bytes. */
+    readonly maxAnswerBytes: number;
+  };
   /** Writes an error answer (`{"error": text}`, logging what is ours to fix). */
   readonly sendError: (req: Request, res: Response, err: unknown) => void;
 }
@@ -72,6 +83,10 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
           res.status(200).type('application/json').set('X-Cache', hit ? 'hit' : 'miss').send(answer.bytes);
           return;
         }
+        if (options.cache && options.head && pinned === undefined && !route.notIndexed) {
+          await sendAtHead(res, label, req, route, context, params, options.cache, options.head);
+          return;
+        }
         sendAnswer(res, await route.run(context, params));
       } catch (err) {
         options.sendError(req, res, err);
@@ -80,6 +95,44 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
     router.all(route.path, (req, res) => options.sendError(req, res, new ApiError('methodNotAllowed', 'Method Not Allowed')));
   }
   return router;
+}
+
+/**
+ * An answer cached at the index's head. The head is taken BEFORE the route runs, and the key holds
+ * it: the rows the route reads are then at least that head's (a commit landing meanwhile can only
+ * add newer ones), so no key ever holds an answer older than its head. The head changes with the
+ * next commit (seen at once when this process's index commits, within `--v3-head-poll` when
+ * another's does), and the answers kept under the old one are never asked for again (the LRU
+ * drops them). Unknown head (database away, a commit just reported): not looked up at all.
+ */
+async function sendAtHead(
+  res: Response,
+  label: string,
+  req: Request,
+  route: AnyRoute,
+  context: RouteContext,
+  params: unknown,
+  cache: ResponseCache,
+  head: NonNullable<V3RouterOptions['head']>,
+): Promise<void> {
+  const at = await head.source.current();
+  if (!at) {
+    v3HeadCacheRequests.inc({ outcome: 'no_head' });
+    sendAnswer(res, await route.run(context, params));
+    return;
+  }
+  const key = responseKey(`${label}@head`, { query: canonicalParams(req.query), settings: context.settings, head: at.token }, at.rootHash);
+  const { answer, hit, kept } = await cache.lookup(key, async () => {
+    let offIndex = false;
+    const answer = await route.run({ ...context, offIndex: () => (offIndex = true) }, params);
+    const bytes = Buffer.from(JSON.stringify(answer));
+    return { status: 200, bytes, keep: !offIndex && bytes.length <= head.maxAnswerBytes };
+  });
+  v3HeadCacheRequests.inc({ outcome: hit ? 'hit' : kept === false ? 'not_kept' : 'miss' });
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8').set('Content-Length', String(answer.bytes.length));
+  // An answer not kept carries no X-Cache, as an answer of a route that is never cached.
+  if (kept !== false) res.set('X-Cache', hit ? 'hit' : 'miss');
+  res.end(answer.bytes);
 }
 
 /**

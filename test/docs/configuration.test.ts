@@ -20,7 +20,7 @@ interface DocRow {
 function documentedOptions(): DocRow[] {
   const text = fs.readFileSync(DOC, 'utf8');
   const rows: DocRow[] = [];
-  for (const match of text.matchAll(/^\| `--([a-z-]+)` \| `([A-Z_]+)` \|([^|]*)\|/gm)) {
+  for (const match of text.matchAll(/^\| `--([a-z0-9-]+)` \| `([A-Z0-9_]+)` \|([^|]*)\|/gm)) {
     rows.push({ flag: match[1]!, variable: match[2]!, defaultText: match[3]!.trim() });
   }
   return rows;

@@ -3,7 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { ResponseCache } from '../../src/cache/responseCache';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createV3Database } from '../../src/v3';
+import { createV3Database, type IndexHead } from '../../src/v3';
 import {
   CONTRACT,
   createIndexDatabase,
@@ -448,6 +448,53 @@ describe('errors and headers', () => {
     expect((await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=9')).status).toBe(404);
     expect((await request(cached.app).get('/api/v3/masterchainBlockShardState?seqno=9')).headers['x-cache']).toBeUndefined();
     expect((await request(cached.app).get(`/api/v3/transactions?account=${WALLET}`)).headers['x-cache']).toBeUndefined();
+  });
+
+  test('answers cached at the index head: keyed by the head, not kept when off-chain documents or the size say so; pending routes never', async () => {
+    let head: IndexHead | undefined = { mcSeqno: 2, rootHash: hashOf('head 2'), token: '2:a' };
+    const source = { current: () => head };
+    const cached = buildTestApp(['--keyless-rps', '0'], {
+      indexReads: reads,
+      cache: new ResponseCache({ maxBytes: 1 << 20, logger: pino({ level: 'silent' }) }),
+      v3Head: { source, maxAnswerBytes: 4_000 },
+    });
+    const at = async (path: string) => {
+      const res = await request(cached.app).get(`/api/v3${path}`);
+      return { cache: res.headers['x-cache'] as string | undefined, text: res.text, status: res.status };
+    };
+    const history = `/transactions?account=${WALLET}&limit=1`;
+    const [first, second] = [await at(history), await at(history)];
+    expect([first.status, first.cache, second.cache]).toEqual([200, 'miss', 'hit']);
+    expect(second.text).toBe(first.text);
+    // Another setting is another key.
+    expect((await request(cached.app).get(`/api/v3${history}`).set('X-No-Address-Book', '1')).headers['x-cache']).toBe('miss');
+    // A new head (the next commit): the same request is computed again.
+    head = { mcSeqno: 3, rootHash: hashOf('head 3'), token: '3:b' };
+    expect((await at(history)).cache).toBe('miss');
+    expect((await at(history)).cache).toBe('hit');
+    // The head unknown (database away, a commit just reported): answered, not looked up.
+    head = undefined;
+    expect(await at(history)).toMatchObject({ status: 200, cache: undefined });
+    head = { mcSeqno: 3, rootHash: hashOf('head 3'), token: '3:b' };
+    // Larger than the bound: served, not kept.
+    const big = await at(`/transactions?account=${WALLET}&limit=10`);
+    expect(big.text.length).toBeGreaterThan(4_000);
+    expect([big.cache, (await at(`/transactions?account=${WALLET}&limit=10`)).cache]).toEqual([undefined, undefined]);
+    // Pending traces are this server's memory, not the index: never cached.
+    expect((await at(`/pendingTraces?account=${WALLET}`)).cache).toBeUndefined();
+    expect((await at(`/pendingTraces?account=${WALLET}`)).cache).toBeUndefined();
+    // A jetton whose content names an off-chain document: its metadata reads metadata_cache,
+    // which the fetcher writes with no commit, so the answer is not kept.
+    const jetton = `0:${'DD'.repeat(32)}`;
+    await db.client.query('insert into jetton_masters (address, jetton_content) values ($1, $2::jsonb)', [jetton, JSON.stringify({ uri: 'https://example.invalid/jetton.json' })]);
+    try {
+      expect([(await at(`/metadata?address=${jetton}`)).cache, (await at(`/metadata?address=${jetton}`)).cache]).toEqual([undefined, undefined]);
+      // On-chain content only: kept.
+      await db.client.query('update jetton_masters set jetton_content = $2::jsonb where address = $1', [jetton, JSON.stringify({ name: 'On chain' })]);
+      expect([(await at(`/metadata?address=${jetton}&x=1`)).cache, (await at(`/metadata?address=${jetton}&x=1`)).cache]).toEqual(['miss', 'hit']);
+    } finally {
+      await db.client.query('delete from jetton_masters where address = $1', [jetton]);
+    }
   });
 
   test('without the index: validation first, then 503', async () => {

@@ -131,7 +131,7 @@ export const raws = (query: V3Query, name: string) => accountList(query, name).m
 /** QueryMetadataImpl for the accounts an answer names (sql/metadata.ts), `{}` when the client asked for none. */
 export async function metadataFor(context: RouteContext, addresses: readonly (string | null)[]): Promise<Record<string, AddressMetadataJson>> {
   if (context.settings.noMetadata) return {};
-  return queryAddressMetadata(context.db, addresses, context.metadataFetch);
+  return queryAddressMetadata(context.db, addresses, context.metadataFetch, context.offIndex);
 }
 
 /** `address_book` of the accounts an answer names, `{}` when it names none. */

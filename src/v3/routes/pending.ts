@@ -95,6 +95,8 @@ function supportedTypes(context: RouteContext, supported: readonly string[]): Re
 
 export const pendingTransactions = defineRoute({
   path: '/pendingTransactions',
+  // This server's emulated traces, in memory: nothing a commit of the index makes.
+  notIndexed: true,
   summary: 'Transactions of pending (emulated) traces of messages sent through this server',
   parameters: [
     { name: 'account', type: 'string', list: true },
@@ -142,6 +144,8 @@ async function entriesOf(context: RouteContext, request: ReturnType<typeof pendi
 
 export const pendingTraces = defineRoute({
   path: '/pendingTraces',
+  // This server's emulated traces, in memory: nothing a commit of the index makes.
+  notIndexed: true,
   summary: 'Pending (emulated) traces of messages sent through this server',
   parameters: [
     { name: 'account', type: 'string' },
@@ -161,6 +165,8 @@ export const pendingTraces = defineRoute({
 
 export const pendingActions = defineRoute({
   path: '/pendingActions',
+  // This server's emulated traces, in memory: nothing a commit of the index makes.
+  notIndexed: true,
   summary: 'Actions of pending (emulated) traces of messages sent through this server',
   parameters: [
     { name: 'account', type: 'string' },

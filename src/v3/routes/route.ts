@@ -19,6 +19,12 @@ export interface RouteContext {
   readonly pending?: Pick<PendingTraceStore, 'findByAccount' | 'findByExternalHash'>;
   /** The off-chain metadata fetcher (`--metadata-fetch`): asked, never awaited, for URIs the cache lacks. */
   readonly metadataFetch?: { request(uris: readonly string[]): void };
+  /**
+   * Told when the answer reads rows a commit does not make: the off-chain documents of
+   * `metadata_cache`, written by the metadata fetcher whenever a fetch ends. Such an answer is not
+   * kept by the cache at the index's head (http.ts).
+   */
+  readonly offIndex?: () => void;
 }
 
 /**
@@ -38,6 +44,13 @@ export interface V3Route<Params> {
    * chain rewound to another block there gets another key). Undefined: never cached.
    */
   immutableAt?(params: Params, settings: RequestSettings): number | undefined;
+  /**
+   * true: the answer is made of what the index does not commit (the pending routes: this server's
+   * emulated traces in memory), so the cache at the index's head never keeps it. Every other
+   * route's answer is a function of the committed rows (and of `offIndex`'s reads, reported at run
+   * time).
+   */
+  readonly notIndexed?: true;
 }
 
 export interface RouteParameter {

@@ -59,11 +59,14 @@ export interface MetadataFetchRequests {
 /**
  * QueryMetadataImpl: the token_info of every token among the addresses (jetton wallets also bring
  * their masters). URIs the cache lacks (or holds expired) are handed to `fetcher`, not awaited.
+ * `offIndex` is called when the answer depends on `metadata_cache` (a token with an off-chain URI:
+ * its row, or its absence, changes when a fetch ends, with no commit of the index).
  */
 export async function queryAddressMetadata(
   db: V3Database,
   addresses: readonly (string | null)[],
   fetcher?: MetadataFetchRequests,
+  offIndex?: () => void,
 ): Promise<Record<string, AddressMetadataJson>> {
   const named = [...new Set(addresses.filter((a): a is string => a !== null))];
   if (named.length === 0) return {};
@@ -74,6 +77,7 @@ export async function queryAddressMetadata(
   const asked = new Set(named);
   const tokens = await queryTokenContents(db, [...named, ...new Set(wallets.map((w) => w.jetton).filter((j) => !asked.has(j)))]);
   const uris = [...new Set(tokens.map((t) => contentUri(t.content)).filter((u): u is string => u !== undefined))];
+  if (uris.length > 0) offIndex?.();
   const cached = await queryCachedDocuments(db, uris);
   if (fetcher) {
     const now = Date.now() / 1000;
