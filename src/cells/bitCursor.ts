@@ -1,11 +1,5 @@
 import type { Cell } from '@ton/core';
-
-/** The fields of @ton/core's BitString (its bits are `length` bits of `data` from bit `offset`). */
-interface BitStringFields {
-  readonly _data: Buffer;
-  readonly _offset: number;
-  readonly _length: number;
-}
+import { bitStringFields, readBytes, readUintBig, readUintNumber } from './bitRead';
 
 /** A read past a cell's bits or refs, or a layout the reader does not take (the caller falls back). */
 export class CursorError extends Error {
@@ -30,7 +24,7 @@ export class BitCursor {
   private refIndex = 0;
 
   constructor(private readonly cell: Cell) {
-    const bits = cell.bits as unknown as BitStringFields;
+    const bits = bitStringFields(cell.bits);
     this.data = bits._data;
     this.start = bits._offset;
     this.pos = bits._offset;
@@ -69,18 +63,8 @@ export class BitCursor {
   uint(bits: number): number {
     if (bits > 48) throw new CursorError(`uint of ${bits} bits does not fit a number`);
     this.need(bits);
-    let value = 0;
-    let left = bits;
-    let p = this.pos;
-    while (left > 0) {
-      const inByte = p & 7;
-      const take = Math.min(8 - inByte, left);
-      const chunk = (this.data[p >> 3]! >> (8 - inByte - take)) & ((1 << take) - 1);
-      value = value * (1 << take) + chunk;
-      p += take;
-      left -= take;
-    }
-    this.pos = p;
+    const value = readUintNumber(this.data, this.pos, bits);
+    this.pos += bits;
     return value;
   }
 
@@ -93,13 +77,9 @@ export class BitCursor {
 
   /** An unsigned integer of any width as a bigint. */
   uintBig(bits: number): bigint {
-    let value = 0n;
-    let left = bits;
-    while (left > 0) {
-      const take = Math.min(32, left);
-      value = (value << BigInt(take)) | BigInt(this.uint(take));
-      left -= take;
-    }
+    this.need(bits);
+    const value = readUintBig(this.data, this.pos, bits);
+    this.pos += bits;
     return value;
   }
 
@@ -116,21 +96,8 @@ export class BitCursor {
   /** `bytes` whole bytes, copied (the caller may keep them). */
   bytes(bytes: number): Buffer {
     this.need(bytes * 8);
-    const out = Buffer.allocUnsafe(bytes);
-    const p = this.pos;
-    const shift = p & 7;
-    const first = p >> 3;
-    if (shift === 0) {
-      this.data.copy(out, 0, first, first + bytes);
-    } else {
-      for (let i = 0; i < bytes; i++) {
-        const hi = this.data[first + i]!;
-        // The byte after may lie past the buffer only when its bits are not needed.
-        const lo = this.data[first + i + 1] ?? 0;
-        out[i] = ((hi << shift) | (lo >> (8 - shift))) & 0xff;
-      }
-    }
-    this.pos = p + bytes * 8;
+    const out = readBytes(this.data, this.pos, bytes);
+    this.pos += bytes * 8;
     return out;
   }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { BitString } from '@ton/core';
+import { bitStringFields } from './bitRead';
 
 /**
  * @ton/core computes the SHA-256 of every cell it builds or decodes (Cell's constructor hashes
@@ -32,13 +33,6 @@ interface Sha256Module {
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself is what is patched
 const sha256Module = require('@ton/crypto/dist/primitives/sha256') as Sha256Module;
 
-/** The fields of @ton/core's BitString (its bits are `length` bits of `data` from bit `offset`). */
-interface BitStringFields {
-  readonly _data: Buffer;
-  readonly _offset: number;
-  readonly _length: number;
-}
-
 interface PaddedBitsModule {
   bitsToPaddedBuffer: (bits: BitString) => Buffer;
 }
@@ -55,7 +49,7 @@ const slowPaddedBits = paddedBitsModule.bitsToPaddedBuffer;
  * bytes are the same: test/unit/cellHashing.test.ts compares both on random bit strings.
  */
 export function fastPaddedBits(bits: BitString): Buffer {
-  const { _data: data, _offset: offset, _length: length } = bits as unknown as BitStringFields;
+  const { _data: data, _offset: offset, _length: length } = bitStringFields(bits);
   if (offset % 8 !== 0 || !Buffer.isBuffer(data)) return slowPaddedBits(bits);
   const bytes = Math.ceil(length / 8);
   const start = offset / 8;
