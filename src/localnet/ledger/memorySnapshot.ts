@@ -45,6 +45,7 @@ export function storeOfState(zeroStates: { masterchain: ZeroState; basechain: Ze
     }
     store.add(mc);
   });
+  store.holdHeadStates();
   return store;
 }
 
