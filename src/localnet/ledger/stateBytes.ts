@@ -124,12 +124,14 @@ function stateOf(block: BlockWithState): Cell {
     base = prev;
   }
   for (let i = path.length - 1; i >= 0; i--) {
-    const next = path[i];
     // Block layout: `block#11ef55aa global_id info:^ value_flow:^ state_update:^ extra:^`.
-    state = applyMerkleUpdate(state, next.root.refs[2]);
+    state = applyMerkleUpdate(state, path[i].root.refs[2]);
     applied++;
-    rebuilt.set(next, state);
-    while (rebuilt.size > CACHE_STATES) rebuilt.delete(rebuilt.keys().next().value as BlockWithState);
   }
+  // Only the state asked for is kept: the steps to it would push out the states other queries
+  // come back to (an account's state asked of the two shards of one old round, by a client
+  // retrying, rebuilt each time from the checkpoint: seconds of the chain's thread each).
+  rebuilt.set(block, state);
+  while (rebuilt.size > CACHE_STATES) rebuilt.delete(rebuilt.keys().next().value as BlockWithState);
   return state;
 }
