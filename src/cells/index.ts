@@ -7,7 +7,7 @@ export { PersistentDict } from './persistentDict';
 export type { Augmentation, DictSpec } from './persistentDict';
 export { dictEntriesAfter, dictLookupPath, dictLookupPathInline, forEachDictLeaf } from './dictPath';
 export type { DictPath } from './dictPath';
-export { prunedBranch, pruneTree, merkleProof, merkleUpdate, merkleUpdateStub, applyMerkleUpdate, merkleProofContent, collectSubtree } from './merkle';
+export { prunedBranch, pruneTree, merkleProof, merkleUpdate, merkleUpdateStub, merkleProofContent, collectSubtree } from './merkle';
 export type { KeepSet } from './merkle';
 export { CellInterner } from './internedBoc';
 export {

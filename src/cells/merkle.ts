@@ -1,4 +1,4 @@
-import { beginCell, Cell, CellType, convertToMerkleProof } from '@ton/core';
+import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
 
 /** A pruned branch (exotic type 1) standing for a level-0 `cell` inside a depth-1 Merkle proof. */
 export function prunedBranch(cell: Cell): Cell {
@@ -123,59 +123,6 @@ export function merkleUpdate(oldRoot: Cell, newRoot: Cell): Cell {
   // built and hashed by @ton/core; at 50 transfers a second these were a seal's largest garbage).
   const pruned = new Map<Cell, Cell>();
   return merkleUpdateCell(oldRoot, newRoot, pruneTree(oldRoot, { open: oldOpen }, pruned), pruneTree(newRoot, { open: newOpen }, pruned));
-}
-
-/**
- * The new tree of a `!merkle_update#04` made from `oldRoot` (the whole state it was made from),
- * as a whole level-0 tree: TON's MerkleUpdate::apply. Every pruned branch of the update's new tree
- * names a subtree both states share, which the old tree prunes too (merkleUpdate above), so the
- * full cells behind the old tree's pruned branches, found by walking it beside `oldRoot`, are the
- * ones the new tree's pruned branches stand for. Cells of the new tree with no pruned branch below
- * them (an account the block changed, whole) are taken as they are; the rest (the paths from the
- * root to the changes) are rebuilt over the full cells. The result shares every unchanged cell
- * with `oldRoot`; its hash is checked against the update's new hash. Costs the update's size, not
- * the state's.
- */
-export function applyMerkleUpdate(oldRoot: Cell, update: Cell): Cell {
-  const head = update.beginParse(true);
-  if (!update.isExotic || update.refs.length !== 2 || head.loadUint(8) !== 4) throw new Error('not a Merkle update cell');
-  const oldHash = head.loadBuffer(32);
-  const newHash = head.loadBuffer(32);
-  if (!oldRoot.hash(0).equals(oldHash)) throw new Error('a Merkle update applied to another state than its old one');
-  const [oldTree, newTree] = update.refs;
-  // The old tree is the old state with pruned branches: the same shape, cell for cell.
-  const shared = new Map<string, Cell>();
-  const seen = new Set<Cell>();
-  const stack: Cell[] = [oldTree, oldRoot];
-  while (stack.length > 0) {
-    const full = stack.pop() as Cell;
-    const side = stack.pop() as Cell;
-    if (seen.has(side)) continue;
-    seen.add(side);
-    if (side.type === CellType.PrunedBranch) {
-      shared.set(side.hash(0).toString('latin1'), full);
-      continue;
-    }
-    if (side.refs.length !== full.refs.length) throw new Error('a Merkle update whose old tree is not the state it is applied to');
-    for (let i = 0; i < side.refs.length; i++) stack.push(side.refs[i], full.refs[i]);
-  }
-  const built = new Map<Cell, Cell>();
-  const build = (side: Cell): Cell => {
-    if (side.level() === 0) return side;
-    if (side.type === CellType.PrunedBranch) {
-      const full = shared.get(side.hash(0).toString('latin1'));
-      if (!full) throw new Error('a Merkle update prunes a cell its old tree does not hold');
-      return full;
-    }
-    const done = built.get(side);
-    if (done) return done;
-    const cell = new Cell({ exotic: side.isExotic, bits: side.bits, refs: side.refs.map(build) });
-    built.set(side, cell);
-    return cell;
-  };
-  const root = build(newTree);
-  if (!root.hash(0).equals(newHash)) throw new Error('a Merkle update whose new tree does not hash to its new state');
-  return root;
 }
 
 /** The content of a Merkle proof cell (its single reference) after checking the exotic type. */

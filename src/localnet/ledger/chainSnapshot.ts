@@ -4,7 +4,6 @@ import { decodeBocFast } from '../../cells';
 import { loadBlockInfo } from '../../tlb';
 import { BlockMeta, collectTransactionCells, coolBlock } from './blockBytes';
 import { BASECHAIN, BlockId, FULL_SHARD, MASTERCHAIN, shardOfIdent } from './ids';
-import { heldState, STATE_NOT_SAVED } from './stateBytes';
 import { BlockStore, StoredBlock, StoredTransaction } from './store';
 import type { LiveChain } from './liveChain';
 import { LocalValidator } from './validator';
@@ -33,23 +32,18 @@ export interface InFlightMessage {
  * A block as saved: its BoC and its state (cells: states share their unchanged cells, so a file
  * holds each once). `meta` (state files from version 4, journal round records from kind 2) lets a
  * restore index the block without decoding it; older files held the block as cells (`root`).
- * `state` is null for a block whose state is derived from the previous block's (stateBytes.ts;
- * state files from version 5): the previous block is then saved too, just before it.
  */
 export interface SavedBlock {
   boc: Buffer;
-  state: Cell | null;
+  state: Cell;
   fileHash: Buffer;
   meta?: BlockMeta;
   root?: Cell;
 }
 
-/**
- * The saved form of a stored block (its meta read from the stored fields: nothing is decoded),
- * with its state when it is held as cells (`withState`: always, rebuilt if derived).
- */
-export function savedBlockOf(block: StoredBlock, withState = false): SavedBlock {
-  return { boc: block.boc, state: withState ? block.state : heldState(block), fileHash: block.id.fileHash, meta: block };
+/** The saved form of a stored block (its meta read from the stored fields: nothing is decoded). */
+export function savedBlockOf(block: StoredBlock): SavedBlock {
+  return { boc: block.boc, state: block.state, fileHash: block.id.fileHash, meta: block };
 }
 
 /** Seqno and root hash of a saved block. */
@@ -84,8 +78,7 @@ export function restoredBlock(saved: SavedBlock, signature: Buffer | null): Stor
     endLt: meta.endLt,
     keyBlock: meta.keyBlock,
     prevKeyBlockSeqno: meta.prevKeyBlockSeqno,
-    // Saved without its state: the store derives it from the previous block's (stateBytes.ts).
-    state: saved.state ?? STATE_NOT_SAVED,
+    state: saved.state,
     transactions: meta.transactions.map((t) => ({ workchain: id.workchain, address: t.address, lt: t.lt, hash: t.hash, cell: NOT_DECODED, prevLt: t.prevLt, prevHash: t.prevHash, block: id })),
     masterchainSeqno: id.seqno,
     shardTops: [],
@@ -131,7 +124,7 @@ function restoredFromCells(saved: SavedBlock, root: Cell, signature: Buffer | nu
     endLt: info.endLt,
     keyBlock: info.keyBlock,
     prevKeyBlockSeqno: info.prevKeyBlockSeqno,
-    state: saved.state ?? STATE_NOT_SAVED,
+    state: saved.state,
     transactions,
     // Every round makes one block in every shard, so a shard block's seqno is its round's.
     masterchainSeqno: info.seqno,
@@ -140,14 +133,10 @@ function restoredFromCells(saved: SavedBlock, root: Cell, signature: Buffer | nu
   };
 }
 
-/**
- * The saved form of every stored block: the masterchain and each basechain shard. A derived state
- * is left out (the file's reader derives it again) unless the block before it is not saved (the
- * first block of the kept window after dropped ones): that state is rebuilt and saved.
- */
+/** The saved form of every stored block: the masterchain and each basechain shard. */
 export function savedBlocks(store: BlockStore, shards: readonly bigint[]): Pick<ChainSnapshot, 'masterchain' | 'basechain'> {
   const blocks = (wc: number, shard: bigint): SavedBlock[] =>
-    store.blocks(wc, shard).map((block, i, list) => savedBlockOf(block, i === 0 || list[i - 1].id.seqno !== block.id.seqno - 1));
+    store.blocks(wc, shard).map(savedBlockOf);
   return {
     masterchain: blocks(MASTERCHAIN, FULL_SHARD),
     basechain: shards.map((shard) => ({ shard, blocks: blocks(BASECHAIN, shard) })),

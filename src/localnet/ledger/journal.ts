@@ -87,16 +87,10 @@ function cellKey(hash: Buffer): string {
   return hash.toString('latin1');
 }
 
-/** A journaled round's block is the newest of its chain: its state is held as cells. */
-function stateOfRound(block: SavedBlock): Cell {
-  if (!block.state) throw new Error(`a journaled round's block ${block.fileHash.toString('hex')} has no state`);
-  return block.state;
-}
-
 /** The round's roots in record order: the mc state, each shard's state, libs, the messages in flight. */
 function roundRoots(round: JournalRound): Cell[] {
-  const roots = [stateOfRound(round.masterchain)];
-  for (const { block } of round.basechain) roots.push(stateOfRound(block));
+  const roots = [round.masterchain.state];
+  for (const { block } of round.basechain) roots.push(block.state);
   if (round.libs) roots.push(round.libs);
   for (const m of round.inFlight) roots.push(m.message);
   return roots;
@@ -304,8 +298,7 @@ export function snapshotRoots(snap: ChainSnapshot): Cell[] {
   // Block roots only when a file older than the blocks' bytes held them as cells.
   for (const b of [...snap.masterchain, ...snap.basechain.flatMap((chain) => chain.blocks)]) {
     if (b.root) roots.push(b.root);
-    // A derived state (stateBytes.ts) is not in the file: its cells are none of the file's.
-    if (b.state) roots.push(b.state);
+    roots.push(b.state);
   }
   return roots;
 }

@@ -45,7 +45,6 @@ export function storeOfState(zeroStates: { masterchain: ZeroState; basechain: Ze
     }
     store.add(mc);
   });
-  store.holdHeadStates();
   return store;
 }
 

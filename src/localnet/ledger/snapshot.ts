@@ -15,11 +15,10 @@ import { ChainSnapshot, restoredBlock, SavedBlock } from './chainSnapshot';
 const MAGIC = Buffer.from('LNET');
 /**
  * 2: several basechain shards; 3: the chains may have a gap (a retention window after the
- * key-block rounds); 4: blocks as BoC bytes after the states' BoC; 5: a block whose state is
- * derived from the previous block's (stateBytes.ts) has no state in the BoC (`derived`).
+ * key-block rounds); 4: blocks as BoC bytes after the states' BoC.
  */
-const VERSION = 5;
-const READABLE_VERSIONS = [2, 3, 4, 5];
+const VERSION = 4;
+const READABLE_VERSIONS = [2, 3, 4];
 
 /** A chain snapshot plus what the server around it needs to come back identical. */
 export interface LocalnetSnapshot {
@@ -46,11 +45,6 @@ interface Header {
   inFlight?: number[];
   /** Version 4: bytes of the states' BoC; the blocks' bytes follow it. */
   cellsLength?: number;
-  /**
-   * Version 5: the indexes (in its list of blocks) of the masterchain's and of each basechain
-   * shard's blocks saved without a state (derived from the block before, which is saved too).
-   */
-  derived?: { masterchain: number[]; basechain: number[][] };
 }
 
 /** `cache`: nodes kept from the previous saves of the same chain, so a save encodes what is new. */
@@ -100,13 +94,12 @@ function snapshotParts(snap: LocalnetSnapshot): { header: Header; roots: Cell[];
       shard: chain.shard.toString(16),
       fileHashes: chain.blocks.map((b) => b.fileHash.toString('hex')),
     })),
-    derived: { masterchain: stateless(c.masterchain), basechain: c.basechain.map((chain) => stateless(chain.blocks)) },
   };
   const roots: Cell[] = [c.config, c.zeroStates.masterchain, c.zeroStates.basechain];
   if (c.libs) roots.push(c.libs);
   const blocks: Buffer[] = [];
   for (const b of [...c.masterchain, ...c.basechain.flatMap((chain) => chain.blocks)]) {
-    if (b.state) roots.push(b.state);
+    roots.push(b.state);
     blocks.push(...lengthPrefixed(b.boc), ...lengthPrefixed(encodeBlockMeta(b.meta ?? restoredBlock(b, null))));
   }
   if (c.inFlight && c.inFlight.length > 0) {
@@ -114,15 +107,6 @@ function snapshotParts(snap: LocalnetSnapshot): { header: Header; roots: Cell[];
     roots.push(...c.inFlight.map((m) => m.message));
   }
   return { header, roots, blocks };
-}
-
-/** Indexes of the blocks saved without a state. */
-function stateless(blocks: readonly SavedBlock[]): number[] {
-  const out: number[] = [];
-  blocks.forEach((b, i) => {
-    if (!b.state) out.push(i);
-  });
-  return out;
 }
 
 export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
@@ -151,17 +135,15 @@ export function decodeSnapshot(data: Buffer): LocalnetSnapshot {
   const masterchainZero = root();
   const basechainZero = root();
   const libs = header.hasLibs ? root() : null;
-  const blocks = (fileHashes: string[], derivedIndexes: readonly number[] = []): SavedBlock[] => {
-    const derived = new Set(derivedIndexes);
-    return fileHashes.map((fileHash, index) => {
-      if (header.version >= 4) return { boc: Buffer.alloc(0), state: derived.has(index) ? null : root(), fileHash: Buffer.from(fileHash, 'hex') };
+  const blocks = (fileHashes: string[]): SavedBlock[] =>
+    fileHashes.map((fileHash) => {
+      if (header.version >= 4) return { boc: Buffer.alloc(0), state: root(), fileHash: Buffer.from(fileHash, 'hex') };
       // Versions 2 and 3: the block as cells, then its state.
       const blockRoot = root();
       return { root: blockRoot, boc: serializeBoc([blockRoot]), state: root(), fileHash: Buffer.from(fileHash, 'hex') };
     });
-  };
-  const masterchain = blocks(header.masterchainFileHashes, header.derived?.masterchain);
-  const basechain = header.basechain.map((chain, i) => ({ shard: BigInt('0x' + chain.shard), blocks: blocks(chain.fileHashes, header.derived?.basechain[i]) }));
+  const masterchain = blocks(header.masterchainFileHashes);
+  const basechain = header.basechain.map((chain) => ({ shard: BigInt('0x' + chain.shard), blocks: blocks(chain.fileHashes) }));
   const inFlight = (header.inFlight ?? []).map((dueRound) => ({ message: root(), dueRound }));
   if (header.version >= 4) {
     for (const block of [...masterchain, ...basechain.flatMap((chain) => chain.blocks)]) {

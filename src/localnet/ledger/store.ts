@@ -1,6 +1,5 @@
 import { Cell } from '@ton/core';
 import { coolBlock } from './blockBytes';
-import { coolState, deriveState, holdState, STATE_NOT_SAVED } from './stateBytes';
 import { BlockId, FULL_SHARD, MASTERCHAIN, sameBlockId, shardContains } from './ids';
 
 /** A transaction as stored in the read model: exact cell plus where it lives. */
@@ -18,8 +17,7 @@ export interface StoredTransaction {
 /**
  * One sealed block of either chain, with the state it produced. Never mutated after sealing, except
  * that an old block turns cold (blockBytes.ts): `root` and its transactions' `cell` are then
- * decoded from `boc` on demand, and (but every STATE_CHECKPOINT-th, stateBytes.ts) `state` is
- * rebuilt from the previous block's state and its own state update.
+ * decoded from `boc` on demand.
  */
 export interface StoredBlock {
   id: BlockId;
@@ -178,18 +176,9 @@ export class BlockStore {
           (b) => this.pinnedRound(b),
         ),
       );
-    // Restored from a state file without its state: derived from the previous block's.
-    if (block.state === STATE_NOT_SAVED) {
-      const prev = chain.at(block.id.seqno - 1);
-      if (!prev) throw new Error(`block ${block.id.workchain}:${block.id.seqno} was saved without its state and has no previous block`);
-      deriveState(block, prev);
-    }
     chain.push(block);
     const cooling = chain.at(block.id.seqno - HOT_BLOCKS);
-    if (cooling) {
-      coolBlock(cooling);
-      coolState(cooling, chain.at(cooling.id.seqno - 1));
-    }
+    if (cooling) coolBlock(cooling);
     for (const tx of block.transactions) {
       const key = accountKey(tx.workchain, tx.address);
       const list = this.txsByAccount.get(key);
@@ -213,17 +202,6 @@ export class BlockStore {
       for (const b of dropped) if (b.id.workchain === MASTERCHAIN) droppedRounds.push(b.id.seqno);
     }
     return droppedRounds;
-  }
-
-  /**
-   * Holds the newest block of every chain with its state as cells (a store rebuilt from an
-   * in-memory snapshot whose head turned cold in the live chain meanwhile: seals build on it).
-   */
-  holdHeadStates(): void {
-    for (const chain of this.chains.values()) {
-      const head = chain.last();
-      if (head) holdState(head);
-    }
   }
 
   last(workchain: number, shard = FULL_SHARD): StoredBlock | undefined {
