@@ -251,13 +251,9 @@ export async function startIndexThread(
         health = message.health;
         return;
       case 'committed':
+        for (const block of message.blocks) blockListeners.emit(fromTransferable<CommittedBlockRows>(block));
         commitListeners.emit(message.seqno);
         return;
-      case 'block': {
-        const block = fromTransferable<CommittedBlockRows>(message.block);
-        blockListeners.emit(block);
-        return;
-      }
       case 'events':
         eventsTarget?.events(message.block);
         return;

@@ -13,6 +13,7 @@ import { createLitePool, type LiteServerSet } from '../liteclient';
 import { indexMetricsRegistry } from '../metrics';
 import { closeTvm, configureTvm, DEFAULT_TVM_IDLE_TIMEOUT_MS } from '../tvm';
 import { startIndex } from './startIndex';
+import { CommitNotices } from './commitNotices';
 import {
   committedBlockRows,
   fromTransferable,
@@ -39,6 +40,13 @@ const HEALTH_LAG_REFRESH_MS = 1000;
  * it. At 60 s the index's thread of `npm start` was still alive (docs/benchmarks.md, "The index").
  */
 const INDEX_TVM_IDLE_TIMEOUT_MS = 10_000;
+
+/**
+ * Committed blocks are told to the API's thread at most once per this long (commitNotices.ts): live
+ * blocks (one every 400 ms or more) still go at once, a catch-up's go ~10 a message. The API's
+ * listeners (the pending traces, the v3 head cache) learn of a commit at most this much later.
+ */
+const COMMIT_NOTICE_MS = 100;
 
 /** Longest the re-read of the heads after a rewind may take, ms. */
 const REWIND_REFRESH_MS = 10_000;
@@ -75,10 +83,8 @@ async function main(): Promise<void> {
   );
   // Only what the API's thread uses crosses: the rows pending traces match, when it listens.
   let blockRows = data.blockRows;
-  index.onBlock((block) => {
-    send({ type: 'committed', seqno: block.mcSeqno });
-    if (blockRows) send({ type: 'block', block: toTransferable(committedBlockRows(block)) });
-  });
+  const notices = new CommitNotices<unknown>(COMMIT_NOTICE_MS, (notice) => send({ type: 'committed', seqno: notice.seqno, blocks: notice.blocks }));
+  index.onBlock((block) => notices.committed(block.mcSeqno, blockRows ? toTransferable(committedBlockRows(block)) : undefined));
   let streaming: StreamingThreadEvents | undefined;
   const startStreaming = (asked: StreamingInThread) => {
     if (streaming) return;
@@ -89,7 +95,11 @@ async function main(): Promise<void> {
     streaming = loaded.startInIndexThread({ config, logger, index, after: asked.after, wants: asked.wants, send });
   };
   if (data.streaming) startStreaming(data.streaming);
-  index.onRollback((common) => send({ type: 'rollback', common }));
+  index.onRollback((common) => {
+    // The blocks committed before the rollback reach the API's thread before it.
+    notices.flush();
+    send({ type: 'rollback', common });
+  });
   let lastHealth = '';
   let lastSentAt = 0;
   const lookAtHealth = () => {
@@ -161,6 +171,7 @@ async function main(): Promise<void> {
           try {
             await streaming?.stop();
             await index.stop();
+            notices.flush();
             pool.close();
             await closeTvm();
           } finally {

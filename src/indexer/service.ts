@@ -60,8 +60,9 @@ export interface IndexService {
   /** Each committed masterchain block, in order (what the API needs of it); returns the unsubscribe function. */
   onBlock(listener: (block: CommittedBlockRows) => void): () => void;
   /**
-   * Each committed masterchain block's seqno, nothing else (no rows cross from the index thread,
-   * unlike `onBlock`); returns the unsubscribe function.
+   * The newest committed masterchain block's seqno, nothing else (no rows cross from the index
+   * thread, unlike `onBlock`); from the index thread once per batch of blocks committed within
+   * 100 ms (a catch-up), not once per block; returns the unsubscribe function.
    */
   onCommit(listener: (mcSeqno: number) => void): () => void;
   /** Each rollback of a rewound chain (the last common masterchain seqno); returns the unsubscribe function. */

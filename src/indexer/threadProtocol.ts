@@ -116,10 +116,12 @@ export type FromIndexThread =
   | { readonly type: 'opened'; readonly temporaryPaths: readonly string[] }
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'health'; readonly health: IndexHealth }
-  /** A committed masterchain block (CommittedBlockRows in toTransferable form), when the API's thread listens. */
-  | { readonly type: 'block'; readonly block: unknown }
-  /** A masterchain block committed (its seqno only, always sent: the v3 cache at the head re-reads it). */
-  | { readonly type: 'committed'; readonly seqno: number }
+  /**
+   * Masterchain blocks committed since the last such message, up to `seqno` (always sent: the v3
+   * cache at the head re-reads it); `blocks`: each one's CommittedBlockRows in toTransferable form,
+   * in order, when the API's thread listens (else empty). At most one per 100 ms (commitNotices.ts).
+   */
+  | { readonly type: 'committed'; readonly seqno: number; readonly blocks: readonly unknown[] }
   /** A block's streaming events (streaming's SourceBlock: strings and Maps of strings, no Buffers). */
   | { readonly type: 'events'; readonly block: unknown }
   /** The streaming events above `seqno` are no more (a rollback). */

@@ -65,6 +65,12 @@ describe('the index thread', () => {
       const index = server.services.index! as IndexThreadService;
       expect(index.threadId).not.toBeNull();
       const committed = () => index.health().status.committedMcSeqno ?? 0;
+      // What reaches this thread of each commit: every block's rows once, in order, but the
+      // notices batched (at most one per 100 ms), not a message per block to wake this loop.
+      const rowsSeen: number[] = [];
+      const commitNotices: number[] = [];
+      index.onBlock((block) => rowsSeen.push(block.mcSeqno));
+      index.onCommit((seqno) => commitNotices.push(seqno));
       let probes = 0;
       const mainBefore = performance.eventLoopUtilization();
       const threadBefore = index.threadLoop()!;
@@ -86,6 +92,13 @@ describe('the index thread', () => {
       const batches = (await index.metrics()).find((m) => m.name === 'ton_bridge_index_batches_total')!;
       expect(batches.values[0]!.value).toBeGreaterThan(0);
       await until(() => committed() >= SAVED_BLOCKS, 240_000, 'the catch-up ends');
+      await until(() => rowsSeen.at(-1) === committed(), 10_000, 'the last rows reach the API thread');
+      // From the first block whose rows were asked for (the listener's message crossed meanwhile), each block once, in order.
+      const first = rowsSeen[0]!;
+      expect(rowsSeen).toEqual(Array.from({ length: rowsSeen.length }, (_, i) => first + i));
+      expect(commitNotices.at(-1)).toBe(committed());
+      const seen = commitNotices.filter((seqno) => seqno >= first);
+      expect(seen.length).toBeLessThan(rowsSeen.length / 3);
     });
   });
 
