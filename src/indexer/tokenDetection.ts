@@ -36,11 +36,16 @@ import { TvmSlots } from './tvmSlots';
 const DETECTIONS_AT_ONCE = 8;
 /** Detection's get-methods under way at once per TVM thread (the rest wait, oldest block first: ./tvmSlots.ts). */
 const RUNS_PER_TVM_THREAD = 2;
+/** Added to a backfill block's seqno for its get-methods' order: after every live block (seqnos are 32-bit). */
+const BACKFILL_ORDER = 2 ** 32;
 /** Confirmations remembered (the oldest are forgotten first). */
 const MAX_CONFIRMATIONS = 200_000;
 /** Deadline of one block's detection, ms. */
 const DETECTION_MS = 120_000;
 const ALL_INTERFACES: readonly TokenInterface[] = ['jetton_master', 'jetton_wallet', 'nft_collection', 'nft_item', 'multisig', 'multisig_order', 'vesting'];
+
+/** The pipeline's lane a block is detected for (./tvmSlots.ts orders the live lane's get-methods first). */
+export type DetectionLane = 'live' | 'backfill';
 
 /** A code's classification this caller holds: settled with the interfaces its account answered, or the error that failed it. */
 interface Classifying {
@@ -153,7 +158,7 @@ export class TokenDetector {
   }
 
   /** The token contracts among `accounts` at masterchain block `block` (verified; `stateUpdate` its state update). */
-  async detect(pool: LitePool, block: BlockRef, stateUpdate: Cell, accounts: readonly TouchedAccount[]): Promise<BlockTokens> {
+  async detect(pool: LitePool, block: BlockRef, stateUpdate: Cell, accounts: readonly TouchedAccount[], lane: DetectionLane = 'live'): Promise<BlockTokens> {
     const candidates = accounts.filter((a) => {
       const code = a.row.code_hash;
       if (!code || a.row.account_status !== 'active') return false;
@@ -185,10 +190,13 @@ export class TokenDetector {
     let config: Promise<ChainConfig> | undefined;
     const configOf = () => (config ??= this.configs.at(session, block, stateUpdate));
     const slots = (this.slots ??= new TvmSlots(tvmPool().workers * RUNS_PER_TVM_THREAD));
+    // The live lane's blocks first, each lane's oldest first: the backfill fills history below the
+    // index's first block, and its older seqnos must not hold back the head's blocks.
+    const order = lane === 'backfill' ? BACKFILL_ORDER + block.seqno : block.seqno;
     // Each get-method takes a slot for the run alone (not while the contract's state loads).
     const inSlot = (contract: LoadedContract): LoadedContract => ({
       ...contract,
-      run: (method, stack) => slots.run(block.seqno, () => contract.run(method, stack)),
+      run: (method, stack) => slots.run(order, () => contract.run(method, stack)),
     });
     const contractFor = (account: string, address?: Address): Promise<LoadedContract> => {
       let loading = contracts.get(account);
