@@ -174,7 +174,7 @@ export class Indexer extends EventEmitter {
     if (!options.embeddedChain) {
       // Old blocks from archival servers when the pool has any (a non-archival one answers 651 below its window).
       const archival = pool.hasArchival() ? true : undefined;
-      const backfillSource = new McBlockSource(pool, new BlockFetcher(pool, logger, () => this.stopped, archival), logger, this.detector, archival);
+      const backfillSource = new McBlockSource(pool, new BlockFetcher(pool, logger, () => this.stopped, archival), logger, this.detector, archival, 'backfill');
       this.backfill = new BackfillLane(backfillSource, logger, options.fromSeqno, (progress) => {
         indexMetrics.backfillRemaining.set(progress ? progress.until - progress.next : 0);
         if (progress && progress.next > progress.from) this.backfilledFrom = progress.from;

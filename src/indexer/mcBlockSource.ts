@@ -9,7 +9,7 @@ import type { BlockFetcher } from './blockFetcher';
 import { extraCurrenciesJson, parseBlock, type ParsedBlock, type ParsedTransaction } from './parseBlock';
 import { accountInUpdate, CellMemory, updatedAccounts, type StateAccount } from './blockStates';
 import { indexMetrics } from '../metrics';
-import { NO_TOKENS, type BlockTokens, type TokenDetector, type TouchedAccount } from './tokenDetection';
+import { NO_TOKENS, type BlockTokens, type DetectionLane, type TokenDetector, type TouchedAccount } from './tokenDetection';
 
 /** Account reads of one block in flight at once. */
 const ACCOUNT_READS_AT_ONCE = 16;
@@ -186,6 +186,8 @@ export class McBlockSource {
     private readonly detector?: TokenDetector,
     /** The pool's choice of servers for blocks and states (the backfill asks archival ones when there are any). */
     private readonly archival?: boolean,
+    /** Which lane prepares with this source: token detection serves the live lane's blocks before the backfill's. */
+    private readonly lane: DetectionLane = 'live',
   ) {}
 
   private session(deadline: number) {
@@ -234,7 +236,7 @@ export class McBlockSource {
     }
     shardBlocks.sort((a, b) => a.id.workchain - b.id.workchain || (a.id.shard < b.id.shard ? -1 : a.id.shard > b.id.shard ? 1 : 0) || a.id.seqno - b.id.seqno);
     const touched = await this.accountStates(head.id, [head.parsed, ...shardBlocks]);
-    const tokens = this.detector ? await this.detector.detect(this.pool, head.id, head.parsed.block.stateUpdate, touched) : NO_TOKENS;
+    const tokens = this.detector ? await this.detector.detect(this.pool, head.id, head.parsed.block.stateUpdate, touched, this.lane) : NO_TOKENS;
     return { seqno, id: head.id, mc: head.parsed, shardBlocks, accounts: touched.map((t) => t.row), tokens };
   }
 
