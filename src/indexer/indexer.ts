@@ -101,7 +101,14 @@ class ChainRewoundError extends Error {
   }
 }
 
-const DEFAULT_FETCH_AHEAD = 8;
+/**
+ * Masterchain blocks fetched and prepared ahead of the next one to commit: twice the largest batch,
+ * so that while a batch commits, the blocks of the next one are well under way, not only just
+ * scheduled. With the window as long as a batch, the blocks after a batch were scheduled when it
+ * began to commit, and the pipeline then waited for all of them (block fetches, token detection in
+ * the TVM threads) before the next commit.
+ */
+const DEFAULT_FETCH_AHEAD = 16;
 /** Most masterchain blocks committed in one database transaction (those ready together while catching up). */
 const MAX_BATCH_BLOCKS = 8;
 /** A masterchain block this many behind the head or more: catching up (progress logged per minute). */
