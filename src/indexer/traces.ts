@@ -26,39 +26,54 @@ const hex = (b: Buffer) => b.toString('hex');
 
 /** Where the pending edges of earlier blocks are kept: the index's tables, or memory (no index). */
 export interface TraceEdgeSource {
-  /** The incomplete edges (sent, not yet received) of these message hashes. */
-  pendingEdges(msgHashes: readonly Buffer[]): Promise<readonly { trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }[]>;
-  /** These traces' rows, as fresh objects (assembleTraces updates them). */
-  traces(ids: readonly Buffer[]): Promise<readonly TraceRow[]>;
+  /**
+   * The incomplete edges (sent, not yet received) of these message hashes, and the rows of the
+   * traces they belong to, as fresh objects (assembleTraces updates them).
+   */
+  pending(msgHashes: readonly Buffer[]): Promise<{
+    readonly edges: readonly { trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }[];
+    readonly traces: readonly TraceRow[];
+  }>;
 }
 
 /** The index's pending edges and traces, read inside the caller's transaction. */
+/** A pending edge with its trace's columns (null when the trace row is missing). */
+type EdgeWithTrace = { edge_trace_id: Buffer; edge_msg_hash: Buffer; edge_left_tx: Buffer } & Record<keyof TraceRow, unknown>;
+
 export function databaseTraceEdges(client: ClientBase): TraceEdgeSource {
   return {
-    pendingEdges: async (msgHashes) =>
-      (
-        await client.query<{ trace_id: Buffer; msg_hash: Buffer; left_tx: Buffer }>(
-          'select trace_id, msg_hash, left_tx from trace_edges where msg_hash = any($1::bytea[]) and incomplete',
-          [msgHashes],
-        )
-      ).rows,
-    traces: async (ids) => {
-      const { rows } = await client.query<Record<keyof TraceRow, unknown>>('select * from traces where trace_id = any($1::bytea[])', [ids]);
-      return rows.map((row) => ({
-        trace_id: row.trace_id as Buffer,
-        external_hash: row.external_hash as Buffer | null,
-        external_hash_norm: row.external_hash_norm as Buffer | null,
-        mc_seqno_start: Number(row.mc_seqno_start),
-        mc_seqno_end: Number(row.mc_seqno_end),
-        start_lt: BigInt(row.start_lt as string),
-        start_utime: Number(row.start_utime),
-        end_lt: BigInt(row.end_lt as string),
-        end_utime: Number(row.end_utime),
-        state: row.state as TraceRow['state'],
-        pending_edges_: BigInt(row.pending_edges_ as string),
-        edges_: BigInt(row.edges_ as string),
-        nodes_: BigInt(row.nodes_ as string),
-      }));
+    // One round trip for both (a block's commit holds its batch's transaction open across each of
+    // them, and each waits for the pipeline's busy event loop): the edges with their trace's row.
+    pending: async (msgHashes) => {
+      const { rows } = await client.query<EdgeWithTrace>(
+        `select e.trace_id as edge_trace_id, e.msg_hash as edge_msg_hash, e.left_tx as edge_left_tx, t.*
+         from trace_edges e left join traces t on t.trace_id = e.trace_id
+         where e.msg_hash = any($1::bytea[]) and e.incomplete`,
+        [msgHashes],
+      );
+      const traces = new Map<string, TraceRow>();
+      for (const row of rows) {
+        if (row.trace_id === null || traces.has(hex(row.trace_id as Buffer))) continue;
+        traces.set(hex(row.trace_id as Buffer), {
+          trace_id: row.trace_id as Buffer,
+          external_hash: row.external_hash as Buffer | null,
+          external_hash_norm: row.external_hash_norm as Buffer | null,
+          mc_seqno_start: Number(row.mc_seqno_start),
+          mc_seqno_end: Number(row.mc_seqno_end),
+          start_lt: BigInt(row.start_lt as string),
+          start_utime: Number(row.start_utime),
+          end_lt: BigInt(row.end_lt as string),
+          end_utime: Number(row.end_utime),
+          state: row.state as TraceRow['state'],
+          pending_edges_: BigInt(row.pending_edges_ as string),
+          edges_: BigInt(row.edges_ as string),
+          nodes_: BigInt(row.nodes_ as string),
+        });
+      }
+      return {
+        edges: rows.map((row) => ({ trace_id: row.edge_trace_id, msg_hash: row.edge_msg_hash, left_tx: row.edge_left_tx })),
+        traces: [...traces.values()],
+      };
     },
   };
 }
@@ -74,18 +89,17 @@ export class MemoryTraceEdges implements TraceEdgeSource {
 
   constructor(private readonly maxEdges = 100_000) {}
 
-  async pendingEdges(msgHashes: readonly Buffer[]) {
-    return msgHashes.flatMap((hash) => {
+  async pending(msgHashes: readonly Buffer[]) {
+    const edges = msgHashes.flatMap((hash) => {
       const edge = this.edges.get(hex(hash));
       return edge ? [edge] : [];
     });
-  }
-
-  async traces(ids: readonly Buffer[]) {
-    return ids.flatMap((id) => {
-      const trace = this.pendingTraces.get(hex(id));
+    const ids = new Set(edges.map((edge) => hex(edge.trace_id)));
+    const traces = [...ids].flatMap((id) => {
+      const trace = this.pendingTraces.get(id);
       return trace ? [{ ...trace }] : [];
     });
+    return { edges, traces };
   }
 
   /** What one masterchain block's assembly returned: received edges leave, sent ones wait. */
@@ -118,13 +132,11 @@ export async function assembleTraces(source: TraceEdgeSource, transactions: read
   // Receivers of messages sent in an earlier block: their pending edges, one query.
   const incoming = transactions.filter((tx) => tx.inMessage?.internal).map((tx) => tx.inMessage!.row.msg_hash);
   const pending = new Map<string, Parent>();
-  if (incoming.length > 0) {
-    for (const row of await source.pendingEdges(incoming)) pending.set(hex(row.msg_hash), { traceId: row.trace_id, leftTx: row.left_tx });
-  }
   const traces = new Map<string, TraceRow>();
-  if (pending.size > 0) {
-    const ids = [...new Set([...pending.values()].map((p) => hex(p.traceId)))].map((h) => Buffer.from(h, 'hex'));
-    for (const row of await source.traces(ids)) traces.set(hex(row.trace_id), row);
+  if (incoming.length > 0) {
+    const found = await source.pending(incoming);
+    for (const row of found.edges) pending.set(hex(row.msg_hash), { traceId: row.trace_id, leftTx: row.left_tx });
+    for (const row of found.traces) traces.set(hex(row.trace_id), row);
   }
   const sentHere = new Map<string, Parent>();
   const edges = new Map<string, TraceEdgeRow>();
