@@ -334,6 +334,22 @@ export const OPTIONS = {
     min: 10,
     max: 60_000,
   },
+  v3HeadWarm: {
+    flag: 'v3-head-warm',
+    kind: 'int',
+    defaultValue: 200,
+    description: "v3: after a commit, the keys read at the index's previous head are computed again before the new head is published (answered from the previous head's entries meanwhile), at most this long, ms (0 = publish at once, each key computed at its first request)",
+    min: 0,
+    max: 10_000,
+  },
+  v3HeadWarmKeys: {
+    flag: 'v3-head-warm-keys',
+    kind: 'int',
+    defaultValue: 512,
+    description: 'v3: most keys --v3-head-warm remembers to compute again (the most recently read)',
+    min: 1,
+    max: 100_000,
+  },
   v3HeadCacheMaxAnswer: {
     flag: 'v3-head-cache-max-answer',
     kind: 'bytes',
