@@ -260,9 +260,11 @@ async function fill(): Promise<ChainHead> {
 
 /** The saved fill when bench_v3 holds its head, else a new one. */
 async function savedFill(): Promise<ChainHead> {
-  const { headFile } = cacheFiles();
+  const { file, headFile } = cacheFiles();
   if (existsSync(headFile)) {
-    const head = JSON.parse(readFileSync(headFile, 'utf8')) as ChainHead;
+    // This checkout's chain file, whatever path the head file names: the files may be hard links
+    // of another checkout's (the live copy is written beside the chain, so never into that one).
+    const head = { ...(JSON.parse(readFileSync(headFile, 'utf8')) as ChainHead), file };
     const indexed = await indexedHead();
     if (existsSync(head.file) && indexed?.seqno === head.seqno && indexed.rootHash.toString('hex') === head.rootHash) {
       console.log(`  ${DATABASE} holds the saved chain to mc ${head.seqno}: fill skipped`);
