@@ -9,11 +9,14 @@ import type { V3Database } from './db';
  * its answers by the head it has, not by one whose rows it does not hold yet.
  *
  * One query at a time: a poll every `pollMs`, and at once when `refresh()` says this process's
- * index committed (or rolled back). After such news `current()` is the coming read (a promise:
- * the requests of those few ms wait for the new head rather than compute without the cache, at
- * most HEAD_WAIT_MS). While the database fails, and when the last good read was sent more than
- * `staleAfterMs` ago, it is undefined and nothing is cached: a stuck or failing database never
- * keeps an old head alive.
+ * index committed (or rolled back). Without warming, and after a rollback, `current()` is then the
+ * coming read (a promise: the requests of those few ms wait for the new head rather than compute
+ * without the cache, at most HEAD_WAIT_MS). With warming (`--v3-head-warm`), a newer head read is
+ * a candidate: the keys read at the published head are computed for it first (`warmUp`), while
+ * requests go on with the published head's entries, and it is published when they are done or
+ * `maxDelayMs` after the commit was reported, whichever is first. While the database fails, and
+ * when the last good read was sent more than `staleAfterMs` ago, it is undefined and nothing is
+ * cached: a stuck or failing database never keeps an old head alive.
  */
 
 export interface IndexHead {
