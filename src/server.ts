@@ -195,7 +195,7 @@ export async function startServer(
     index && indexReads && cache && config.v3HeadCache
       ? new IndexHeadWatcher(indexReads, {
           pollMs: config.v3HeadPoll,
-          warm: { maxDelayMs: config.v3HeadWarm, maxKeys: config.v3HeadWarmKeys },
+          warm: { maxDelayMs: config.v3HeadWarm, maxKeys: config.v3HeadWarmKeys, concurrency: config.v3HeadWarmConcurrency },
           // While the index says its database is away, no head: the routes answer 503 as without the cache, never a kept answer.
           available: () => index.health().available,
         }).start()

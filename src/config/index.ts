@@ -350,6 +350,14 @@ export const OPTIONS = {
     min: 1,
     max: 100_000,
   },
+  v3HeadWarmConcurrency: {
+    flag: 'v3-head-warm-concurrency',
+    kind: 'int',
+    defaultValue: 4,
+    description: "v3: keys --v3-head-warm computes at once (each waits for its database round trip; their CPU runs between the requests' turns of the event loop)",
+    min: 1,
+    max: 64,
+  },
   v3HeadCacheMaxAnswer: {
     flag: 'v3-head-cache-max-answer',
     kind: 'bytes',
