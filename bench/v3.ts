@@ -260,9 +260,11 @@ async function fill(): Promise<ChainHead> {
 
 /** The saved fill when bench_v3 holds its head, else a new one. */
 async function savedFill(): Promise<ChainHead> {
-  const { headFile } = cacheFiles();
+  const { file, headFile } = cacheFiles();
   if (existsSync(headFile)) {
-    const head = JSON.parse(readFileSync(headFile, 'utf8')) as ChainHead;
+    // This checkout's chain file, whatever path the head file names: the files may be hard links
+    // of another checkout's (the live copy is written beside the chain, so never into that one).
+    const head = { ...(JSON.parse(readFileSync(headFile, 'utf8')) as ChainHead), file };
     const indexed = await indexedHead();
     if (existsSync(head.file) && indexed?.seqno === head.seqno && indexed.rootHash.toString('hex') === head.rootHash) {
       console.log(`  ${DATABASE} holds the saved chain to mc ${head.seqno}: fill skipped`);
@@ -331,7 +333,11 @@ async function startApi(stateFile: string, chainFlags: readonly string[], ready:
   flags.push('--state-file', stateFile, '--save-interval', '0', '--shards', '2', '--accounts', '2', ...chainFlags);
   // BENCH_V3_NODE_FLAGS: more flags for the API's node (e.g. `--cpu-prof --cpu-prof-dir=DIR` to see where a fill's time goes).
   const nodeFlags = (process.env['BENCH_V3_NODE_FLAGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', ...nodeFlags, path.join(__dirname, '..', 'bin', 'ton-http-bridge.js'), ...flags, '--log-level', 'warn'], {
+  // BENCH_V3_API_FLAGS: more flags for the API (e.g. `--v3-head-warm 0`); BENCH_V3_BIN: another
+  // checkout's bin/ton-http-bridge.js (e.g. main's, to compare two builds on one fill in one lock hold).
+  flags.push(...(process.env['BENCH_V3_API_FLAGS'] ?? '').split(' ').filter(Boolean));
+  const bin = process.env['BENCH_V3_BIN'] ?? path.join(__dirname, '..', 'bin', 'ton-http-bridge.js');
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', ...nodeFlags, bin, ...flags, '--log-level', 'warn'], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -394,6 +400,8 @@ interface Figure {
   commits?: number;
   /** Computations the response cache made during the 50-connection run (its misses: one per single flight). */
   computed?: number;
+  /** The index heads published during the run and after how long (--v3-head-warm), when the API reports them. */
+  published?: string;
 }
 
 /** autocannon with 50 connections, each request the next path of `paths` (round robin). */
@@ -427,11 +435,13 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
   const cpuBefore = api.cpuMs();
   const headBefore = await indexHead?.();
   const computedBefore = await cacheMisses(api);
+  const publishedBefore = await publications(api);
   const result = await run(CONNECTIONS, SECONDS);
   const cpuPerRequest = (api.cpuMs() - cpuBefore) / Math.max(1, result.requests.total);
   const commits = headBefore === undefined ? undefined : (await indexHead!()) - headBefore;
   const computedAfter = await cacheMisses(api);
   const computed = computedBefore === undefined || computedAfter === undefined ? undefined : computedAfter - computedBefore;
+  const published = publicationText(publishedBefore, await publications(api));
   const counted = { ...cache };
   // The same requests one at a time: the latency of a request that waits for no other.
   const single = await run(1, Math.max(2, Math.round(SECONDS / 2)));
@@ -450,6 +460,7 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
     cache: counted,
     ...(commits === undefined ? {} : { commits }),
     ...(computed === undefined ? {} : { computed }),
+    ...(published === undefined ? {} : { published }),
   };
 }
 
@@ -459,6 +470,30 @@ async function cacheMisses(api: Api): Promise<number | undefined> {
   const text = await fetch(api.metrics).then((res) => res.text());
   const line = text.split('\n').find((l) => l.startsWith('ton_bridge_response_cache_misses_total'));
   return line === undefined ? 0 : Number(line.split(' ').at(-1));
+}
+
+/** The head publications so far (--v3-head-warm's histogram), by why: count and seconds; empty for a build without it. */
+async function publications(api: Api): Promise<Record<string, { count: number; sum: number }>> {
+  const by: Record<string, { count: number; sum: number }> = {};
+  if (!api.metrics) return by;
+  const text = await fetch(api.metrics).then((res) => res.text());
+  for (const line of text.split('\n')) {
+    const match = /^ton_bridge_v3_head_publish_delay_seconds_(count|sum)\{why="(\w+)"\} (\S+)$/.exec(line);
+    if (!match) continue;
+    const entry = (by[match[2]!] ??= { count: 0, sum: 0 });
+    entry[match[1] as 'count' | 'sum'] = Number(match[3]);
+  }
+  return by;
+}
+
+/** `warm N (mean M ms), deadline N (...), at_once N` between two readings of `publications`. */
+function publicationText(before: Record<string, { count: number; sum: number }>, after: Record<string, { count: number; sum: number }>): string | undefined {
+  const parts = Object.entries(after).map(([why, { count, sum }]) => {
+    const n = count - (before[why]?.count ?? 0);
+    const ms = ((sum - (before[why]?.sum ?? 0)) * 1000) / Math.max(1, n);
+    return `${why} ${n}${n ? ` (mean ${ms.toFixed(0)} ms)` : ''}`;
+  });
+  return parts.length ? `published: ${parts.join(', ')}` : undefined;
 }
 
 async function explainMs(client: pg.Client, text: string, values: readonly unknown[]): Promise<number> {
@@ -584,7 +619,7 @@ function printFigures(title: string, figures: readonly Figure[]): void {
     const ratio = c ? c.hit / Math.max(1, c.hit + c.miss + c.none) : NaN;
     console.log(
       `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}` +
-        (cached && c ? `  ${c.hit}/${c.miss}/${c.none} (${(ratio * 100).toFixed(1)} %), ${f.commits ?? '?'} commits, ${f.computed ?? '?'} computed` : ''),
+        (cached && c ? `  ${c.hit}/${c.miss}/${c.none} (${(ratio * 100).toFixed(1)} %), ${f.commits ?? '?'} commits, ${f.computed ?? '?'} computed${f.published ? `; ${f.published}` : ''}` : ''),
     );
   }
 }
@@ -594,6 +629,9 @@ async function hotSample(): Promise<{ messages: Buffer[]; fourTx: Buffer[] }> {
   const client = new pg.Client({ connectionString: databaseUrl() });
   await client.connect();
   try {
+    // BENCH_V3_SAMPLE_SEED (-1..1): the same sample in every run (random() of this session), so two builds answer the same keys.
+    const seed = process.env['BENCH_V3_SAMPLE_SEED'];
+    if (seed !== undefined) await client.query('select setseed($1)', [Number(seed)]);
     const wide = (await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")).rows[0]!.source;
     const messages = (
       await client.query<{ msg_hash: Buffer }>("select msg_hash from messages where direction = 'in' and source is distinct from $1 order by random() limit $2", [wide, HOT_KEYS])
@@ -626,7 +664,8 @@ const LIVE_BLOCK_MS = 400;
  * `transactions?account=` is not measured here: it stays the uncached figure above.
  */
 async function headCached(head: ChainHead, hot: { messages: Buffer[]; fourTx: Buffer[] }): Promise<void> {
-  const liveDatabase = `${DATABASE}_live`;
+  // BENCH_V3_LIVE_DATABASE: the copy's name (default bench_v3_live), e.g. one per helper.
+  const liveDatabase = process.env['BENCH_V3_LIVE_DATABASE'] ?? `${DATABASE}_live`;
   const liveFile = `${head.file}.live`;
   const started = performance.now();
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -636,6 +675,16 @@ async function headCached(head: ChainHead, hot: { messages: Buffer[]; fourTx: Bu
     await admin.query(`create database ${liveDatabase} template ${DATABASE} strategy file_copy`);
   } finally {
     await admin.end();
+  }
+  // The planner's statistics of the copy: the uncached run analyzes the fill before measuring;
+  // run alone (BENCH_V3_CACHED_ONLY), a fill never analyzed planned its statements blind (seconds
+  // a statement, 3 s timeouts: measured on a fresh fill, 27 November 2026).
+  const live = new pg.Client({ connectionString: databaseUrl(liveDatabase) });
+  await live.connect();
+  try {
+    await live.query('analyze');
+  } finally {
+    await live.end();
   }
   for (const suffix of ['', '.journal']) if (existsSync(head.file + suffix)) copyFileSync(head.file + suffix, liveFile + suffix);
   console.log(`\n  the fill copied for a live chain (${liveDatabase}, ${path.basename(liveFile)}) in ${((performance.now() - started) / 1000).toFixed(0)} s`);

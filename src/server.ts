@@ -191,18 +191,24 @@ export async function startServer(
   // v3's reads, and the head its answers are cached at: both of the read database (a replica's
   // own head, never the writer's news), re-read at once when this process's index commits.
   const indexReads = index ? createIndexReads(config, index) : undefined;
-  const headWatcher = index && indexReads && cache && config.v3HeadCache ? new IndexHeadWatcher(indexReads, { pollMs: config.v3HeadPoll }).start() : undefined;
+  const headWatcher =
+    index && indexReads && cache && config.v3HeadCache
+      ? new IndexHeadWatcher(indexReads, {
+          pollMs: config.v3HeadPoll,
+          warm: { maxDelayMs: config.v3HeadWarm, maxKeys: config.v3HeadWarmKeys, concurrency: config.v3HeadWarmConcurrency },
+          // While the index says its database is away, no head: the routes answer 503 as without the cache, never a kept answer.
+          available: () => index.health().available,
+        }).start()
+      : undefined;
   if (index && headWatcher) {
     index.onCommit(() => headWatcher.refresh());
-    index.onRollback(() => headWatcher.refresh());
+    // A rollback is never warmed: the published head's answers may hold blocks the chain dropped.
+    index.onRollback(() => headWatcher.refresh(true));
   }
   const services: AppServices = {
     config,
     ...(indexReads ? { indexReads } : {}),
-    // While the index says its database is away, no head: the routes answer 503 as without the cache, never a kept answer.
-    ...(index && headWatcher
-      ? { v3Head: { source: { current: () => (index.health().available ? headWatcher.current() : undefined) }, maxAnswerBytes: config.v3HeadCacheMaxAnswer } }
-      : {}),
+    ...(headWatcher ? { v3Head: { source: headWatcher, maxAnswerBytes: config.v3HeadCacheMaxAnswer } } : {}),
     logger,
     streaming,
     ...(pending ? { pending } : {}),

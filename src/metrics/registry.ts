@@ -134,6 +134,21 @@ export const v3HeadCacheRequests = new Counter({
   registers: [metricsRegistry],
 });
 
+export const v3HeadWarmKeys = new Counter({
+  name: 'ton_bridge_v3_head_warm_keys_total',
+  help: "v3 keys computed again for a newer index head before it is published (--v3-head-warm), by outcome: kept, not_kept (too large, off-chain documents, or failed: no longer warmed)",
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const v3HeadPublishDelay = new Histogram({
+  name: 'ton_bridge_v3_head_publish_delay_seconds',
+  help: "v3: from a newer index head reported (this process's commit) or read (another's) to its publication as the head answers are keyed by, by why: warm (its hot keys computed), deadline (--v3-head-warm passed first), at_once (nothing to warm, warming off, or the chain went back)",
+  labelNames: ['why'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.5, 1],
+  registers: [metricsRegistry],
+});
+
 export const responseCacheBytes = new Gauge({
   name: 'ton_bridge_response_cache_bytes',
   help: 'Bytes held by the in-memory response cache (answers, keys and per-entry bookkeeping), bounded by --cache-size',

@@ -4,7 +4,7 @@ import { ApiError } from '../errors';
 import { masterchainRootHash } from './sql/blocks';
 import { httpRequestDuration, httpRequests, v3HeadCacheRequests } from '../metrics';
 import { IndexUnavailableError, type V3Database } from './db';
-import type { IndexHeadSource } from './head';
+import type { IndexHead, IndexHeadSource } from './head';
 import { V3Query } from './params/query';
 import { toBool } from './params/rules';
 import type { AnyRoute, RequestSettings, RouteContext } from './routes/route';
@@ -104,6 +104,11 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
  * next commit (seen at once when this process's index commits, within `--v3-head-poll` when
  * another's does), and the answers kept under the old one are never asked for again (the LRU
  * drops them). Unknown head (database away, a commit just reported): not looked up at all.
+ *
+ * With `--v3-head-warm`, a newer head is published only once the keys read at the published one
+ * are computed for it (head.ts), at most that long: meanwhile a key the published head's entries
+ * hold is answered from them (a committed head's answer, at most the bound behind), and any other
+ * is computed and kept under the newer head (its rows are at least that head's: it was read first).
  */
 async function sendAtHead(
   res: Response,
@@ -121,14 +126,28 @@ async function sendAtHead(
     sendAnswer(res, await route.run(context, params));
     return;
   }
-  const key = responseKey(`${label}@head`, { query: canonicalParams(req.query), settings: context.settings, head: at.token }, at.rootHash);
-  const { answer, hit, kept } = await cache.lookup(key, async () => {
+  const query = canonicalParams(req.query);
+  const keyAt = (of: IndexHead) => responseKey(`${label}@head`, { query, settings: context.settings, head: of.token }, of.rootHash);
+  const compute = async () => {
     let offIndex = false;
     const answer = await route.run({ ...context, offIndex: () => (offIndex = true) }, params);
     const bytes = Buffer.from(JSON.stringify(answer));
     return { status: 200, bytes, keep: !offIndex && bytes.length <= head.maxAnswerBytes };
-  });
+  };
+  const newer = head.source.warming?.();
+  const published = newer ? cache.memoryResult(keyAt(at)) : undefined;
+  const { answer, hit, kept } = published ? { answer: published, hit: true, kept: true } : await cache.lookup(keyAt(newer ?? at), compute);
   v3HeadCacheRequests.inc({ outcome: hit ? 'hit' : kept === false ? 'not_kept' : 'miss' });
+  if (kept !== false && head.source.readAt) {
+    // Warmed at the next head before it is published: the same computation under that head's key.
+    head.source.readAt(`${label}|${query}|${canonicalParams(context.settings)}`, async (next) => {
+      try {
+        return (await cache.lookup(keyAt(next), compute)).kept !== false;
+      } catch {
+        return false;
+      }
+    });
+  }
   res.status(200).set('Content-Type', 'application/json; charset=utf-8').set('Content-Length', String(answer.bytes.length));
   // An answer not kept carries no X-Cache, as an answer of a route that is never cached.
   if (kept !== false) res.set('X-Cache', hit ? 'hit' : 'miss');

@@ -7,7 +7,7 @@ export * from './fromV2';
 export * from './stack';
 export { createIndexedRouter, V3_API_VERSION, type V3RouterOptions } from './http';
 export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database } from './db';
-export { IndexHeadWatcher, type IndexHead, type IndexHeadSource, type IndexHeadWatcherOptions } from './head';
+export { IndexHeadWatcher, HEAD_WAIT_MS, WARM_CONCURRENCY, type HeadWarmOptions, type IndexHead, type IndexHeadSource, type IndexHeadWatcherOptions, type WarmKey } from './head';
 export { V3_ROUTES } from './routes';
 export type { AnyRoute, RouteParameter } from './routes/route';
 export { runDecode, MAX_DECODE_ENTRIES, type DecodeResponse } from './routes/decode';

@@ -91,3 +91,19 @@ export async function startExpressOnly(stack: LocalStack): Promise<{ url: string
       }),
   };
 }
+
+/**
+ * Waits until v3's answers are keyed by an index head of at least `seqno`: with --v3-head-warm a
+ * commit is published to the cached answers once the keys read before it are computed again (at
+ * most that bound later), so a test that waited for the index's commit and then asks v3 a URL it
+ * asked before waits for this too. Without the cache at the head (off, no index): at once.
+ */
+export async function v3HeadAtLeast(stack: LocalStack, seqno: number, timeoutMs = 120_000): Promise<void> {
+  const source = stack.server.services.v3Head?.source;
+  if (!source) return;
+  const started = Date.now();
+  while (((await source.current())?.mcSeqno ?? -1) < seqno) {
+    if (Date.now() - started > timeoutMs) throw new Error(`v3's head did not reach ${seqno} in time`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,7 +1,7 @@
 import { Address, beginCell, Cell, contractAddress, Dictionary, StateInit, toNano } from '@ton/core';
 import { internal, TonClient, WalletContractV4 } from '@ton/ton';
 import { transferFromWallet } from './walletActions';
-import type { LocalStack } from './localStack';
+import { v3HeadAtLeast, type LocalStack } from './localStack';
 import { callV2 } from './v2Calls';
 import { until } from './waiting';
 import type { KeyPair } from '@ton/crypto';
@@ -208,9 +208,13 @@ export async function deployTokensOn(
   return deployTokens(client, keyPair, content, documents);
 }
 
-/** Waits until the index committed two masterchain blocks past the chain's head now (all sent so far is in). */
+/**
+ * Waits until the index committed two masterchain blocks past the chain's head now (all sent so
+ * far is in), and v3's cached answers are keyed by that head (published: --v3-head-warm).
+ */
 export async function indexCaughtUp(stack: LocalStack): Promise<void> {
   const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
   const index = stack.server.services.index!;
   await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);
+  await v3HeadAtLeast(stack, head + 2);
 }

@@ -1,7 +1,7 @@
 import { beginCell, external, internal, SendMode, storeMessage, toNano, type Address } from '@ton/core';
 import { TonClient, WalletContractV4 } from '@ton/ton';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import { startLocalStack, v3HeadAtLeast, type LocalStack } from '../helpers/localStack';
 import { deployTokens, onchainContent } from '../helpers/tokens';
 import { callV2 } from '../helpers/v2Calls';
 import { until } from '../helpers/waiting';
@@ -57,6 +57,8 @@ describe.each(INDEX_BACKENDS)('traces in the index (%s)', (backend) => {
   async function indexCaughtUp(): Promise<void> {
     const head = (await callV2<{ last: { seqno: number } }>(stack, 'GET', 'getMasterchainInfo', {})).body.result!.last.seqno;
     await until(() => (index.health().status.committedMcSeqno ?? 0) >= head + 2, 120_000, `index reaches ${head + 2}`);
+    // v3's cached answers too (published once the keys read before are warm: --v3-head-warm).
+    await v3HeadAtLeast(stack, head + 2);
   }
 
   async function traceOf(txHash: Buffer): Promise<{ trace: TraceRowOut; transactions: TxOut[]; pendingEdges: number }> {

@@ -3,7 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { ResponseCache } from '../../src/cache/responseCache';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createV3Database, type IndexHead } from '../../src/v3';
+import { createV3Database, type IndexHead, type WarmKey } from '../../src/v3';
 import {
   CONTRACT,
   createIndexDatabase,
@@ -495,6 +495,44 @@ describe('errors and headers', () => {
     } finally {
       await db.client.query('delete from jetton_masters where address = $1', [jetton]);
     }
+  });
+
+  test('while a newer head warms (--v3-head-warm): the published head\'s entries answer, other keys are kept under the newer head, read keys are handed over for warming', async () => {
+    const head2: IndexHead = { mcSeqno: 2, rootHash: hashOf('head 2'), token: '2:w' };
+    const head3: IndexHead = { mcSeqno: 3, rootHash: hashOf('head 3'), token: '3:w' };
+    let published: IndexHead = head2;
+    let newer: IndexHead | undefined;
+    const read = new Map<string, WarmKey>();
+    const source = { current: () => published, warming: () => newer, readAt: (id: string, warm: WarmKey) => read.set(id, warm) };
+    const cached = buildTestApp(['--keyless-rps', '0'], {
+      indexReads: reads,
+      cache: new ResponseCache({ maxBytes: 1 << 20, logger: pino({ level: 'silent' }) }),
+      v3Head: { source, maxAnswerBytes: 4_000 },
+    });
+    const at = async (path: string) => {
+      const res = await request(cached.app).get(`/api/v3${path}`);
+      return { cache: res.headers['x-cache'] as string | undefined, text: res.text, status: res.status };
+    };
+    const history = `/transactions?account=${WALLET}&limit=1`;
+    const other = '/masterchainInfo';
+    const big = `/transactions?account=${WALLET}&limit=10`;
+    const kept = await at(history);
+    expect(kept.cache).toBe('miss');
+    await at(big);
+    // Read keys are handed over; an answer not kept is not.
+    expect([...read.keys()]).toHaveLength(1);
+    newer = head3;
+    // The published head's entry answers (no computation); a key it does not hold is kept under the newer head.
+    expect(await at(history)).toMatchObject({ cache: 'hit', text: kept.text });
+    expect((await at(other)).cache).toBe('miss');
+    expect((await at(big)).cache).toBeUndefined();
+    expect(read.size).toBe(2);
+    // Warming computes under the head it is given; the next head then finds both.
+    for (const warm of read.values()) expect(await warm(head3)).toBe(true);
+    published = head3;
+    newer = undefined;
+    expect((await at(history)).cache).toBe('hit');
+    expect((await at(other)).cache).toBe('hit');
   });
 
   test('without the index: validation first, then 503', async () => {
