@@ -85,11 +85,22 @@ describe('streaming across two instances on one PostgreSQL', () => {
     expect(a.server.services.index!.health().status.writer).toBe(true);
     expect(b.services.index!.health().status.writer).toBe(false);
     // B's follower holds a connection LISTENing on the channel (its last statement; A's listening
-    // connection also announces, so its last statement is a pg_notify).
-    const { rows } = await listener.query<{ query: string }>(
-      'select query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-    );
-    expect(rows.map((r) => r.query.toLowerCase())).toContain(`listen ${STREAMING_CHANNEL}`);
+    // connection also announces, so its last statement is a pg_notify). The follower opens it
+    // after publishing its first block (follower.ts start()), which is what 'B follows A' waited
+    // for: on a loaded machine the LISTEN may still be on its way, so it is looked for until it
+    // shows (a follower that never listens fails here after 10 s).
+    const statements = async () =>
+      (
+        await listener.query<{ query: string }>(
+          'select query from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+        )
+      ).rows.map((r) => r.query.toLowerCase());
+    let seen = await statements();
+    const listening = () => seen.includes(`listen ${STREAMING_CHANNEL}`);
+    for (const deadline = Date.now() + 10_000; !listening() && Date.now() < deadline; seen = await statements()) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(seen).toContain(`listen ${STREAMING_CHANNEL}`);
 
     const onA = openSse(a.url, subscription);
     const onB = openSse(b.url, subscription);
