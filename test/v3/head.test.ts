@@ -1,24 +1,11 @@
-import { IndexHeadWatcher, type IndexHead, type V3Database } from '../../src/v3';
+import { IndexHeadWatcher, type IndexHead } from '../../src/v3';
+import { scriptedDatabase } from './scriptedDatabase';
 
 /**
  * The head of the cache at the index head (src/v3/head.ts) over a database the test answers by
  * hand: what it keys by, when it knows nothing, and that a read sent before a commit report never
  * becomes the head after it.
  */
-
-interface Pending {
-  resolve(rows: object[]): void;
-  reject(err: Error): void;
-}
-
-function scriptedDatabase() {
-  const pending: Pending[] = [];
-  const db: V3Database = {
-    query: <Row extends object>() =>
-      new Promise<Row[]>((resolve, reject) => pending.push({ resolve: resolve as (rows: object[]) => void, reject })),
-  };
-  return { db, pending };
-}
 
 const row = (seqno: number, committedAt = `2026-11-27 05:00:0${seqno}.123456+00`) => ({
   mc_seqno: seqno,

@@ -1,4 +1,5 @@
-import { IndexHeadWatcher, type IndexHead, type V3Database } from '../../src/v3';
+import { IndexHeadWatcher, type IndexHead } from '../../src/v3';
+import { scriptedDatabase } from './scriptedDatabase';
 
 /**
  * --v3-head-warm (src/v3/head.ts): a newer index head is published only once the keys read at
@@ -7,20 +8,6 @@ import { IndexHeadWatcher, type IndexHead, type V3Database } from '../../src/v3'
  * functions the test settles: what is warmed, when the head is published (never later than the
  * bound, never later than the last warm key), and what is never warmed (a rollback, no key).
  */
-
-interface Pending {
-  resolve(rows: object[]): void;
-  reject(err: Error): void;
-}
-
-function scriptedDatabase() {
-  const pending: Pending[] = [];
-  const db: V3Database = {
-    query: <Row extends object>() =>
-      new Promise<Row[]>((resolve, reject) => pending.push({ resolve: resolve as (rows: object[]) => void, reject })),
-  };
-  return { db, pending };
-}
 
 const row = (seqno: number, root = seqno) => ({
   mc_seqno: seqno,

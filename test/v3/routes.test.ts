@@ -3,7 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { ResponseCache } from '../../src/cache/responseCache';
 import { buildTestApp, type TestApp } from '../helpers/app';
-import { createV3Database, type IndexHead, type WarmKey } from '../../src/v3';
+import { createV3Database, type IndexHead, type IndexHeadSource, type WarmKey } from '../../src/v3';
 import {
   CONTRACT,
   createIndexDatabase,
@@ -450,9 +450,8 @@ describe('errors and headers', () => {
     expect((await request(cached.app).get(`/api/v3/transactions?account=${WALLET}`)).headers['x-cache']).toBeUndefined();
   });
 
-  test('answers cached at the index head: keyed by the head, not kept when off-chain documents or the size say so; pending routes never', async () => {
-    let head: IndexHead | undefined = { mcSeqno: 2, rootHash: hashOf('head 2'), token: '2:a' };
-    const source = { current: () => head };
+  /** An app whose v3 answers are cached at the head `source` gives (answers over 4 000 bytes not kept), and `at(path)` that asks it. */
+  const headCachedApp = (source: IndexHeadSource) => {
     const cached = buildTestApp(['--keyless-rps', '0'], {
       indexReads: reads,
       cache: new ResponseCache({ maxBytes: 1 << 20, logger: pino({ level: 'silent' }) }),
@@ -462,12 +461,18 @@ describe('errors and headers', () => {
       const res = await request(cached.app).get(`/api/v3${path}`);
       return { cache: res.headers['x-cache'] as string | undefined, text: res.text, status: res.status };
     };
+    return { app: cached.app, at };
+  };
+
+  test('answers cached at the index head: keyed by the head, not kept when off-chain documents or the size say so; pending routes never', async () => {
+    let head: IndexHead | undefined = { mcSeqno: 2, rootHash: hashOf('head 2'), token: '2:a' };
+    const { app, at } = headCachedApp({ current: () => head });
     const history = `/transactions?account=${WALLET}&limit=1`;
     const [first, second] = [await at(history), await at(history)];
     expect([first.status, first.cache, second.cache]).toEqual([200, 'miss', 'hit']);
     expect(second.text).toBe(first.text);
     // Another setting is another key.
-    expect((await request(cached.app).get(`/api/v3${history}`).set('X-No-Address-Book', '1')).headers['x-cache']).toBe('miss');
+    expect((await request(app).get(`/api/v3${history}`).set('X-No-Address-Book', '1')).headers['x-cache']).toBe('miss');
     // A new head (the next commit): the same request is computed again.
     head = { mcSeqno: 3, rootHash: hashOf('head 3'), token: '3:b' };
     expect((await at(history)).cache).toBe('miss');
@@ -503,16 +508,7 @@ describe('errors and headers', () => {
     let published: IndexHead = head2;
     let newer: IndexHead | undefined;
     const read = new Map<string, WarmKey>();
-    const source = { current: () => published, warming: () => newer, readAt: (id: string, warm: WarmKey) => read.set(id, warm) };
-    const cached = buildTestApp(['--keyless-rps', '0'], {
-      indexReads: reads,
-      cache: new ResponseCache({ maxBytes: 1 << 20, logger: pino({ level: 'silent' }) }),
-      v3Head: { source, maxAnswerBytes: 4_000 },
-    });
-    const at = async (path: string) => {
-      const res = await request(cached.app).get(`/api/v3${path}`);
-      return { cache: res.headers['x-cache'] as string | undefined, text: res.text, status: res.status };
-    };
+    const { at } = headCachedApp({ current: () => published, warming: () => newer, readAt: (id: string, warm: WarmKey) => read.set(id, warm) });
     const history = `/transactions?account=${WALLET}&limit=1`;
     const other = '/masterchainInfo';
     const big = `/transactions?account=${WALLET}&limit=10`;
