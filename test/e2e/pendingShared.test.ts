@@ -15,10 +15,14 @@ jest.setTimeout(400_000);
  * Pending traces shared by two API instances (issue 26, item 2: "Redis when several instances
  * share them"): one embedded chain with 3 s blocks, instance A (the chain's own server) and
  * instance B (another server over the same lite server), one PostgreSQL index, one Redis with a
- * key prefix of this run. A transfer sent through A is pending on B (v3 and B's stream), then
+ * key prefix of this run. 8 s blocks, the transfer sent just after a seal: an emulation that ends
+ * after its block is committed is not kept (the trace is final by then), so the test gives the
+ * emulation and Redis a whole interval, as test/e2e/pending does, where 3 s blocks and a send at
+ * any moment made B miss the trace on a loaded machine. A transfer sent through A is pending on B (v3 and B's stream), then
  * gone from both once the index commits it.
  */
 
+const BLOCK_INTERVAL_MS = 8_000;
 const RECIPIENT = new Address(0, Buffer.alloc(32, 0x7c));
 const RECIPIENT_RAW = `0:${'7C'.repeat(32)}`;
 
@@ -30,7 +34,7 @@ describeWithRedis('pending traces shared by two instances through Redis', redisR
 
   beforeAll(async () => {
     db = await createTestDatabase('postgres');
-    const flags = ['--block-interval', '3000', '--index', 'on', '--database-url', db.url!, '--redis-url', REDIS_URL, '--pending-prefix', prefix, '--limiter-prefix', `${prefix}rl:`, '--pending-ttl', '15000'];
+    const flags = ['--block-interval', String(BLOCK_INTERVAL_MS), '--index', 'on', '--database-url', db.url!, '--redis-url', REDIS_URL, '--pending-prefix', prefix, '--limiter-prefix', `${prefix}rl:`, '--pending-ttl', '15000'];
     a = await startLocalStack(flags);
     const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--health-interval', '200', ...flags], {});
     const globalConfig = a.localnet.globalConfig;
@@ -59,6 +63,8 @@ describeWithRedis('pending traces shared by two instances through Redis', redisR
     const sse = openSse(b.url, { types: ['transactions', 'trace'], addresses: [RECIPIENT_RAW], trace_external_hash_norms: [sent.hashNorm], min_finality: 'pending' });
     await until(() => sse.connected() !== undefined, 'connected to B', 30_000);
 
+    const chain = a.localnet.chain;
+    await chain.waitForMasterchainSeqno(chain.lastMasterchainBlock().id.seqno + 1, 3 * BLOCK_INTERVAL_MS);
     expect(await sendReturnHash(a.url, sent)).toMatchObject({ ok: true, result: { hash: sent.hash, hash_norm: sent.hashNorm } });
     const onB = await pendingTraceOn(b.url, sent.hashHex);
     expect(onB).toBeDefined();
