@@ -19,7 +19,10 @@
  *    in every BENCH_INDEX_RSS_EVERY-th, default each), index into PostgreSQL (in the index thread):
  *    RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
  * 5. Jetton ingest (issue 24): the saved chain with a jetton transfer in every tenth trace, tx/s and traces classified/s.
- * BENCH_INDEX_ONLY=start|served|jetton|live runs one part, BENCH_INDEX_ONLY=ingest parts 1 and 2; BENCH_INDEX_ONLY=chains only makes the saved chains of parts 1 and 5; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest, ingest-pglite only the PGlite one (for profiling: `node --cpu-prof --import tsx
+ * 6. The indexing process alone (bench/indexProcess.ts): the chain of part 4 served by
+ *    `ton-http-bridge localnet`, indexed by `ton-http-bridge index` in another process: that
+ *    process's RSS at each tenth of the 10 000 blocks.
+ * BENCH_INDEX_ONLY=start|served|jetton|live|indexer runs one part, BENCH_INDEX_ONLY=ingest parts 1 and 2; BENCH_INDEX_ONLY=chains only makes the saved chains of parts 1 and 5; BENCH_INDEX_ONLY=ingest-pg: only the PostgreSQL ingest, ingest-pglite only the PGlite one (for profiling: `node --cpu-prof --import tsx
  * bench/index.ts index`); BENCH_INDEX_QUERIES=1 prints the lite queries per kind (count per mc block,
  * mean latency).
  * Targets (issue 22): PostgreSQL >= 2 000 tx/s, PGlite >= 500 tx/s, seal-to-commit p99 <= 300 ms,
@@ -42,6 +45,7 @@ import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, LocalnetThread, start
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
 import { cpus, loadavg } from 'node:os';
 import { freePort } from '../test/helpers/waiting';
+import { indexProcessRss } from './indexProcess';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
 const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
@@ -691,12 +695,25 @@ async function masterchainInfoLatencies(port: number, ms: number, stop: () => bo
  * getMasterchainInfo's p50/p99 from one client while it catches up and then idle (target: p99
  * during ingest within 2x idle).
  */
-async function servedCatchUp(): Promise<void> {
+/** The chain of parts 4 and 6: its file and its masterchain blocks. */
+async function catchUpChain(): Promise<{ source: string; blocks: number; every: number }> {
   const blocks = Number(process.env['BENCH_INDEX_RSS_BLOCKS'] ?? 10_000);
   // BENCH_INDEX_RSS_EVERY N: a transfer in every Nth block, the others empty (10 000 blocks of a
   // transfer each take long to make; empty ones seal in ms). Default 1: a transfer in each.
   const every = Math.max(1, Number(process.env['BENCH_INDEX_RSS_EVERY'] ?? 1));
-  const source = await savedChainFile(Math.ceil(blocks / every), 1, 0, 0, 0, every - 1);
+  return { source: await savedChainFile(Math.ceil(blocks / every), 1, 0, 0, 0, every - 1), blocks, every };
+}
+
+/** Part 6: the indexing process alone, over the chain of part 4. */
+async function indexProcessFigures(): Promise<void> {
+  const { source, blocks } = await catchUpChain();
+  await withDatabase((url) =>
+    indexProcessRss({ chainFile: source, blocks, databaseUrl: url, root: ROOT, env: npmStartEnv(), dir: path.join(ROOT, '.cache', `bench-index-process-${process.pid}`) }),
+  );
+}
+
+async function servedCatchUp(): Promise<void> {
+  const { source, blocks, every } = await catchUpChain();
   const dir = path.join(ROOT, '.cache', `bench-index-served-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const stateFile = path.join(dir, 'chain.state');
@@ -790,6 +807,8 @@ export async function runIndexBench(): Promise<void> {
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
   if (!only || only === 'served') await servedCatchUp();
   if (process.env['BENCH_INDEX_ONLY'] === 'served') return;
+  if (!only || only === 'indexer') await indexProcessFigures();
+  if (process.env['BENCH_INDEX_ONLY'] === 'indexer') return;
   if (!only || only === 'jetton') await jettonIngest();
   if (process.env['BENCH_INDEX_ONLY'] === 'jetton') return;
   await withDatabase(async (url) => {
