@@ -152,6 +152,7 @@ export function createV3Router(services: AppServices): Router {
       database: indexReadsOf(services),
       cache: services.cache,
       ...(services.v3Head ? { head: services.v3Head } : {}),
+      ...(services.v3Answers ? { answers: services.v3Answers } : {}),
       testnet: services.config.network === 'testnet',
       ...(services.pending ? { pending: services.pending } : {}),
       ...(services.index?.metadata ? { metadataFetch: services.index.metadata } : {}),

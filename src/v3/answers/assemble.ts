@@ -1,0 +1,49 @@
+import { toTransactionJson } from '../models/transaction';
+import { addressBookOf } from '../sql/accounts';
+import { bundleOfText, bundleTextLength, type BundleText } from '../sql/bundle';
+import { loadedOf, messagesOf, transactionAddresses } from '../sql/transactions';
+
+/**
+ * The CPU-heavy part of a v3 answer: PostgreSQL's JSON text in, the answer's JSON text out. The
+ * same function runs on the event loop (small answers, or no threads) and in an answer thread
+ * (pool.ts), so both give the same bytes. Its input is plain data (strings and flags): it crosses
+ * to a thread as the text PostgreSQL sent, never as objects built on the event loop.
+ */
+
+/** A page of transactions (`transactions`, `transactionsByMessage`, `transactionsByMasterchainBlock`, `adjacentTransactions`). */
+export interface TransactionsTask {
+  readonly kind: 'transactions';
+  /** The bundle's text; `codes` present when the address book is wanted. */
+  readonly text: BundleText;
+  readonly testnet: boolean;
+}
+
+export type AnswerTask = TransactionsTask;
+
+/** What the task's work grows with: its JSON characters (the pool keeps small tasks inline). */
+export function taskSize(task: AnswerTask): number {
+  return bundleTextLength(task.text);
+}
+
+/**
+ * models.TransactionsResponse of a bundle's text, written: what routes/common.ts's
+ * transactionsResponse answers for the same rows (JSON.parse is what the driver's json parser
+ * does; the address book from the code hashes the statement read).
+ */
+function transactionsAnswer(task: TransactionsTask): string {
+  const loaded = loadedOf(bundleOfText(task.text));
+  const transactions = loaded.rows.map((row) => toTransactionJson(row, messagesOf(loaded, row), loaded.states));
+  const addressBook =
+    loaded.rows.length === 0 || !loaded.codes
+      ? {}
+      : Object.fromEntries(addressBookOf(transactionAddresses(loaded), loaded.codes, task.testnet, loaded.domains ?? new Map()));
+  return JSON.stringify({ transactions, address_book: addressBook });
+}
+
+/** The answer's JSON text. */
+export function assembleAnswer(task: AnswerTask): string {
+  switch (task.kind) {
+    case 'transactions':
+      return transactionsAnswer(task);
+  }
+}

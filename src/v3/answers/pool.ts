@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import { ApiError } from '../../errors';
+import { v3AnswerQueueLength, v3AnswerTasks } from '../../metrics';
+import { assembleAnswer, taskSize, type AnswerTask } from './assemble';
+
+/**
+ * v3 answers assembled off the event loop. A page of 1 000 transactions is 2.6-2.8 MB of JSON;
+ * parsing PostgreSQL's JSON, building the answer's objects and writing its text took ~70-130 ms
+ * of the event loop, during which every other request (v2 included) waited: any client could
+ * stall the server by asking for such pages in a loop. Here that work runs in a few worker threads
+ * (piscina): the rows cross as the text PostgreSQL sent (one copy of a string), the answer comes
+ * back as bytes moved (not copied), written to the response as they are.
+ *
+ * Small answers stay on the event loop: the hop to a thread and back costs ~0.1-0.3 ms of the
+ * event loop's time (the task's clone, the answer's message, two wake-ups), more than assembling
+ * an answer of a few KB (`inlineBelow`, measured: docs/benchmarks.md). With 0 threads every answer
+ * is assembled inline (as before the pool).
+ *
+ * Bounded: `threads` threads, started with the pool and kept (each holds its loaded code, ~20-40
+ * MB), and `queue` tasks waiting; past that a request is answered 503 at once, as the TVM pool
+ * does, never queued without bound. A thread that dies under a task (a crash, past its heap
+ * limit) fails that request with a 500 and piscina starts another.
+ */
+
+export interface AnswerPoolOptions {
+  /** Threads (0: every answer on the event loop). */
+  readonly threads: number;
+  /** Tasks waiting for a thread before new ones are refused with a 503. */
+  readonly queue: number;
+  /** Tasks with less JSON text than this (characters) are assembled on the event loop. */
+  readonly inlineBelow: number;
+}
+
+/** What the routes need: a task's answer as the bytes of its JSON. */
+export interface AnswerAssembler {
+  assemble(task: AnswerTask): Promise<Buffer>;
+}
+
+/** The answer on the event loop (no pool, or a small task). */
+export function assembleInline(task: AnswerTask): Buffer {
+  return Buffer.from(assembleAnswer(task));
+}
+
+/**
+ * V8 old generation of an answer thread, MB; a thread past it is ended by V8 and replaced. A task
+ * holds its text (<= ~3 MB at limit 1 000), the parsed rows and the answer's objects (a few times
+ * that) and the answer's text.
+ */
+const THREAD_OLD_GENERATION_MB = 256;
+/** Longest a stop waits for the threads to end (they end with the process anyway). */
+const CLOSE_WAIT_MS = 2000;
+
+export class AnswerPool implements AnswerAssembler {
+  private readonly piscina: Piscina<AnswerTask, Uint8Array> | undefined;
+  private readonly inlineBelow: number;
+
+  constructor(options: AnswerPoolOptions) {
+    this.inlineBelow = options.inlineBelow;
+    if (options.threads <= 0) return;
+    this.piscina = new Piscina<AnswerTask, Uint8Array>({
+      filename: path.join(__dirname, 'workerEntry.js'),
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      maxQueue: options.queue,
+      // One task at a time per thread: a second would only wait inside it, out of the queue's count.
+      concurrentTasksPerWorker: 1,
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB },
+    });
+  }
+
+  /** Threads alive now. */
+  get threads(): number {
+    return this.piscina?.threads.length ?? 0;
+  }
+
+  async assemble(task: AnswerTask): Promise<Buffer> {
+    if (!this.piscina || taskSize(task) < this.inlineBelow) {
+      const bytes = assembleInline(task);
+      v3AnswerTasks.inc({ where: 'inline', outcome: 'ok' });
+      return bytes;
+    }
+    const piscina = this.piscina;
+    let outcome = 'ok';
+    try {
+      const running = piscina.run(task);
+      v3AnswerQueueLength.set(piscina.queueSize);
+      const bytes = await running;
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    } catch (err) {
+      if (err instanceof Error && /queue is at limit/i.test(err.message)) {
+        outcome = 'busy';
+        throw new ApiError('unavailable', 'all v3 answer threads are busy; try again later');
+      }
+      // The thread died under the task (or the task threw): piscina replaces a dead thread.
+      outcome = 'failed';
+      throw new ApiError('failed', 'v3 answer thread failed');
+    } finally {
+      v3AnswerQueueLength.set(piscina.queueSize);
+      v3AnswerTasks.inc({ where: 'thread', outcome });
+    }
+  }
+
+  /** Ends the threads (a stop comes after the requests were answered or cut). */
+  async close(): Promise<void> {
+    if (!this.piscina) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([this.piscina.destroy().catch(() => undefined), waited]);
+    clearTimeout(timer);
+  }
+}
