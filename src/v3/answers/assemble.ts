@@ -1,4 +1,7 @@
+import { toMessageJson, type MessageRow } from '../models/message';
+import type { AddressMetadataJson } from '../models/metadata';
 import { toTransactionJson } from '../models/transaction';
+import type { AddressBookEntry } from '../sql/accounts';
 import { addressBookOf } from '../sql/accounts';
 import { bundleOfText, bundleTextLength, type BundleText } from '../sql/bundle';
 import { loadedOf, messagesOf, transactionAddresses } from '../sql/transactions';
@@ -18,11 +21,23 @@ export interface TransactionsTask {
   readonly testnet: boolean;
 }
 
-export type AnswerTask = TransactionsTask;
+/**
+ * A page of `messages`: its rows' text (sql/messageText.ts) and the address book and metadata
+ * read on the event loop (small objects, cloned across).
+ */
+export interface MessagesTask {
+  readonly kind: 'messages';
+  /** null: no row. */
+  readonly rows: string | null;
+  readonly addressBook: Record<string, AddressBookEntry>;
+  readonly metadata: Record<string, AddressMetadataJson>;
+}
+
+export type AnswerTask = TransactionsTask | MessagesTask;
 
 /** What the task's work grows with: its JSON characters (the pool keeps small tasks inline). */
 export function taskSize(task: AnswerTask): number {
-  return bundleTextLength(task.text);
+  return task.kind === 'transactions' ? bundleTextLength(task.text) : (task.rows?.length ?? 0);
 }
 
 /**
@@ -40,10 +55,18 @@ function transactionsAnswer(task: TransactionsTask): string {
   return JSON.stringify({ transactions, address_book: addressBook });
 }
 
+/** models.MessagesResponse: what routes/messages.ts answered from the driver's rows, written. */
+function messagesAnswer(task: MessagesTask): string {
+  const rows = task.rows === null ? [] : (JSON.parse(task.rows) as MessageRow<string>[]);
+  return JSON.stringify({ messages: rows.map(toMessageJson), address_book: task.addressBook, metadata: task.metadata });
+}
+
 /** The answer's JSON text. */
 export function assembleAnswer(task: AnswerTask): string {
   switch (task.kind) {
     case 'transactions':
       return transactionsAnswer(task);
+    case 'messages':
+      return messagesAnswer(task);
   }
 }

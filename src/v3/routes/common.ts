@@ -20,6 +20,7 @@ import { messagesOf, transactionAddresses, type LoadedTransactions, type LoadOpt
 import { JsonBytes, type RouteContext, type RouteParameter } from './route';
 import { assembleInline } from '../answers/pool';
 import type { BundleText } from '../sql/bundle';
+import type { AnswerTask } from '../answers/assemble';
 import type { AddressMetadataJson } from '../models/metadata';
 import { queryAddressMetadata } from '../sql/metadata';
 
@@ -120,7 +121,11 @@ export async function transactionsResponse<B extends Bytes>(context: RouteContex
  * bytes transactionsResponse's answer is written as.
  */
 export async function transactionsAnswer(context: RouteContext, text: BundleText): Promise<JsonBytes> {
-  const task = { kind: 'transactions', text, testnet: context.settings.testnet } as const;
+  return assembled(context, { kind: 'transactions', text, testnet: context.settings.testnet });
+}
+
+/** A task's answer (answers/assemble.ts), assembled where the context says, as its JSON bytes. */
+export async function assembled(context: RouteContext, task: AnswerTask): Promise<JsonBytes> {
   return new JsonBytes(context.answers ? await context.answers.assemble(task) : assembleInline(task));
 }
 

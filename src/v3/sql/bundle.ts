@@ -45,7 +45,7 @@ const STATE_BYTEA = ['hash', 'frozen_hash', 'data_hash', 'code_hash'] as const;
 const LONG_BYTEA = new Set(['body', 'init_body']);
 
 /** PostgreSQL's base64 of a bytea column, on one line, as Node's Buffer#toString('base64') writes it. */
-function base64Of(column: string, name: string): string {
+export function base64Of(column: string, name: string): string {
   const encoded = `encode(${column}, 'base64')`;
   return LONG_BYTEA.has(name) ? `translate(${encoded}, E'\\n', '')` : encoded;
 }
