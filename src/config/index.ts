@@ -377,8 +377,8 @@ export const OPTIONS = {
   v3AnswerInlineBelow: {
     flag: 'v3-answer-inline-below',
     kind: 'bytes',
-    defaultValue: 32 * 1024,
-    description: "v3: answers whose PostgreSQL JSON is smaller than this are assembled on the event loop (the hop to a thread costs more than they do), bytes or 32kb",
+    defaultValue: 16 * 1024,
+    description: "v3: answers whose PostgreSQL JSON is smaller than this are assembled on the event loop (the hop to a thread costs about as much, and they never wait behind large pages), bytes or 16kb",
     min: 0,
     max: 1024 ** 3,
   },
