@@ -374,6 +374,14 @@ export const OPTIONS = {
     min: 1,
     max: 100_000,
   },
+  v3AnswerNice: {
+    flag: 'v3-answer-nice',
+    kind: 'int',
+    defaultValue: 10,
+    description: "v3: nice value of the --v3-answer-threads threads (Linux, per thread): the event loop's thread wins a core from them (0 = the process's priority)",
+    min: 0,
+    max: 19,
+  },
   v3AnswerInlineBelow: {
     flag: 'v3-answer-inline-below',
     kind: 'bytes',

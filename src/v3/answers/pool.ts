@@ -30,6 +30,8 @@ export interface AnswerPoolOptions {
   readonly queue: number;
   /** Tasks with less JSON text than this (characters) are assembled on the event loop. */
   readonly inlineBelow: number;
+  /** The threads' nice value (default ANSWER_THREAD_NICE; 0: the process's priority). */
+  readonly nice?: number;
 }
 
 /** What the routes need: a task's answer as the bytes of its JSON. */
@@ -48,6 +50,14 @@ export function assembleInline(task: AnswerTask): Buffer {
  * that) and the answer's text.
  */
 const THREAD_OLD_GENERATION_MB = 256;
+/**
+ * Nice value of the answer threads (as the index thread's). The threads share the machine's cores
+ * with the event loop's thread; at the same priority the scheduler made the event loop wait for a
+ * core behind them (bench: with 4 clients of 1 000-row pages on 2 cores, the loop's delay p99 still
+ * 146-175 ms with the work in threads at nice 0, docs/benchmarks.md). Lowered, a thread yields its core when
+ * the event loop wakes; a large page takes longer only while the machine is busy.
+ */
+export const ANSWER_THREAD_NICE = 10;
 /** Longest a stop waits for the threads to end (they end with the process anyway). */
 const CLOSE_WAIT_MS = 2000;
 
@@ -66,6 +76,7 @@ export class AnswerPool implements AnswerAssembler {
       maxQueue: options.queue,
       // One task at a time per thread: a second would only wait inside it, out of the queue's count.
       concurrentTasksPerWorker: 1,
+      workerData: { nice: options.nice ?? ANSWER_THREAD_NICE },
       resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB },
     });
   }

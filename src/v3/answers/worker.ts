@@ -1,5 +1,14 @@
-import { move } from 'piscina';
+import { setPriority } from 'node:os';
+import { move, workerData } from 'piscina';
 import { assembleAnswer, type AnswerTask } from './assemble';
+
+// The thread's nice value (pool.ts's ANSWER_THREAD_NICE; Linux keeps one per thread): the event
+// loop's thread wins a core from it. A platform that refuses leaves it at the process's.
+try {
+  setPriority((workerData as { nice?: number } | undefined)?.nice ?? 0);
+} catch {
+  // Not allowed here: the thread runs at the process's priority.
+}
 
 /**
  * The body of an answer thread (loaded through workerEntry.js): a task's answer as UTF-8 bytes in
