@@ -17,8 +17,8 @@ import { assembleAnswer, taskSize, type AnswerTask } from './assemble';
  * an answer of a few KB (`inlineBelow`, measured: docs/benchmarks.md). With 0 threads every answer
  * is assembled inline (as before the pool).
  *
- * Bounded: `threads` threads, started with the pool and kept (each holds its loaded code, ~20-40
- * MB), and `queue` tasks waiting; past that a request is answered 503 at once, as the TVM pool
+ * Bounded: `threads` threads, started by the first large answers and kept (each holds its loaded
+ * code, ~20-40 MB), and `queue` tasks waiting; past that a request is answered 503 at once, as the TVM pool
  * does, never queued without bound. A thread that dies under a task (a crash, past its heap
  * limit) fails that request with a 500 and piscina starts another.
  */
@@ -70,7 +70,9 @@ export class AnswerPool implements AnswerAssembler {
     if (options.threads <= 0) return;
     this.piscina = new Piscina<AnswerTask, Uint8Array>({
       filename: path.join(__dirname, 'workerEntry.js'),
-      minThreads: options.threads,
+      // Started by the first large answer (a server, or a test, that never answers one carries
+      // none: under tsx a thread compiles its code for ~1-2 s of CPU), then kept.
+      minThreads: 0,
       maxThreads: options.threads,
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: options.queue,
