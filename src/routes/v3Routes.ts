@@ -140,6 +140,13 @@ export function createIndexReads(config: AppConfig, index: IndexService): V3Data
       reads ??= v3DatabaseOf(index.store.readPool);
       return reads.query(text, values);
     },
+    async queryTextBytes(text, values) {
+      const health = index.health();
+      if (!health.available) throw new IndexUnavailableError(health.reason ?? undefined);
+      reads ??= v3DatabaseOf(index.store.readPool);
+      // The embedded store has no such reads: its strings, which the answer's assembly reads alike.
+      return reads.queryTextBytes ? reads.queryTextBytes(text, values) : reads.query(text, values);
+    },
   };
 }
 

@@ -29,7 +29,8 @@ async function threadTasks(outcome: string): Promise<number> {
  * routes wrote it before (routes/common.ts's transactionsResponse over the rows the driver parsed,
  * then JSON.stringify): the same bytes, for several filters, orders and pages, with and without
  * the address book, on a chain filled by the real index. Then the pool's bounds: a full queue is a
- * 503 at once, a thread that dies under a task a 500, and the next task runs on its replacement.
+ * 503 at once, the rows' bytes are moved to the thread, a thread that dies under a task a 500, and
+ * the next task runs on its replacement.
  */
 describe.each(INDEX_BACKENDS)('v3 answers assembled in threads are the bytes of the event loop\'s (%s)', (backend) => {
   let db: TestDatabase;
@@ -161,12 +162,23 @@ describe.each(INDEX_BACKENDS)('v3 answers assembled in threads are the bytes of 
 
     // The pool's bounds, on the largest page of this chain.
     const { text, values } = buildTransactionsQuery({ endLt }, paging(1000));
-    const task = { kind: 'transactions', text: await transactionBundleText(reads, text, values, { addressBook: true }), testnet: false } as const;
-    const expected = assembleInline(task).toString();
+    const strings = await transactionBundleText(reads, text, values, { addressBook: true });
+    const expected = assembleInline({ kind: 'transactions', text: strings, testnet: false }).toString();
+    // As the server's reads give them (V3Database.queryTextBytes): UTF-8 bytes over ArrayBuffers of
+    // their own, which the pool moves to the thread (so each task gets its own copy here).
+    const bytesOf = (value: string | Uint8Array | null | undefined) => (typeof value === 'string' ? new TextEncoder().encode(value) : (value ?? null));
+    const freshTask = () => ({
+      kind: 'transactions' as const,
+      text: { txs: bytesOf(strings.txs), messages: bytesOf(strings.messages), states: bytesOf(strings.states), codes: bytesOf(strings.codes) },
+      testnet: false,
+    });
+    const moved = freshTask();
+    expect(moved.text.txs!.byteLength).toBeGreaterThan(10_000);
+    expect(assembleInline(moved).toString()).toBe(expected);
     const pool = new AnswerPool({ threads: 1, queue: 1, inlineBelow: 0 });
     try {
       // One runs (or waits for the thread to start), one waits, the rest are refused at once.
-      const settled = await Promise.allSettled(Array.from({ length: 6 }, () => pool.assemble(task)));
+      const settled = await Promise.allSettled(Array.from({ length: 6 }, () => pool.assemble(freshTask())));
       const answered = settled.filter((s) => s.status === 'fulfilled');
       const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
       expect(answered.length).toBeGreaterThanOrEqual(1);
@@ -176,14 +188,34 @@ describe.each(INDEX_BACKENDS)('v3 answers assembled in threads are the bytes of 
         expect(s.reason).toBeInstanceOf(ApiError);
         expect([(s.reason as ApiError).kind, (s.reason as ApiError).message]).toEqual(['unavailable', 'all v3 answer threads are busy; try again later']);
       }
-      // A thread that dies under its task: that request fails (500's kind), the next runs on a new thread.
-      const threads = (pool as unknown as { piscina: { threads: { terminate(): Promise<number> }[] } }).piscina.threads;
-      const dying = pool.assemble(task);
-      await threads[0]!.terminate();
-      await expect(dying).rejects.toMatchObject({ kind: 'failed', message: 'v3 answer thread failed' });
-      expect((await pool.assemble(task)).toString()).toBe(expected);
+      // Moved, not copied: the caller's bytes are gone once the task is sent.
+      const task = freshTask();
+      const sentOff = pool.assemble(task);
+      expect(task.text.txs!.byteLength).toBe(0);
+      expect((await sentOff).toString()).toBe(expected);
     } finally {
       await pool.close();
+    }
+    // A thread that dies under its task (terminated while it parses a long page: the page's rows
+    // 40 times): that request fails (500's kind), the next runs on a new thread. (Not by its heap
+    // limit: V8 ends the whole process when JSON.parse passes a thread's limit, Node 20.)
+    const dyingPool = new AnswerPool({ threads: 1, queue: 4, inlineBelow: 0 });
+    try {
+      expect((await dyingPool.assemble(freshTask())).toString()).toBe(expected);
+      const threads = () => (dyingPool as unknown as { piscina: { threads: { terminate(): Promise<number> }[] } }).piscina.threads;
+      const before = threads()[0]!;
+      const failedBefore = await threadTasks('failed');
+      const rows = (strings.txs as string).slice(1, -1);
+      const long = { ...freshTask(), text: { ...freshTask().text, txs: new TextEncoder().encode(`[${Array.from({ length: 40 }, () => rows).join(',')}]`) } };
+      const dying = dyingPool.assemble(long);
+      await before.terminate();
+      await expect(dying).rejects.toMatchObject({ kind: 'failed', message: 'v3 answer thread failed' });
+      expect((await dyingPool.assemble(freshTask())).toString()).toBe(expected);
+      expect(threads()).toHaveLength(1);
+      expect(threads()[0]).not.toBe(before);
+      expect((await threadTasks('failed')) - failedBefore).toBe(1);
+    } finally {
+      await dyingPool.close();
     }
   });
 });

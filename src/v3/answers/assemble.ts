@@ -3,7 +3,7 @@ import type { AddressMetadataJson } from '../models/metadata';
 import { toTransactionJson } from '../models/transaction';
 import type { AddressBookEntry } from '../sql/accounts';
 import { addressBookOf } from '../sql/accounts';
-import { bundleOfText, bundleTextLength, type BundleText } from '../sql/bundle';
+import { bundleOfText, bundleTextLength, jsonTextLength, parseJsonText, type BundleText, type JsonText } from '../sql/bundle';
 import { loadedOf, messagesOf, transactionAddresses } from '../sql/transactions';
 
 /**
@@ -28,7 +28,7 @@ export interface TransactionsTask {
 export interface MessagesTask {
   readonly kind: 'messages';
   /** null: no row. */
-  readonly rows: string | null;
+  readonly rows: JsonText;
   readonly addressBook: Record<string, AddressBookEntry>;
   readonly metadata: Record<string, AddressMetadataJson>;
 }
@@ -37,7 +37,7 @@ export type AnswerTask = TransactionsTask | MessagesTask;
 
 /** What the task's work grows with: its JSON characters (the pool keeps small tasks inline). */
 export function taskSize(task: AnswerTask): number {
-  return task.kind === 'transactions' ? bundleTextLength(task.text) : (task.rows?.length ?? 0);
+  return task.kind === 'transactions' ? bundleTextLength(task.text) : jsonTextLength(task.rows);
 }
 
 /**
@@ -57,8 +57,22 @@ function transactionsAnswer(task: TransactionsTask): string {
 
 /** models.MessagesResponse: what routes/messages.ts answered from the driver's rows, written. */
 function messagesAnswer(task: MessagesTask): string {
-  const rows = task.rows === null ? [] : (JSON.parse(task.rows) as MessageRow<string>[]);
+  const rows = parseJsonText<MessageRow<string>[]>(task.rows) ?? [];
   return JSON.stringify({ messages: rows.map(toMessageJson), address_book: task.addressBook, metadata: task.metadata });
+}
+
+/**
+ * The task's byte arrays that may be moved to a thread rather than copied: those over an
+ * ArrayBuffer of their own (never a slice of Node's shared pool, which would detach its other
+ * Buffers), which the caller drops.
+ */
+export function movableBuffers(task: AnswerTask): ArrayBuffer[] {
+  const texts = task.kind === 'transactions' ? [task.text.txs, task.text.messages, task.text.states, task.text.codes] : [task.rows];
+  const out: ArrayBuffer[] = [];
+  for (const text of texts) {
+    if (text instanceof Uint8Array && text.byteOffset === 0 && text.byteLength === text.buffer.byteLength && text.buffer instanceof ArrayBuffer) out.push(text.buffer);
+  }
+  return out;
 }
 
 /** The answer's JSON text. */

@@ -2,15 +2,16 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../errors';
 import { v3AnswerQueueLength, v3AnswerTasks } from '../../metrics';
-import { assembleAnswer, taskSize, type AnswerTask } from './assemble';
+import { assembleAnswer, movableBuffers, taskSize, type AnswerTask } from './assemble';
 
 /**
  * v3 answers assembled off the event loop. A page of 1 000 transactions is 2.6-2.8 MB of JSON;
  * parsing PostgreSQL's JSON, building the answer's objects and writing its text took ~70-130 ms
  * of the event loop, during which every other request (v2 included) waited: any client could
  * stall the server by asking for such pages in a loop. Here that work runs in a few worker threads
- * (piscina): the rows cross as the text PostgreSQL sent (one copy of a string), the answer comes
- * back as bytes moved (not copied), written to the response as they are.
+ * (piscina): the rows cross as the text PostgreSQL sent, as its bytes (V3Database.queryTextBytes:
+ * never a string on the event loop, moved to the thread, not copied), and the answer comes back as
+ * bytes moved too, written to the response as they are.
  *
  * Small answers stay on the event loop: the hop to a thread and back costs ~0.1-0.3 ms of the
  * event loop's time (the task's clone, the answer's message, two wake-ups), more than assembling
@@ -19,8 +20,8 @@ import { assembleAnswer, taskSize, type AnswerTask } from './assemble';
  *
  * Bounded: `threads` threads, started by the first large answers and kept (each holds its loaded
  * code, ~20-40 MB), and `queue` tasks waiting; past that a request is answered 503 at once, as the TVM pool
- * does, never queued without bound. A thread that dies under a task (a crash, past its heap
- * limit) fails that request with a 500 and piscina starts another.
+ * does, never queued without bound. A thread that dies under a task (a crash) fails that request
+ * with a 500 and piscina starts another.
  */
 
 export interface AnswerPoolOptions {
@@ -32,6 +33,8 @@ export interface AnswerPoolOptions {
   readonly inlineBelow: number;
   /** The threads' nice value (default ANSWER_THREAD_NICE; 0: the process's priority). */
   readonly nice?: number;
+  /** V8 old generation of a thread, MB (default THREAD_OLD_GENERATION_MB); past it the thread dies. */
+  readonly maxOldGenerationMb?: number;
 }
 
 /** What the routes need: a task's answer as the bytes of its JSON. */
@@ -45,9 +48,10 @@ export function assembleInline(task: AnswerTask): Buffer {
 }
 
 /**
- * V8 old generation of an answer thread, MB; a thread past it is ended by V8 and replaced. A task
- * holds its text (<= ~3 MB at limit 1 000), the parsed rows and the answer's objects (a few times
- * that) and the answer's text.
+ * V8 old generation of an answer thread, MB. A task holds its text (~4 MB at limit 1 000), the
+ * parsed rows and the answer's objects (a few times that) and the answer's text: far below. (Past
+ * it, V8 does not always end the thread alone: a JSON.parse that passed a 16 MB limit aborted the
+ * whole process in a trial, Node 20.20, so the bound is the tasks' size, not this limit.)
  */
 const THREAD_OLD_GENERATION_MB = 256;
 /**
@@ -79,7 +83,7 @@ export class AnswerPool implements AnswerAssembler {
       // One task at a time per thread: a second would only wait inside it, out of the queue's count.
       concurrentTasksPerWorker: 1,
       workerData: { nice: options.nice ?? ANSWER_THREAD_NICE },
-      resourceLimits: { maxOldGenerationSizeMb: THREAD_OLD_GENERATION_MB },
+      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationMb ?? THREAD_OLD_GENERATION_MB },
     });
   }
 
@@ -97,7 +101,8 @@ export class AnswerPool implements AnswerAssembler {
     const piscina = this.piscina;
     let outcome = 'ok';
     try {
-      const running = piscina.run(task);
+      // The rows' bytes are moved, not copied (the route never reads them again).
+      const running = piscina.run(task, { transferList: movableBuffers(task) });
       v3AnswerQueueLength.set(piscina.queueSize);
       const bytes = await running;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -180,28 +180,46 @@ export async function transactionBundle(db: V3Database, page: string, values: re
  * answer thread (src/v3/answers), which parses and converts it off the event loop.
  */
 export interface BundleText {
-  readonly txs: string | null;
-  readonly messages: string | null;
-  readonly states: string | null;
+  readonly txs: JsonText;
+  readonly messages: JsonText;
+  readonly states: JsonText;
   /** Present when the address book's code hashes were asked for. */
-  readonly codes?: string | null;
+  readonly codes?: JsonText;
+}
+
+/**
+ * JSON text as PostgreSQL sent it: its UTF-8 bytes (V3Database.queryTextBytes: never a string on
+ * the event loop), or a string (the embedded store); null for SQL NULL.
+ */
+export type JsonText = string | Uint8Array | null;
+
+/** A JsonText's characters or bytes (what parsing it costs grows with). */
+export function jsonTextLength(text: JsonText | undefined): number {
+  return text == null ? 0 : typeof text === 'string' ? text.length : text.byteLength;
+}
+
+const utf8 = new TextDecoder();
+
+/** A JsonText parsed (JSON.parse, as the driver's json parser does). */
+export function parseJsonText<T>(text: JsonText | undefined): T | null {
+  return text == null ? null : (JSON.parse(typeof text === 'string' ? text : utf8.decode(text)) as T);
 }
 
 /** transactionBundle's statement with its JSON columns as text (no extra column). */
 export async function transactionBundleText(db: V3Database, page: string, values: readonly unknown[], options: Omit<BundleOptions, 'extraColumn'>): Promise<BundleText> {
-  const [row] = await db.query<{ txs: string | null; messages: string | null; states: string | null; codes?: string | null }>(bundleStatement(page, options, true), values);
+  const [row] = await (db.queryTextBytes ?? db.query).call(db, bundleStatement(page, options, true), values) as { txs: JsonText; messages: JsonText; states: JsonText; codes?: JsonText }[];
   const base = { txs: row?.txs ?? null, messages: row?.messages ?? null, states: row?.states ?? null };
   return options.addressBook ? { ...base, codes: row?.codes ?? null } : base;
 }
 
 /** JSON characters of a bundle's text (what parsing and converting it costs grows with). */
 export function bundleTextLength(text: BundleText): number {
-  return (text.txs?.length ?? 0) + (text.messages?.length ?? 0) + (text.states?.length ?? 0) + (text.codes?.length ?? 0);
+  return jsonTextLength(text.txs) + jsonTextLength(text.messages) + jsonTextLength(text.states) + jsonTextLength(text.codes);
 }
 
 /** The bundle of its text: the same values the driver's JSON.parse gives transactionBundle. */
 export function bundleOfText(text: BundleText): TransactionBundle<string> {
-  const parse = (json: string | null | undefined): JsonRows => (json == null ? null : (JSON.parse(json) as JsonRows));
+  const parse = (json: JsonText | undefined): JsonRows => parseJsonText<Record<string, unknown>[]>(json);
   return bundleOfRow({ txs: parse(text.txs), messages: parse(text.messages), states: parse(text.states), codes: parse(text.codes) }, text.codes !== undefined);
 }
 

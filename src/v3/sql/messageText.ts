@@ -1,6 +1,6 @@
 import type { V3Database } from '../db';
 import type { Paging } from '../params/rules';
-import { base64Of } from './bundle';
+import { base64Of, parseJsonText, type JsonText } from './bundle';
 import { buildMessagesQuery, type MessageFilter } from './messages';
 
 /**
@@ -10,11 +10,11 @@ import { buildMessagesQuery, type MessageFilter } from './messages';
  * (the answer's encoding, models/format.ts's Bytes); and the accounts the page names, in the order
  * routes/common.ts's messageAddresses lists them (each row's source, then its destination), which
  * the address book and metadata are read for on the event loop (small statements; the list comes
- * as JSON, which both index backends' drivers parse alike).
+ * as JSON text too: the statement's columns are all text, for V3Database.queryTextBytes).
  */
 export interface MessagePageText {
   /** null: no row. */
-  readonly rows: string | null;
+  readonly rows: JsonText;
   readonly addresses: string[];
 }
 
@@ -33,9 +33,9 @@ export async function queryMessagesText(db: V3Database, filter: MessageFilter, p
   const { text, values } = buildMessagesQuery(filter, paging);
   const statement = `with R as materialized (select row_number() over () as ord_, Q.* from (${text}) as Q)
     select (select json_agg(J order by J.ord_) from (select ${ROW_COLUMNS} from R) as J)::text as rows,
-      (select json_agg(A.address order by A.ord_, A.side) from (
+      (select json_agg(A.address order by A.ord_, A.side)::text from (
          select R.ord_, 1 as side, R.source as address from R where R.source is not null
          union all select R.ord_, 2 as side, R.destination as address from R where R.destination is not null) as A) as addresses`;
-  const [row] = await db.query<{ rows: string | null; addresses: string[] | null }>(statement, values);
-  return { rows: row?.rows ?? null, addresses: row?.addresses ?? [] };
+  const [row] = (await (db.queryTextBytes ?? db.query).call(db, statement, values)) as { rows: JsonText; addresses: JsonText }[];
+  return { rows: row?.rows ?? null, addresses: parseJsonText<string[]>(row?.addresses) ?? [] };
 }
