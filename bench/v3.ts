@@ -27,6 +27,7 @@
  * (`pg ms/statements`), which the machine's load touches less.
  */
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -323,11 +324,11 @@ interface Api {
  * (bench_v3), response cache off unless `cached`, its index following the chain. `ready` says when
  * it may be used.
  */
-async function startApi(stateFile: string, chainFlags: readonly string[], ready: (api: Api) => Promise<boolean>, database = DATABASE, cached = false): Promise<Api> {
+async function startApi(stateFile: string, chainFlags: readonly string[], ready: (api: Api) => Promise<boolean>, database = DATABASE, cached = false, withMetrics = false): Promise<Api> {
   const port = await freePort();
   // cached: the response cache at its default size and v3's cache at the index head on (its default), and the
   // metrics server (the cache's counters), else no response cache at all.
-  const metricsPort = cached ? await freePort() : 0;
+  const metricsPort = cached || withMetrics ? await freePort() : 0;
   const cacheFlags = cached ? ['--cache-size', '64mb', '--v3-head-cache', 'on'] : ['--cache-size', '0'];
   const flags = ['--port', String(port), '--metrics-port', String(metricsPort), '--keyless-rps', '0', ...cacheFlags, '--index', 'on', '--database-url', databaseUrl(database)];
   flags.push('--state-file', stateFile, '--save-interval', '0', '--shards', '2', '--accounts', '2', ...chainFlags);
@@ -366,14 +367,14 @@ async function startApi(stateFile: string, chainFlags: readonly string[], ready:
 }
 
 /** The API over the saved fill, its index at the chain's head (the chain makes no block of its own). */
-async function startFilledApi(head: ChainHead): Promise<Api> {
+async function startFilledApi(head: ChainHead, withMetrics = false): Promise<Api> {
   return startApi(head.file, ['--block-interval', '0', '--keep-blocks', String(FILL_KEEP_BLOCKS)], async (api) => {
     const last = await fetch(`${api.base}/masterchainInfo`).then(
       async (res) => (res.status === 200 ? ((await res.json()) as { last: { seqno: number } }).last.seqno : -1),
       () => -1,
     );
     return last >= head.seqno;
-  });
+  }, DATABASE, false, withMetrics);
 }
 
 interface Figure {
@@ -541,6 +542,11 @@ export async function runV3Bench(): Promise<void> {
   // BENCH_V3_FILL_ONLY=1: make (or check) the fill and stop, so a long fill can run outside the
   // bench lock and the measurement later under it.
   if (process.env['BENCH_V3_FILL_ONLY'] === '1') return;
+  // BENCH_V3_STALL=1: only what large pages cost the other clients (stall below).
+  if (process.env['BENCH_V3_STALL'] === '1') {
+    await stall(head);
+    return;
+  }
   // BENCH_V3_CACHED_ONLY=1: only the figures with the cache at the index head (e.g. another BENCH_V3_HOT_KEYS).
   if (process.env['BENCH_V3_CACHED_ONLY'] === '1') {
     await headCached(head, await hotSample());
@@ -812,5 +818,136 @@ async function largest(api: Api, client: pg.Client, head: number, deep: string, 
     console.log(
       `  ${label.padEnd(36)} ${String(status).padEnd(4)} ${worst.toFixed(1).padStart(7)} ms <= 100  ${worst <= 100 ? 'pass' : 'FAIL'}  ${pgText.padEnd(16)} cpu ${cpu.toFixed(0).padStart(4)} ms ${(bytes / 1024).toFixed(0).padStart(6)} KB ${error}`,
     );
+  }
+}
+
+/** The API's event-loop delay since the last scrape (prom-client resets its histogram at each), ms. */
+async function loopLag(api: Api): Promise<{ p99: number; max: number; mean: number }> {
+  const text = await (await fetch(api.metrics!)).text();
+  const read = (name: string) => Number(new RegExp(`^ton_bridge_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: read('p99'), max: read('max'), mean: read('mean') };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+}
+
+/** Small requests one after the other (a pause of `gapMs` between), for `ms`: their latencies by kind. */
+async function probe(api: Api, ms: number, gapMs = 10): Promise<Record<string, number[]>> {
+  const kinds: [string, string][] = [
+    ['v2 getMasterchainInfo', `${api.root}/api/v2/getMasterchainInfo`],
+    ['v3 blocks?limit=1', `${api.base}/blocks?limit=1`],
+  ];
+  const out: Record<string, number[]> = Object.fromEntries(kinds.map(([name]) => [name, []]));
+  const end = performance.now() + ms;
+  for (let i = 0; performance.now() < end; i++) {
+    const [name, url] = kinds[i % kinds.length]!;
+    const started = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (res.status === 200) out[name]!.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, gapMs));
+  }
+  return out;
+}
+
+function probeText(latencies: Record<string, number[]>): string {
+  return Object.entries(latencies)
+    .map(([name, list]) => {
+      const sorted = [...list].sort((a, b) => a - b);
+      return `${name} p50 / p99 / max ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} / ${sorted.at(-1)?.toFixed(1)} ms (${sorted.length})`;
+    })
+    .join('; ');
+}
+
+/**
+ * Clients fetching `paths` in closed loops, in a thread of this process (the 2.7 MB bodies are
+ * read there, not on the probe's event loop), for `ms`: answers by status.
+ */
+function loadPages(paths: readonly string[], clients: number, ms: number): Promise<{ statuses: Record<string, number>; bytes: number }> {
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { paths, clients, ms } = workerData;
+    const statuses = {};
+    let bytes = 0;
+    let next = 0;
+    const end = Date.now() + ms;
+    async function client() {
+      while (Date.now() < end) {
+        const res = await fetch(paths[next++ % paths.length]);
+        const body = await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        bytes += body.byteLength;
+      }
+    }
+    Promise.all(Array.from({ length: clients }, client)).then(() => parentPort.postMessage({ statuses, bytes }));
+  `;
+  const worker = new Worker(code, { eval: true, workerData: { paths, clients, ms } });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (result: { statuses: Record<string, number>; bytes: number }) => {
+      void worker.terminate();
+      resolve(result);
+    });
+    worker.once('error', reject);
+  });
+}
+
+/**
+ * What pages of 1 000 transactions (2.6-2.8 MB of JSON each) cost every other client: the API's
+ * event-loop delay and the latency of small requests (v2 getMasterchainInfo, v3 blocks?limit=1)
+ * while BENCH_V3_STALL_CLIENTS clients (4) fetch such pages in closed loops for SECONDS, against
+ * the same probe with no load; then the wall time of the largest page alone (median and worst of 7)
+ * and the API's CPU per page. The answers' SHA-256 are printed so that two builds (BENCH_V3_BIN)
+ * can be seen to answer the same bytes. Response cache off.
+ */
+async function stall(head: ChainHead): Promise<void> {
+  const clients = Number(process.env['BENCH_V3_STALL_CLIENTS'] ?? 4);
+  const api = await startFilledApi(head, true);
+  try {
+    const pages = Array.from({ length: 11 }, (_, i) => `${api.base}/transactions?limit=${MAX_LIMIT}&offset=${i * 1000}`);
+    const widest = `${api.base}/transactions?start_lt=0&end_lt=9223372036854775807&start_utime=0&end_utime=2147483647&limit=${MAX_LIMIT}&offset=${MAX_OFFSET}`;
+    const same = [
+      pages[0]!,
+      widest,
+      `${api.base}/transactions?limit=${MAX_LIMIT}&offset=2000&sort=asc`,
+      `${api.base}/transactionsByMasterchainBlock?seqno=${head.seqno - 1}&limit=${MAX_LIMIT}`,
+      `${api.base}/transactions?limit=5`,
+      `${api.base}/transactions?limit=100&offset=50`,
+    ];
+    for (const url of same) {
+      const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
+      console.log(`  answer ${url.slice(api.base.length)}: ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`);
+    }
+    // Warm: each page once (PostgreSQL's buffers, V8's code).
+    for (const url of pages) await (await fetch(url)).arrayBuffer();
+
+    await loopLag(api);
+    const idle = await probe(api, 5000);
+    const idleLag = await loopLag(api);
+    console.log(`  idle (load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): loop delay p99 ${idleLag.p99.toFixed(1)} max ${idleLag.max.toFixed(1)} ms; ${probeText(idle)}`);
+
+    const cpuBefore = api.cpuMs();
+    await loopLag(api);
+    const [loaded, small] = await Promise.all([loadPages(pages, clients, SECONDS * 1000), probe(api, SECONDS * 1000)]);
+    const lag = await loopLag(api);
+    const served = loaded.statuses['200'] ?? 0;
+    const cpu = api.cpuMs() - cpuBefore;
+    console.log(
+      `  ${clients} clients of limit=${MAX_LIMIT} pages, ${SECONDS} s (load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): ${served} pages (${((loaded.bytes / 1024 / 1024) / SECONDS).toFixed(1)} MB/s), statuses ${JSON.stringify(loaded.statuses)}; ` +
+        `API CPU ${(cpu / Math.max(1, served)).toFixed(1)} ms/page (with the probes'); loop delay p99 ${lag.p99.toFixed(1)} max ${lag.max.toFixed(1)} mean ${lag.mean.toFixed(1)} ms`,
+    );
+    console.log(`    ${probeText(small)}`);
+
+    const walls: number[] = [];
+    const cpuWidest = api.cpuMs();
+    for (let i = 0; i < 7; i++) {
+      const started = performance.now();
+      await (await fetch(widest)).arrayBuffer();
+      walls.push(performance.now() - started);
+    }
+    walls.sort((a, b) => a - b);
+    console.log(`  largest page (transactions widest, offset ${MAX_OFFSET}) alone: wall median ${percentile(walls, 50).toFixed(0)} worst ${walls.at(-1)!.toFixed(0)} ms; API CPU ${((api.cpuMs() - cpuWidest) / 7).toFixed(0)} ms/page`);
+  } finally {
+    await api.stop();
   }
 }

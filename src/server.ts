@@ -17,7 +17,7 @@ import { checkLiteServersAtStart, startTvmWorkers } from './startup';
 import { closeTvm } from './tvm';
 import { useNativeCellHashing } from './cells';
 import { ChainEventSource, followIndexThread, IndexEventBuilder, pendingEvents, StreamingService, type SourceStatus } from './streaming';
-import { IndexHeadWatcher } from './v3';
+import { AnswerPool, IndexHeadWatcher } from './v3';
 import { PENDING_DEFAULTS, PendingTraces, RedisPendingTraces, type PendingOptions, type PendingTraceStore } from './emulate';
 
 /**
@@ -205,9 +205,12 @@ export async function startServer(
     // A rollback is never warmed: the published head's answers may hold blocks the chain dropped.
     index.onRollback(() => headWatcher.refresh(true));
   }
+  // Large v3 answers are assembled in threads of their own (src/v3/answers), never on the event loop.
+  const v3Answers = indexReads ? new AnswerPool({ threads: config.v3AnswerThreads, queue: config.v3AnswerQueue, inlineBelow: config.v3AnswerInlineBelow, nice: config.v3AnswerNice }) : undefined;
   const services: AppServices = {
     config,
     ...(indexReads ? { indexReads } : {}),
+    ...(v3Answers ? { v3Answers } : {}),
     ...(headWatcher ? { v3Head: { source: headWatcher, maxAnswerBytes: config.v3HeadCacheMaxAnswer } } : {}),
     logger,
     streaming,
@@ -240,6 +243,7 @@ export async function startServer(
   } catch (err) {
     unobserve();
     headWatcher?.stop();
+    await v3Answers?.close();
     await pending?.close();
     await streaming.close();
     await follower?.stop();
@@ -283,6 +287,7 @@ export async function startServer(
       pool.close();
       await metrics?.close();
       await closeTvm();
+      await v3Answers?.close();
       await cache?.close();
       await access.close();
       await source?.stop();

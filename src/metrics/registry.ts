@@ -127,6 +127,19 @@ export const responseCacheMisses = new Counter({
   registers: [metricsRegistry],
 });
 
+export const v3AnswerTasks = new Counter({
+  name: 'ton_bridge_v3_answer_tasks_total',
+  help: 'v3 answers assembled (PostgreSQL\'s JSON parsed, converted, written) by where: inline (the event loop: small answers, or --v3-answer-threads 0) or thread; and outcome: ok, busy (queue full: 503), failed (the thread died or the task threw: 500)',
+  labelNames: ['where', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const v3AnswerQueueLength = new Gauge({
+  name: 'ton_bridge_v3_answer_queue_length',
+  help: 'v3 answer tasks waiting for an answer thread (set whenever a task is submitted or ends)',
+  registers: [metricsRegistry],
+});
+
 export const v3HeadCacheRequests = new Counter({
   name: 'ton_bridge_v3_head_cache_requests_total',
   help: "v3 answers by what the cache at the index's head did: hit, miss (computed and kept), not_kept (computed, too large or made of off-chain documents), no_head (the read database's head unknown: not looked up)",

@@ -6,7 +6,7 @@ import type { HandlerTable } from '../methods';
 import type { IndexService } from '../indexer';
 import type { LiteGateway } from '../liteclient';
 import type { LocalnetControlApi } from '../localnet';
-import type { IndexHeadSource, V3Database } from '../v3';
+import type { AnswerAssembler, IndexHeadSource, V3Database } from '../v3';
 import type { StreamingService } from '../streaming';
 import type { PendingTraceStore } from '../emulate';
 
@@ -37,6 +37,8 @@ export interface AppServices {
    * database and the largest answer kept; absent = off (or no response cache, or no index).
    */
   readonly v3Head?: { readonly source: IndexHeadSource; readonly maxAnswerBytes: number };
+  /** Where v3's large answers are assembled (`--v3-answer-threads`, src/v3/answers); absent = on the event loop. */
+  readonly v3Answers?: AnswerAssembler;
   /**
    * Traces of the messages sent through this server, emulated at once and kept until the index
    * commits them (src/emulate/pending.ts); absent with the index off.

@@ -140,6 +140,13 @@ export function createIndexReads(config: AppConfig, index: IndexService): V3Data
       reads ??= v3DatabaseOf(index.store.readPool);
       return reads.query(text, values);
     },
+    async queryTextBytes(text, values) {
+      const health = index.health();
+      if (!health.available) throw new IndexUnavailableError(health.reason ?? undefined);
+      reads ??= v3DatabaseOf(index.store.readPool);
+      // The embedded store has no such reads: its strings, which the answer's assembly reads alike.
+      return reads.queryTextBytes ? reads.queryTextBytes(text, values) : reads.query(text, values);
+    },
   };
 }
 
@@ -152,6 +159,7 @@ export function createV3Router(services: AppServices): Router {
       database: indexReadsOf(services),
       cache: services.cache,
       ...(services.v3Head ? { head: services.v3Head } : {}),
+      ...(services.v3Answers ? { answers: services.v3Answers } : {}),
       testnet: services.config.network === 'testnet',
       ...(services.pending ? { pending: services.pending } : {}),
       ...(services.index?.metadata ? { metadataFetch: services.index.metadata } : {}),

@@ -1,4 +1,4 @@
-import { Pool, type PoolConfig } from 'pg';
+import { Pool, types, type PoolConfig } from 'pg';
 import { ApiError, InternalError } from '../errors';
 
 /**
@@ -7,7 +7,30 @@ import { ApiError, InternalError } from '../errors';
  */
 export interface V3Database {
   query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
+  /**
+   * The same for a statement whose columns are all `text`: each value the UTF-8 bytes PostgreSQL
+   * sent (a Buffer over an ArrayBuffer of its own when larger than 4 KB), never decoded into a
+   * string on the event loop (the JSON text an answer thread parses: src/v3/answers). Absent (the
+   * embedded store): `query` reads them as strings.
+   */
+  queryTextBytes?<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
 }
+
+/** OID of PostgreSQL's `text`. */
+const TEXT_OID = 25;
+
+/**
+ * Results in binary format, `text` columns kept as the driver's bytes (its binary parser of text
+ * would decode them into a string). Other types keep the driver's binary parsers; the statements
+ * read this way select text columns only.
+ */
+const TEXT_AS_BYTES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TEXT_OID && format === 'binary' ? (value: Buffer) => value : types.getTypeParser(oid, format ?? 'text')) as typeof types.getTypeParser,
+};
+
+/** Connections of the pool that reads text as bytes (a few: its statements are the large pages'). */
+const TEXT_BYTES_CONNECTIONS = 4;
 
 /** ton-index-go's default `--query-timeout` (3000 ms) as the server-side statement timeout. */
 export const STATEMENT_TIMEOUT_MS = 3000;
@@ -15,9 +38,19 @@ export const STATEMENT_TIMEOUT_MS = 3000;
 /** A read pool of its own over `url` (the index's database or a read replica), statements bounded. */
 export function createV3Database(url: string, config: PoolConfig = {}): V3Database & { end(): Promise<void> } {
   const pool = new Pool({ connectionString: url, max: 20, statement_timeout: STATEMENT_TIMEOUT_MS, ...config });
+  // `binary` (results in binary format) is the driver's option, missing from its type declarations.
+  const bytesConfig: PoolConfig & { binary: boolean } = { connectionString: url, max: TEXT_BYTES_CONNECTIONS, statement_timeout: STATEMENT_TIMEOUT_MS, ...config, binary: true, types: TEXT_AS_BYTES };
+  const bytesPool = new Pool(bytesConfig);
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  return { ...v3DatabaseOf(pool), end: () => pool.end() };
+  bytesPool.on('error', () => undefined);
+  return {
+    ...v3DatabaseOf(pool),
+    queryTextBytes: v3DatabaseOf(bytesPool).query,
+    end: async () => {
+      await Promise.all([pool.end(), bytesPool.end()]);
+    },
+  };
 }
 
 /** Reads through an existing pool (the index store's `readPool`). */

@@ -7,7 +7,8 @@ import { IndexUnavailableError, type V3Database } from './db';
 import type { IndexHead, IndexHeadSource } from './head';
 import { V3Query } from './params/query';
 import { toBool } from './params/rules';
-import type { AnyRoute, RequestSettings, RouteContext } from './routes/route';
+import type { AnswerAssembler } from './answers/pool';
+import { answerBytes, JsonBytes, type AnyRoute, type RequestSettings, type RouteContext } from './routes/route';
 
 /** The version ton-index-go reports in X-API-Version (its OpenAPI `info.version`). */
 export const V3_API_VERSION = '1.2.6';
@@ -32,6 +33,8 @@ export interface V3RouterOptions {
     /** Larger answers are served and not kept, bytes. */
     readonly maxAnswerBytes: number;
   };
+  /** Where heavy answers are assembled (answers/pool.ts); absent: on the event loop. */
+  readonly answers?: AnswerAssembler;
   /** Writes an error answer (`{"error": text}`, logging what is ours to fix). */
   readonly sendError: (req: Request, res: Response, err: unknown) => void;
 }
@@ -70,7 +73,7 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
         const query = new V3Query(req.query as Record<string, unknown>);
         const params: unknown = route.parse(query);
         if (!options.database) throw new IndexUnavailableError();
-        const context: RouteContext = { db: options.database, settings: requestSettings(req, query, options.testnet), ...(options.pending ? { pending: options.pending } : {}), ...(options.metadataFetch ? { metadataFetch: options.metadataFetch } : {}) };
+        const context: RouteContext = { db: options.database, settings: requestSettings(req, query, options.testnet), ...(options.pending ? { pending: options.pending } : {}), ...(options.metadataFetch ? { metadataFetch: options.metadataFetch } : {}), ...(options.answers ? { answers: options.answers } : {}) };
         const pinned = options.cache ? route.immutableAt?.(params, context.settings) : undefined;
         const rootHash = pinned === undefined ? undefined : await masterchainRootHash(context.db, pinned);
         if (options.cache && rootHash) {
@@ -78,7 +81,7 @@ export function createIndexedRouter(routes: readonly AnyRoute[], options: V3Rout
           const key = responseKey(label, { query: canonicalParams(req.query), settings: context.settings }, rootHash);
           const { answer, hit } = await options.cache.lookup(key, async () => ({
             status: 200,
-            bytes: Buffer.from(JSON.stringify(await route.run(context, params))),
+            bytes: answerBytes(await route.run(context, params)),
           }));
           res.status(200).type('application/json').set('X-Cache', hit ? 'hit' : 'miss').send(answer.bytes);
           return;
@@ -131,7 +134,7 @@ async function sendAtHead(
   const compute = async () => {
     let offIndex = false;
     const answer = await route.run({ ...context, offIndex: () => (offIndex = true) }, params);
-    const bytes = Buffer.from(JSON.stringify(answer));
+    const bytes = answerBytes(answer);
     return { status: 200, bytes, keep: !offIndex && bytes.length <= head.maxAnswerBytes };
   };
   const newer = head.source.warming?.();
@@ -155,12 +158,12 @@ async function sendAtHead(
 }
 
 /**
- * An answer's JSON as `res.json` writes it (the same bytes and Content-Type), without Express's
+ * An answer's JSON (or its bytes already written: routes/route.ts's JsonBytes) as `res.json` writes it (the same bytes and Content-Type), without Express's
  * ETag: res.send hashes the whole body with SHA-1 for it (a 1 000-transaction page is 2.8 MB), and
  * ton-index-go sends none. (A response cache hit has none either: docs/serving.md.)
  */
 function sendAnswer(res: Response, answer: unknown): void {
-  const text = JSON.stringify(answer);
-  res.status(200).set('Content-Type', 'application/json; charset=utf-8').set('Content-Length', String(Buffer.byteLength(text)));
-  res.end(text);
+  const body = answer instanceof JsonBytes ? answer.bytes : JSON.stringify(answer);
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8').set('Content-Length', String(Buffer.byteLength(body)));
+  res.end(body);
 }

@@ -9,6 +9,7 @@ export { createIndexedRouter, V3_API_VERSION, type V3RouterOptions } from './htt
 export { createV3Database, v3DatabaseOf, IndexUnavailableError, type V3Database } from './db';
 export { IndexHeadWatcher, HEAD_WAIT_MS, WARM_CONCURRENCY, type HeadWarmOptions, type IndexHead, type IndexHeadSource, type IndexHeadWatcherOptions, type WarmKey } from './head';
 export { V3_ROUTES } from './routes';
+export { AnswerPool, type AnswerAssembler, type AnswerPoolOptions } from './answers/pool';
 export type { AnyRoute, RouteParameter } from './routes/route';
 export { runDecode, MAX_DECODE_ENTRIES, type DecodeResponse } from './routes/decode';
 export { v3OpenApiPaths } from './openapi';

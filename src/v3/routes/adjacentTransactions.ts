@@ -1,8 +1,8 @@
 import { NotFoundError } from '../../errors';
 import { parseGroup } from '../params/query';
 import { readSingle, toHash } from '../params/rules';
-import { queryAdjacentTransactions } from '../sql/transactions';
-import { loadOptions, transactionsResponse } from './common';
+import { queryAdjacentTransactionsText } from '../sql/transactions';
+import { loadOptions, transactionsAnswer } from './common';
 import { defineRoute } from './route';
 
 /**
@@ -28,8 +28,9 @@ export const adjacentTransactions = defineRoute({
   async run(context, { hash, direction }) {
     // No hash: ton-index-go queries with an empty one and finds nothing.
     if (!hash) throw new NotFoundError('adjacent transactions not found');
-    const loaded = await queryAdjacentTransactions(context.db, hash, direction, loadOptions(context));
-    if (loaded.rows.length === 0) throw new NotFoundError('adjacent transactions not found');
-    return transactionsResponse(context, loaded);
+    const text = await queryAdjacentTransactionsText(context.db, hash, direction, loadOptions(context));
+    // No row: json_agg of none is null.
+    if (text.txs === null) throw new NotFoundError('adjacent transactions not found');
+    return transactionsAnswer(context, text);
   },
 });

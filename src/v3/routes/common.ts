@@ -16,8 +16,11 @@ import {
   type Paging,
 } from '../params/rules';
 import { addressBookOf, queryAddressBook, type AddressBookEntry } from '../sql/accounts';
-import { messagesOf, type LoadedTransactions, type LoadOptions } from '../sql/transactions';
-import type { RouteContext, RouteParameter } from './route';
+import { messagesOf, transactionAddresses, type LoadedTransactions, type LoadOptions } from '../sql/transactions';
+import { JsonBytes, type RouteContext, type RouteParameter } from './route';
+import { assembleInline } from '../answers/pool';
+import type { BundleText } from '../sql/bundle';
+import type { AnswerTask } from '../answers/assemble';
 import type { AddressMetadataJson } from '../models/metadata';
 import { queryAddressMetadata } from '../sql/metadata';
 
@@ -102,24 +105,28 @@ export function loadOptions(context: RouteContext): LoadOptions {
   return { addressBook: !context.settings.noAddressBook };
 }
 
-/** The accounts a page of transactions names (account, in_msg source, out_msgs destinations). */
-export function transactionAddresses<B extends Bytes>(loaded: LoadedTransactions<B>): string[] {
-  const out: string[] = [];
-  for (const row of loaded.rows) {
-    out.push(row.account);
-    for (const message of messagesOf(loaded, row)) {
-      if (message.direction === 'in' && message.source) out.push(message.source);
-      if (message.direction === 'out' && message.destination) out.push(message.destination);
-    }
-  }
-  return out;
-}
-
-/** models.TransactionsResponse. */
+/**
+ * models.TransactionsResponse of rows the driver parsed, as objects: what the routes answered before
+ * transactionsAnswer, and the reference its bytes are checked against (test/e2e/v3AnswerThreads.test.ts).
+ */
 export async function transactionsResponse<B extends Bytes>(context: RouteContext, loaded: LoadedTransactions<B>) {
   const transactions = loaded.rows.map((row) => toTransactionJson(row, messagesOf(loaded, row), loaded.states));
   const addressBook = loaded.rows.length === 0 ? {} : await addressBookFor(context, transactionAddresses(loaded), loaded);
   return { transactions, address_book: addressBook };
+}
+
+/**
+ * models.TransactionsResponse of a page's JSON text (sql/transactions.ts's *Text reads), assembled
+ * where the context says (answers/pool.ts: a thread for a large page), as its JSON bytes: the same
+ * bytes transactionsResponse's answer is written as.
+ */
+export async function transactionsAnswer(context: RouteContext, text: BundleText): Promise<JsonBytes> {
+  return assembled(context, { kind: 'transactions', text, testnet: context.settings.testnet });
+}
+
+/** A task's answer (answers/assemble.ts), assembled where the context says, as its JSON bytes. */
+export async function assembled(context: RouteContext, task: AnswerTask): Promise<JsonBytes> {
+  return new JsonBytes(context.answers ? await context.answers.assemble(task) : assembleInline(task));
 }
 
 export function messageAddresses(rows: readonly MessageRow[]): string[] {

@@ -1,7 +1,6 @@
-import { toMessageJson } from '../models/message';
 import { checkDirection, toHash } from '../params/rules';
-import { queryMessages } from '../sql/messages';
-import { addressBookFor, ltGroup, messageAddresses, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
+import { queryMessagesText } from '../sql/messageText';
+import { addressBookFor, assembled, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
 import { defineRoute } from './route';
 import { messageGroup } from './transactionsByMessage';
 
@@ -33,12 +32,11 @@ export const messages = defineRoute({
     return { ...message, msgHashes, direction: checkDirection(message.direction), utime, lt, paging };
   },
   async run(context, { utime, lt, paging, ...filter }) {
-    const rows = await queryMessages(context.db, { ...filter, ...utime, ...lt }, paging);
-    const addresses = messageAddresses(rows);
-    return {
-      messages: rows.map(toMessageJson),
-      address_book: addresses.length === 0 ? {} : await addressBookFor(context, addresses),
-      metadata: await metadataFor(context, addresses),
-    };
+    // The rows as PostgreSQL's JSON text, converted and written where the context says (a thread for a large page).
+    const page = await queryMessagesText(context.db, { ...filter, ...utime, ...lt }, paging);
+    const addresses = page.addresses;
+    const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses);
+    const metadata = await metadataFor(context, addresses);
+    return assembled(context, { kind: 'messages', rows: page.rows, addressBook, metadata });
   },
 });

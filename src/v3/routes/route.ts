@@ -1,4 +1,5 @@
 import type { PendingTraceStore } from '../../emulate';
+import type { AnswerAssembler } from '../answers/pool';
 import type { V3Database } from '../db';
 import type { V3Query } from '../params/query';
 
@@ -25,6 +26,21 @@ export interface RouteContext {
    * kept by the cache at the index's head (http.ts).
    */
   readonly offIndex?: () => void;
+  /** Where heavy answers are assembled (answers/pool.ts: threads); absent: on the event loop. */
+  readonly answers?: AnswerAssembler;
+}
+
+/**
+ * An answer already written as JSON (its UTF-8 bytes: answers/pool.ts assembles large pages in a
+ * thread): sent as it is, where any other answer is JSON.stringify'd.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** An answer's JSON bytes. */
+export function answerBytes(answer: unknown): Buffer {
+  return answer instanceof JsonBytes ? answer.bytes : Buffer.from(JSON.stringify(answer));
 }
 
 /**

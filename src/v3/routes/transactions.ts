@@ -1,6 +1,6 @@
 import { parseGroup } from '../params/query';
 import { readSingle, toUint64 } from '../params/rules';
-import { queryTransactionPage } from '../sql/transactions';
+import { queryTransactionPageText } from '../sql/transactions';
 import {
   accountList,
   blockGroup,
@@ -9,7 +9,7 @@ import {
   PAGING_PARAMETERS,
   pagingGroup,
   RANGE_PARAMETERS,
-  transactionsResponse,
+  transactionsAnswer,
   loadOptions,
   utimeGroup,
 } from './common';
@@ -43,7 +43,7 @@ export const transactions = defineRoute({
   },
   async run(context, { block, tx, utime, lt, paging }) {
     const { workchain, shard, seqno, mcSeqno } = block;
-    const loaded = await queryTransactionPage(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging, loadOptions(context));
-    return transactionsResponse(context, loaded);
+    const text = await queryTransactionPageText(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging, loadOptions(context));
+    return transactionsAnswer(context, text);
   },
 });

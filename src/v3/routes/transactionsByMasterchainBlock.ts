@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../errors';
 import { masterchainBlockExists } from '../sql/blocks';
-import { queryTransactionPage } from '../sql/transactions';
-import { loadOptions, PAGING_PARAMETERS, pagingGroup, queryIntOrZero, transactionsResponse } from './common';
+import { queryTransactionPageText } from '../sql/transactions';
+import { loadOptions, PAGING_PARAMETERS, pagingGroup, queryIntOrZero, transactionsAnswer } from './common';
 import { defineRoute } from './route';
 
 /** GetTransactionsByMasterchainBlock: every transaction of an mc block and its shard blocks. */
@@ -14,6 +14,6 @@ export const transactionsByMasterchainBlock = defineRoute({
   immutableAt: ({ seqno }, settings) => (settings.noAddressBook ? seqno : undefined),
   async run(context, { seqno, paging }) {
     if (!(await masterchainBlockExists(context.db, seqno))) throw new NotFoundError(`masterchain block ${seqno} not found`);
-    return transactionsResponse(context, await queryTransactionPage(context.db, { mcSeqno: seqno }, paging, loadOptions(context)));
+    return transactionsAnswer(context, await queryTransactionPageText(context.db, { mcSeqno: seqno }, paging, loadOptions(context)));
   },
 });

@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors';
 import { parseGroup, type V3Query } from '../params/query';
 import { checkDirection, readSingle, toBool, toHash, toNullableAccount, toOpcode } from '../params/rules';
-import { queryTransactionPage } from '../sql/transactions';
-import { hashList, loadOptions, PAGING_PARAMETERS, pagingGroup, transactionsResponse } from './common';
+import { queryTransactionPageText } from '../sql/transactions';
+import { hashList, loadOptions, PAGING_PARAMETERS, pagingGroup, transactionsAnswer } from './common';
 import { defineRoute } from './route';
 
 /** models.MessageRequest (shared with messages). `direction` is checked by the routes that check it. */
@@ -40,7 +40,7 @@ export const transactionsByMessage = defineRoute({
     return { ...message, direction, paging };
   },
   async run(context, { direction, msgHashes, bodyHash, opcode, paging }) {
-    const loaded = await queryTransactionPage(context.db, { direction, msgHashes, bodyHash, opcode }, paging, loadOptions(context));
-    return transactionsResponse(context, loaded);
+    const text = await queryTransactionPageText(context.db, { direction, msgHashes, bodyHash, opcode }, paging, loadOptions(context));
+    return transactionsAnswer(context, text);
   },
 });

@@ -45,7 +45,7 @@ const STATE_BYTEA = ['hash', 'frozen_hash', 'data_hash', 'code_hash'] as const;
 const LONG_BYTEA = new Set(['body', 'init_body']);
 
 /** PostgreSQL's base64 of a bytea column, on one line, as Node's Buffer#toString('base64') writes it. */
-function base64Of(column: string, name: string): string {
+export function base64Of(column: string, name: string): string {
   const encoded = `encode(${column}, 'base64')`;
   return LONG_BYTEA.has(name) ? `translate(${encoded}, E'\\n', '')` : encoded;
 }
@@ -127,36 +127,100 @@ export interface BundleOptions {
 }
 
 /**
- * `page` selects transaction rows with transactionJsonColumns (any filter and order; its bind
- * parameters in `values`); the answer's rows in one statement. The page's order is kept (its row
- * number), messages in the order of their transactions.
+ * The bundle's statement: one row of JSON arrays (txs, messages, states, and codes when asked).
+ * `asText`: those columns cast to text, so the driver hands over PostgreSQL's JSON text as it came
+ * (its json type parser is JSON.parse, on the event loop); `extraColumn` is never cast.
  */
-export async function transactionBundle(db: V3Database, page: string, values: readonly unknown[], options: BundleOptions): Promise<TransactionBundle<string>> {
+function bundleStatement(page: string, options: BundleOptions, asText: boolean): string {
+  const cast = asText ? '::text' : '';
   const codes = options.addressBook
     ? `, (select json_agg(A) from (select L.account, L.code_hash, (${bookDomainOf('L.account')}) as domain from latest_account_states as L where L.account in
          (select P.account from P union select M.source from M where M.direction = 'in'
-          union select M.destination from M where M.direction = 'out')) as A) as codes`
+          union select M.destination from M where M.direction = 'out')) as A)${cast} as codes`
     : '';
   const extra = options.extraColumn ? `, ${options.extraColumn}` : '';
-  const text = `with ${options.ctes ? `${options.ctes}, ` : ''}P as materialized (select row_number() over () as ord_, Q.* from (${page}) as Q),
+  return `with ${options.ctes ? `${options.ctes}, ` : ''}P as materialized (select row_number() over () as ord_, Q.* from (${page}) as Q),
     M as materialized (select P.ord_, ${MESSAGE_JSON_COLUMNS} from P join messages as M on M.tx_hash = P.hash and M.tx_lt = P.lt::bigint
       ${MESSAGE_CONTENT_JOINS})
-    select (select json_agg(X order by X.ord_) from (select P.ord_, ${PAGE_COLUMNS} from P) as X) as txs,
-      (select json_agg(M order by M.ord_) from M) as messages,
+    select (select json_agg(X order by X.ord_) from (select P.ord_, ${PAGE_COLUMNS} from P) as X)${cast} as txs,
+      (select json_agg(M order by M.ord_) from M)${cast} as messages,
       (select json_agg(S) from (select ${STATE_JSON_COLUMNS} from account_states as S where S.hash in
-         (select P.account_state_hash_before from P union select P.account_state_hash_after from P)) as S) as states${codes}${extra}`;
-  const [row] = await db.query<{ txs: Record<string, unknown>[] | null; messages: Record<string, unknown>[] | null; states: Record<string, unknown>[] | null; codes?: Record<string, unknown>[] | null; extra?: unknown }>(text, values);
+         (select P.account_state_hash_before from P union select P.account_state_hash_after from P)) as S)${cast} as states${codes}${extra}`;
+}
+
+type JsonRows = Record<string, unknown>[] | null;
+
+/** The bundle of the statement's one row, its JSON arrays parsed (by the driver or by bundleOfText). */
+function bundleOfRow(row: { txs: JsonRows; messages: JsonRows; states: JsonRows; codes?: JsonRows; extra?: unknown } | undefined, addressBook: boolean): TransactionBundle<string> {
   const bundle: TransactionBundle<string> = {
     rows: (row?.txs ?? []) as unknown as TransactionRow<string>[],
     messages: (row?.messages ?? []) as unknown as MessageRow<string>[],
     states: (row?.states ?? []) as unknown as AccountStateRow<string>[],
     extra: row?.extra,
   };
-  if (options.addressBook) {
+  if (addressBook) {
     bundle.codes = new Map((row?.codes ?? []).map((r) => [r['account'] as string, bytesOf(r['code_hash'])]));
     bundle.domains = new Map((row?.codes ?? []).filter((r) => typeof r['domain'] === 'string').map((r) => [r['account'] as string, r['domain'] as string]));
   }
   return bundle;
+}
+
+/**
+ * `page` selects transaction rows with transactionJsonColumns (any filter and order; its bind
+ * parameters in `values`); the answer's rows in one statement. The page's order is kept (its row
+ * number), messages in the order of their transactions.
+ */
+export async function transactionBundle(db: V3Database, page: string, values: readonly unknown[], options: BundleOptions): Promise<TransactionBundle<string>> {
+  const [row] = await db.query<{ txs: JsonRows; messages: JsonRows; states: JsonRows; codes?: JsonRows; extra?: unknown }>(bundleStatement(page, options, false), values);
+  return bundleOfRow(row, options.addressBook);
+}
+
+/**
+ * The bundle's JSON text as PostgreSQL wrote it (null: no rows), not parsed: what crosses to an
+ * answer thread (src/v3/answers), which parses and converts it off the event loop.
+ */
+export interface BundleText {
+  readonly txs: JsonText;
+  readonly messages: JsonText;
+  readonly states: JsonText;
+  /** Present when the address book's code hashes were asked for. */
+  readonly codes?: JsonText;
+}
+
+/**
+ * JSON text as PostgreSQL sent it: its UTF-8 bytes (V3Database.queryTextBytes: never a string on
+ * the event loop), or a string (the embedded store); null for SQL NULL.
+ */
+export type JsonText = string | Uint8Array | null;
+
+/** A JsonText's characters or bytes (what parsing it costs grows with). */
+export function jsonTextLength(text: JsonText | undefined): number {
+  return text == null ? 0 : typeof text === 'string' ? text.length : text.byteLength;
+}
+
+const utf8 = new TextDecoder();
+
+/** A JsonText parsed (JSON.parse, as the driver's json parser does). */
+export function parseJsonText<T>(text: JsonText | undefined): T | null {
+  return text == null ? null : (JSON.parse(typeof text === 'string' ? text : utf8.decode(text)) as T);
+}
+
+/** transactionBundle's statement with its JSON columns as text (no extra column). */
+export async function transactionBundleText(db: V3Database, page: string, values: readonly unknown[], options: Omit<BundleOptions, 'extraColumn'>): Promise<BundleText> {
+  const [row] = await (db.queryTextBytes ?? db.query).call(db, bundleStatement(page, options, true), values) as { txs: JsonText; messages: JsonText; states: JsonText; codes?: JsonText }[];
+  const base = { txs: row?.txs ?? null, messages: row?.messages ?? null, states: row?.states ?? null };
+  return options.addressBook ? { ...base, codes: row?.codes ?? null } : base;
+}
+
+/** JSON characters of a bundle's text (what parsing and converting it costs grows with). */
+export function bundleTextLength(text: BundleText): number {
+  return jsonTextLength(text.txs) + jsonTextLength(text.messages) + jsonTextLength(text.states) + jsonTextLength(text.codes);
+}
+
+/** The bundle of its text: the same values the driver's JSON.parse gives transactionBundle. */
+export function bundleOfText(text: BundleText): TransactionBundle<string> {
+  const parse = (json: JsonText | undefined): JsonRows => parseJsonText<Record<string, unknown>[]>(json);
+  return bundleOfRow({ txs: parse(text.txs), messages: parse(text.messages), states: parse(text.states), codes: parse(text.codes) }, text.codes !== undefined);
 }
 
 /** The bundle with Buffers for its bytea columns (in place), for readers that want the bytes. */

@@ -34,7 +34,7 @@ export interface MessageFilter {
  * created_at when a time filter is given) then msg_hash, both in the requested order (desc by
  * default); `exclude_externals`/`only_externals` test that ordering column for NULL as it does.
  */
-export async function queryMessages(db: V3Database, filter: MessageFilter, paging: Paging): Promise<MessageRow[]> {
+export function buildMessagesQuery(filter: MessageFilter, paging: Paging): { text: string; values: unknown[] } {
   const p = new SqlParams();
   const where: string[] = [];
   if (filter.direction !== undefined) where.push(`M.direction = ${p.bind(filter.direction)}`);
@@ -85,5 +85,11 @@ export async function queryMessages(db: V3Database, filter: MessageFilter, pagin
       B.hash as body_content_hash, B.body as body, I.hash as init_content_hash, I.body as init_body
     from (${inner}) as M ${MESSAGE_CONTENT_JOINS}
     order by ${orderColumn.replace('M.', 'M.')} ${sort}, M.msg_hash ${sort}`;
-  return db.query<MessageRow>(text, p.values);
+  return { text, values: p.values };
+}
+
+/** GetMessages' rows (bytea as Buffers), as the driver reads them. */
+export async function queryMessages(db: V3Database, filter: MessageFilter, paging: Paging): Promise<MessageRow[]> {
+  const { text, values } = buildMessagesQuery(filter, paging);
+  return db.query<MessageRow>(text, values);
 }

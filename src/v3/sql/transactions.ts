@@ -5,7 +5,7 @@ import type { Paging, SortOrder, V3Account } from '../params/rules';
 import { bytesKey, type Bytes } from '../models/format';
 import { matchAny, SqlParams, whereClause } from './builder';
 import { TRANSACTION_COLUMNS } from './columns';
-import { bufferedBundle, transactionBundle, transactionJsonColumns, type TransactionBundle } from './bundle';
+import { bufferedBundle, transactionBundle, transactionBundleText, transactionJsonColumns, type BundleText, type TransactionBundle } from './bundle';
 
 export { TRANSACTION_COLUMNS } from './columns';
 
@@ -157,6 +157,19 @@ export function messagesOf<B extends Bytes>(loaded: LoadedTransactions<B>, row: 
   return loaded.messages.get(`${bytesKey(row.hash)}:${row.lt}`) ?? [];
 }
 
+/** The accounts a page of transactions names (account, in_msg source, out_msgs destinations). */
+export function transactionAddresses<B extends Bytes>(loaded: LoadedTransactions<B>): string[] {
+  const out: string[] = [];
+  for (const row of loaded.rows) {
+    out.push(row.account);
+    for (const message of messagesOf(loaded, row)) {
+      if (message.direction === 'in' && message.source) out.push(message.source);
+      if (message.direction === 'out' && message.destination) out.push(message.destination);
+    }
+  }
+  return out;
+}
+
 /** GetTransactions' page for an answer: bytea columns as base64 text (the answer's encoding). */
 export async function queryTransactionPage(
   db: V3Database,
@@ -179,19 +192,36 @@ export async function queryTransactions(
   return loadBufferedTransactions(db, text, values, options);
 }
 
+/** GetTransactions' page as PostgreSQL's JSON text, for an answer assembled off the event loop (src/v3/answers). */
+export async function queryTransactionPageText(
+  db: V3Database,
+  filter: TransactionFilter,
+  paging: Paging,
+  options: LoadOptions = { addressBook: false },
+): Promise<BundleText> {
+  const { text, values } = buildTransactionsQuery(filter, paging);
+  return transactionBundleText(db, text, values, options);
+}
+
 /**
  * adjacentTransactions: the transactions on the other end of the given transaction's messages
  * (an inbound message's sender, outbound messages' receivers), oldest first.
  */
-export async function queryAdjacentTransactions(
-  db: V3Database,
-  hash: Buffer,
-  direction: 'in' | 'out' | undefined,
-  options: LoadOptions = { addressBook: false },
-): Promise<LoadedTransactions<string>> {
+export function buildAdjacentTransactionsQuery(hash: Buffer, direction: 'in' | 'out' | undefined): { text: string; values: unknown[] } {
   const p = new SqlParams();
   let adjacent = `select M2.tx_hash from messages as M1 join messages as M2
     on M1.msg_hash = M2.msg_hash and M1.direction != M2.direction where M1.tx_hash = ${p.bind(hash)}`;
   if (direction !== undefined) adjacent += ` and M1.direction = ${p.bind(direction)}`;
-  return loadTransactions(db, `select ${TRANSACTION_JSON_COLUMNS} from transactions as T where T.hash in (${adjacent}) order by T.lt asc`, p.values, options);
+  return { text: `select ${TRANSACTION_JSON_COLUMNS} from transactions as T where T.hash in (${adjacent}) order by T.lt asc`, values: p.values };
+}
+
+/** adjacentTransactions' page as PostgreSQL's JSON text (`txs` null: none). */
+export async function queryAdjacentTransactionsText(
+  db: V3Database,
+  hash: Buffer,
+  direction: 'in' | 'out' | undefined,
+  options: LoadOptions = { addressBook: false },
+): Promise<BundleText> {
+  const { text, values } = buildAdjacentTransactionsQuery(hash, direction);
+  return transactionBundleText(db, text, values, options);
 }

@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import { ApiError } from '../../errors';
+import { v3AnswerQueueLength, v3AnswerTasks } from '../../metrics';
+import { assembleAnswer, movableBuffers, taskSize, type AnswerTask } from './assemble';
+
+/**
+ * v3 answers assembled off the event loop. A page of 1 000 transactions is 2.6-2.8 MB of JSON;
+ * parsing PostgreSQL's JSON, building the answer's objects and writing its text took ~70-130 ms
+ * of the event loop, during which every other request (v2 included) waited: any client could
+ * stall the server by asking for such pages in a loop. Here that work runs in a few worker threads
+ * (piscina): the rows cross as the text PostgreSQL sent, as its bytes (V3Database.queryTextBytes:
+ * never a string on the event loop, moved to the thread, not copied), and the answer comes back as
+ * bytes moved too, written to the response as they are.
+ *
+ * Small answers stay on the event loop: the hop to a thread and back costs ~0.1-0.3 ms of the
+ * event loop's time (the task's clone, the answer's message, two wake-ups), more than assembling
+ * an answer of a few KB (`inlineBelow`, measured: docs/benchmarks.md). With 0 threads every answer
+ * is assembled inline (as before the pool).
+ *
+ * Bounded: `threads` threads, started by the first large answers and kept (each holds its loaded
+ * code, ~20-40 MB), and `queue` tasks waiting; past that a request is answered 503 at once, as the TVM pool
+ * does, never queued without bound. A thread that dies under a task (a crash) fails that request
+ * with a 500 and piscina starts another.
+ */
+
+export interface AnswerPoolOptions {
+  /** Threads (0: every answer on the event loop). */
+  readonly threads: number;
+  /** Tasks waiting for a thread before new ones are refused with a 503. */
+  readonly queue: number;
+  /** Tasks with less JSON text than this (characters) are assembled on the event loop. */
+  readonly inlineBelow: number;
+  /** The threads' nice value (default ANSWER_THREAD_NICE; 0: the process's priority). */
+  readonly nice?: number;
+  /** V8 old generation of a thread, MB (default THREAD_OLD_GENERATION_MB); past it the thread dies. */
+  readonly maxOldGenerationMb?: number;
+}
+
+/** What the routes need: a task's answer as the bytes of its JSON. */
+export interface AnswerAssembler {
+  assemble(task: AnswerTask): Promise<Buffer>;
+}
+
+/** The answer on the event loop (no pool, or a small task). */
+export function assembleInline(task: AnswerTask): Buffer {
+  return Buffer.from(assembleAnswer(task));
+}
+
+/**
+ * V8 old generation of an answer thread, MB. A task holds its text (~4 MB at limit 1 000), the
+ * parsed rows and the answer's objects (a few times that) and the answer's text: far below. (Past
+ * it, V8 does not always end the thread alone: a JSON.parse that passed a 16 MB limit aborted the
+ * whole process in a trial, Node 20.20, so the bound is the tasks' size, not this limit.)
+ */
+const THREAD_OLD_GENERATION_MB = 256;
+/**
+ * Nice value of the answer threads (as the index thread's). The threads share the machine's cores
+ * with the event loop's thread; at the same priority the scheduler made the event loop wait for a
+ * core behind them (bench: with 4 clients of 1 000-row pages on 2 cores, the loop's delay p99 still
+ * 146-175 ms with the work in threads at nice 0, docs/benchmarks.md). Lowered, a thread yields its core when
+ * the event loop wakes; a large page takes longer only while the machine is busy.
+ */
+export const ANSWER_THREAD_NICE = 10;
+/** Longest a stop waits for the threads to end (they end with the process anyway). */
+const CLOSE_WAIT_MS = 2000;
+
+export class AnswerPool implements AnswerAssembler {
+  private readonly piscina: Piscina<AnswerTask, Uint8Array> | undefined;
+  private readonly inlineBelow: number;
+
+  constructor(options: AnswerPoolOptions) {
+    this.inlineBelow = options.inlineBelow;
+    if (options.threads <= 0) return;
+    this.piscina = new Piscina<AnswerTask, Uint8Array>({
+      filename: path.join(__dirname, 'workerEntry.js'),
+      // Started by the first large answer (a server, or a test, that never answers one carries
+      // none: under tsx a thread compiles its code for ~1-2 s of CPU), then kept.
+      minThreads: 0,
+      maxThreads: options.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      maxQueue: options.queue,
+      // One task at a time per thread: a second would only wait inside it, out of the queue's count.
+      concurrentTasksPerWorker: 1,
+      workerData: { nice: options.nice ?? ANSWER_THREAD_NICE },
+      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationMb ?? THREAD_OLD_GENERATION_MB },
+    });
+  }
+
+  /** Threads alive now. */
+  get threads(): number {
+    return this.piscina?.threads.length ?? 0;
+  }
+
+  async assemble(task: AnswerTask): Promise<Buffer> {
+    if (!this.piscina || taskSize(task) < this.inlineBelow) {
+      const bytes = assembleInline(task);
+      v3AnswerTasks.inc({ where: 'inline', outcome: 'ok' });
+      return bytes;
+    }
+    const piscina = this.piscina;
+    let outcome = 'ok';
+    try {
+      // The rows' bytes are moved, not copied (the route never reads them again).
+      const running = piscina.run(task, { transferList: movableBuffers(task) });
+      v3AnswerQueueLength.set(piscina.queueSize);
+      const bytes = await running;
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    } catch (err) {
+      if (err instanceof Error && /queue is at limit/i.test(err.message)) {
+        outcome = 'busy';
+        throw new ApiError('unavailable', 'all v3 answer threads are busy; try again later');
+      }
+      // The thread died under the task (or the task threw): piscina replaces a dead thread.
+      outcome = 'failed';
+      throw new ApiError('failed', 'v3 answer thread failed');
+    } finally {
+      v3AnswerQueueLength.set(piscina.queueSize);
+      v3AnswerTasks.inc({ where: 'thread', outcome });
+    }
+  }
+
+  /** Ends the threads (a stop comes after the requests were answered or cut). */
+  async close(): Promise<void> {
+    if (!this.piscina) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([this.piscina.destroy().catch(() => undefined), waited]);
+    clearTimeout(timer);
+  }
+}
