@@ -376,16 +376,24 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   // The TVM threads (started in the run; a thread that ended before its end is missed) and the others besides this one (the chain's, V8's).
   let tvmCpu = 0;
   let otherCpu = 0;
+  const others: number[] = [];
   for (const [tid, ticks] of ticksAtEnd) {
     if (tid === process.pid) continue;
     const before = ticksAtStart.get(tid);
     if (before === undefined) tvmCpu += ticks / 100;
-    else otherCpu += (ticks - before) / 100;
+    else {
+      otherCpu += (ticks - before) / 100;
+      others.push((ticks - before) / 100);
+    }
   }
   const runs = tvmAtEnd.count - tvmAtStart.count;
   console.log(
     `    get-methods: ${runs}, submit to answer mean ${(((tvmAtEnd.seconds - tvmAtStart.seconds) / Math.max(1, runs)) * 1000).toFixed(1)} ms; ` +
-      `TVM threads ${tvmCpu.toFixed(1)} CPU-s = ${((tvmCpu * 1000) / Math.max(1, runs)).toFixed(2)} ms a get-method; the process's other threads ${otherCpu.toFixed(1)} CPU-s`,
+      `TVM threads ${tvmCpu.toFixed(1)} CPU-s = ${((tvmCpu * 1000) / Math.max(1, runs)).toFixed(2)} ms a get-method; the process's other threads ${otherCpu.toFixed(1)} CPU-s (busiest ${others
+        .sort((a, b) => b - a)
+        .slice(0, 4)
+        .map((cpu) => cpu.toFixed(1))
+        .join(' / ')})`,
   );
   // The pipeline's event loop: busy (its work, and waiting for a core while busy) vs idle (waiting for blocks and commits).
   const elu = performance.eventLoopUtilization(eluAtStart);
