@@ -9,11 +9,12 @@ import type { ChainConfig } from '../chain';
  *
  * Why: @ton/sandbox 0.41's `run_get_method` takes the config as base64 text at every run, and
  * the emulator decodes that BoC (hashing every cell) and unpacks it each time. A mainnet-like
- * config (the local chain's, @ton/sandbox's default) is ~150 KB of text, ~97 % of it the
- * validator sets 32, 34 and 36 (~31 KB each) and the suspended addresses of 44 (~6 KB); without
- * them ~5 KB. One TVM thread ran the jetton wallet's `get_wallet_data` in 7.5-8 ms with the whole
- * config and 1.8-2.1 ms without them (27 November); the jetton ingest runs ~1 000 detection
- * get-methods.
+ * config (@ton/sandbox's default) is ~150 KB of text, ~97 % of it the validator sets 32, 34 and
+ * 36 (~31 KB each) and the suspended addresses of 44 (~6 KB); without them ~5 KB. One TVM thread
+ * ran the jetton wallet's `get_wallet_data` in 7.5-8 ms with the whole config and 1.8-2.1 ms
+ * without them (27 November). The local chain's config is ~15 KB (its genesis already drops the
+ * foreign validator sets; it keeps 44 and a one-validator 34): there the cut takes 10-30 % off a
+ * detection get-method's TVM time (docs/benchmarks.md, the jetton ingest).
  *
  * What a get-method run reads of the config (ton-blockchain/ton, emulator/emulator-extern.cpp
  * `tvm_emulator_set_c7`, crypto/block/mc-config.cpp `Config::unpack` and
