@@ -37,7 +37,7 @@ import type { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
-import { indexMetrics } from '../src/metrics';
+import { indexMetrics, tvmRunDuration, tvmRuns } from '../src/metrics';
 import { INDEX_THREAD_NICE, startIndex, startIndexThread, type IndexService } from '../src/indexer';
 import { lowerNodeThreads } from '../src/platformThreads';
 import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../src/liteclient';
@@ -257,6 +257,13 @@ async function printQueries(mcBlocks: number): Promise<void> {
   queryStats.clear();
 }
 
+/** Get-methods the TVM pool answered so far (any outcome) and the sum of their submit-to-answer times. */
+async function getMethodFigures(): Promise<{ count: number; seconds: number }> {
+  const runs = (await tvmRuns.get()).values.filter((v) => v.labels['kind'] === 'getMethod').reduce((sum, v) => sum + v.value, 0);
+  const seconds = (await tvmRunDuration.get()).values.find((v) => v.metricName?.endsWith('_sum') && v.labels['kind'] === 'getMethod')?.value ?? 0;
+  return { count: runs, seconds };
+}
+
 /** A chain the index reads: its lite server's config and its head's seqno. */
 interface ServedChain {
   readonly globalConfig: LocalnetGlobalConfig;
@@ -339,6 +346,9 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   const threadAtStart = mainThreadCpuSeconds();
   const eluAtStart = performance.eventLoopUtilization();
   const postgresAtStart = postgresCpuSeconds();
+  // Each thread's CPU: the ones started during the run are the TVM pool's (token detection's get-methods).
+  const ticksAtStart = threadCpuTicks(process.pid);
+  const tvmAtStart = await getMethodFigures();
   // The timed window on the clock of a --cpu-prof profile (µs), to cut the chain's load out of it.
   if (COUNT_QUERIES) console.log(`  ${label}: ingest from ${process.hrtime.bigint() / 1000n} µs`);
   const index = await startIndex(config, pool, logger, true);
@@ -354,6 +364,8 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   const cpu = process.cpuUsage(cpuAtStart);
   const threadCpu = mainThreadCpuSeconds() - threadAtStart;
   const postgresCpu = postgresCpuSeconds() - postgresAtStart;
+  const ticksAtEnd = threadCpuTicks(process.pid);
+  const tvmAtEnd = await getMethodFigures();
   if (COUNT_QUERIES) console.log(`  ${label}: ingest to ${process.hrtime.bigint() / 1000n} µs`);
   rss.push(rssMb());
   const { rows } = await index.store.pool.query<{ n: string }>('select count(*) as n from transactions');
@@ -365,6 +377,28 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
       `PostgreSQL's processes ${postgresCpu.toFixed(1)} CPU-s; load ${loadavg()[0]!.toFixed(1)}`,
   );
   await printQueries(head);
+  // The TVM threads (started in the run; a thread that ended before its end is missed) and the others besides this one (the chain's, V8's).
+  let tvmCpu = 0;
+  let otherCpu = 0;
+  const others: number[] = [];
+  for (const [tid, ticks] of ticksAtEnd) {
+    if (tid === process.pid) continue;
+    const before = ticksAtStart.get(tid);
+    if (before === undefined) tvmCpu += ticks / 100;
+    else {
+      otherCpu += (ticks - before) / 100;
+      others.push((ticks - before) / 100);
+    }
+  }
+  const runs = tvmAtEnd.count - tvmAtStart.count;
+  console.log(
+    `    get-methods: ${runs}, submit to answer mean ${(((tvmAtEnd.seconds - tvmAtStart.seconds) / Math.max(1, runs)) * 1000).toFixed(1)} ms; ` +
+      `TVM threads ${tvmCpu.toFixed(1)} CPU-s = ${((tvmCpu * 1000) / Math.max(1, runs)).toFixed(2)} ms a get-method; the process's other threads ${otherCpu.toFixed(1)} CPU-s (busiest ${others
+        .sort((a, b) => b - a)
+        .slice(0, 4)
+        .map((cpu) => cpu.toFixed(1))
+        .join(' / ')})`,
+  );
   // The pipeline's event loop: busy (its work, and waiting for a core while busy) vs idle (waiting for blocks and commits).
   const elu = performance.eventLoopUtilization(eluAtStart);
   console.log(`    the pipeline's event loop: utilization ${elu.utilization.toFixed(2)} (active ${(elu.active / 1000).toFixed(1)} s)`);

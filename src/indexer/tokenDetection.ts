@@ -18,6 +18,7 @@ import type { LitePool } from '../liteclient';
 import type { BlockRef } from '../proofs';
 import { dnsResolveAll, fullDomain, readDnsRecords, tonDomain, type DomainMethod } from './dns';
 import { ConfigMemory } from './blockConfig';
+import { detectionConfig } from './detectionConfig';
 import { tvmPool } from '../tvm';
 import { TvmSlots } from './tvmSlots';
 
@@ -186,9 +187,10 @@ export class TokenDetector {
     // confirm wallets and items (a block's ten new jetton wallets of one master load it once).
     const touched = new Map(accounts.map((a) => [a.row.account, a]));
     const contracts = new Map<string, Promise<LoadedContract>>();
-    // The block's config: the one of an earlier block when the update names the same dictionary.
+    // The block's config: the one of an earlier block when the update names the same dictionary;
+    // the get-methods run with it less the parameters no get-method reads (./detectionConfig.ts).
     let config: Promise<ChainConfig> | undefined;
-    const configOf = () => (config ??= this.configs.at(session, block, stateUpdate));
+    const configOf = () => (config ??= this.configs.at(session, block, stateUpdate).then(detectionConfig));
     const slots = (this.slots ??= new TvmSlots(tvmPool().workers * RUNS_PER_TVM_THREAD));
     // The live lane's blocks first, each lane's oldest first: the backfill fills history below the
     // index's first block, and its older seqnos must not hold back the head's blocks.
