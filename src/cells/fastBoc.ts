@@ -27,8 +27,17 @@ export function decodeBocFast(boc: Buffer): Cell[] {
 
 const GENERIC_MAGIC = 0xb5ee9c72;
 
-function tryDecode(boc: Buffer): Cell[] | null {
-  if (boc.length < 6 || boc.readUInt32BE(0) !== GENERIC_MAGIC) return null;
+function tryDecode(source: Buffer): Cell[] | null {
+  if (source.length < 6 || source.readUInt32BE(0) !== GENERIC_MAGIC) return null;
+  // The cells' bits are views of the BoC: one that is a small part of a larger allocation (Node's
+  // 8 KB pool holds every small Buffer.from(base64), as the chain's thread decodes the emulator's
+  // answers) would keep all of it alive for as long as any of its cells lives. Decoded from a
+  // copy of its own then.
+  let boc = source;
+  if (source.length * 2 < source.buffer.byteLength) {
+    boc = Buffer.allocUnsafeSlow(source.length);
+    source.copy(boc);
+  }
   const flags = boc[4]!;
   const hasIndex = (flags & 0x80) !== 0;
   const hasCrc = (flags & 0x40) !== 0;
