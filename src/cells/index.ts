@@ -29,5 +29,6 @@ export { nativeSha256, useNativeCellHashing } from './nativeHashing';
 export { useFastBits } from './fastBits';
 export { cellStats, type CellStats } from './cellStats';
 export { decodeBocFast } from './fastBoc';
+export { useLeanCells, useCoreCells } from './useLeanCells';
 export { BitCursor, CursorError } from './bitCursor';
 export { dictLookupCursor, forEachDictLeafCursor, skipCurrencyCollection } from './dictCursor';

@@ -60,6 +60,18 @@ describe('decodeBocFast', () => {
     expect(fast).toBeInstanceOf(Cell);
   });
 
+  it("decodes a BoC that is a small part of a larger buffer from a copy, so its cells do not keep that buffer", () => {
+    const boc = beginCell().storeUint(0xabcdef, 24).storeRef(beginCell().storeBuffer(randomBytes(20)).endCell()).endCell().toBoc({ idx: false, crc32: true });
+    // As Buffer.from(base64) makes a small BoC: a slice of Node's shared 8 KB pool.
+    const pooled = Buffer.from(boc.toString('base64'), 'base64');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(2 * pooled.length);
+    const [root] = decodeBocFast(pooled);
+    const data = (root!.refs[0]!.bits as unknown as { _data: Buffer })._data;
+    expect(data.buffer).not.toBe(pooled.buffer);
+    expect(data.buffer.byteLength).toBe(boc.length);
+    expect(root!.hash().equals(Cell.fromBoc(boc)[0]!.hash())).toBe(true);
+  });
+
   it('leaves a damaged BoC to @ton/core, which refuses it', () => {
     const boc = sampleTree().toBoc({ idx: false, crc32: true });
     const damaged = Buffer.from(boc);

@@ -6,6 +6,7 @@
  * answers and errors as the controls on the chain's own thread.
  */
 import { Address } from '@ton/core';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -23,6 +24,33 @@ import type { ControlError, ControlRequest, FromWorker, ToWorker, WorkerStartOpt
  * docs/benchmarks.md, "The index").
  */
 const CHAIN_THREAD_YOUNG_GENERATION_MB = 12;
+
+/**
+ * A chain restored from a large state file gets a larger nursery. On a heap of ~1 GB (the
+ * 4000-transfer bench chain) each scavenge has a fixed cost of ~5 ms besides its copying
+ * (`--trace-gc-nvp`: of 7.0 ms a scavenge, 1.5 ms parallel copying and 0.9 ms array-buffer
+ * sweeping), so at 12 MB the collector took ~40 % of the chain's thread at 50 transfers/s; at 48
+ * MB it scavenges a quarter as often: the chain's cost per transfer 17.7 -> 14.7 ms, its collector
+ * 3.83 -> 1.40 s for 600 transfers (docs/benchmarks.md, helper `livep99`). A fresh or small chain
+ * (`npm start` as shipped) keeps the 12 MB cap and its RSS at rest.
+ */
+const LARGE_CHAIN_YOUNG_GENERATION_MB = 48;
+/** A state file from this size up is a large chain (the 4000-transfer bench chain's is 197 MB). */
+const LARGE_CHAIN_STATE_BYTES = 32 * 1024 * 1024;
+
+/** The chain thread's nursery for a chain restored from a state file of `stateFileBytes` (null: none). */
+export function chainThreadYoungGenerationMb(stateFileBytes: number | null): number {
+  return stateFileBytes !== null && stateFileBytes >= LARGE_CHAIN_STATE_BYTES ? LARGE_CHAIN_YOUNG_GENERATION_MB : CHAIN_THREAD_YOUNG_GENERATION_MB;
+}
+
+function stateFileBytes(file: string | undefined): number | null {
+  if (file === undefined) return null;
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
+}
 
 /** What a `sealed` report carries besides the collector's total (protocol.ts). */
 export interface SealFigures {
@@ -73,7 +101,7 @@ export class LocalnetThread implements LocalnetControlApi {
   static start(options: WorkerStartOptions, logLevel: string, logger: Logger): Promise<LocalnetThread> {
     const worker = new Worker(path.join(__dirname, 'workerEntry.js'), {
       workerData: { options, logLevel },
-      resourceLimits: { maxYoungGenerationSizeMb: CHAIN_THREAD_YOUNG_GENERATION_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: chainThreadYoungGenerationMb(stateFileBytes(options.stateFile)) },
     });
     return new Promise<LocalnetThread>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`the local chain thread exited during its start (${code})`));
