@@ -1,11 +1,13 @@
 import { toActionAnswer, toActionJson, type ActionRow } from '../models/action';
 import { toMessageJson, type MessageRow } from '../models/message';
 import type { AddressMetadataJson } from '../models/metadata';
+import { toJettonTransferJson, toJettonWalletJson, toNftItemJson, toNftTransferJson } from '../models/token';
 import { actionsByTrace, tracesJson } from '../models/trace';
 import { toTransactionJson } from '../models/transaction';
 import type { AddressBookEntry } from '../sql/accounts';
 import { addressBookOf } from '../sql/accounts';
-import { bookInputsOf, bundleOfText, bundleTextLength, jsonTextLength, parseJsonText, type BundleText, type JsonRows, type JsonText } from '../sql/bundle';
+import { bookInputsOf, bytesOf, bundleOfText, bundleTextLength, jsonTextLength, parseJsonText, type BundleText, type JsonRows, type JsonText } from '../sql/bundle';
+import { TOKEN_LISTS, type JettonTransferDbRow, type JettonWalletDbRow, type NftItemDbRow, type NftTransferDbRow, type TokenList } from '../sql/tokens';
 import { traceRowsOf } from '../sql/traces';
 import { loadedOf, messagesOf, transactionAddresses } from '../sql/transactions';
 
@@ -69,7 +71,23 @@ export interface TracesTask {
   readonly metadata: Record<string, AddressMetadataJson>;
 }
 
-export type AnswerTask = TransactionsTask | MessagesTask | ActionsTask | TracesTask;
+/**
+ * A page of a token list (`jetton/wallets`, `jetton/transfers`, `nft/items`, `nft/transfers`:
+ * sql/tokens.ts's queryTokenPageText): its rows' text, the address book's code hashes and domains
+ * when wanted, the metadata read on the event loop.
+ */
+export interface TokensTask {
+  readonly kind: 'tokens';
+  readonly list: TokenList;
+  /** null: no row. */
+  readonly rows: JsonText;
+  /** Present when the address book is wanted. */
+  readonly codes?: JsonText;
+  readonly testnet: boolean;
+  readonly metadata: Record<string, AddressMetadataJson>;
+}
+
+export type AnswerTask = TransactionsTask | MessagesTask | ActionsTask | TracesTask | TokensTask;
 
 /** The task's JSON texts (what its work grows with, and what may be moved to a thread). */
 function textsOf(task: AnswerTask): JsonText[] {
@@ -79,6 +97,7 @@ function textsOf(task: AnswerTask): JsonText[] {
     case 'messages':
       return [task.rows];
     case 'actions':
+    case 'tokens':
       return [task.rows, task.codes ?? null];
     case 'traces':
       return [task.text.txs, task.text.messages, task.text.states, task.text.codes ?? null, task.traces, task.actions];
@@ -137,6 +156,29 @@ function tracesAnswer(task: TracesTask): string {
   return JSON.stringify({ [task.key]: traces, address_book: addressBook, metadata: task.metadata });
 }
 
+/** Each token list's converter (models/token.ts), over a row as the driver reads it. */
+const TOKEN_CONVERTERS: Readonly<Record<TokenList, (row: Record<string, unknown>) => unknown>> = {
+  jetton_wallets: (row) => toJettonWalletJson(row as unknown as JettonWalletDbRow),
+  jetton_transfers: (row) => toJettonTransferJson(row as unknown as JettonTransferDbRow),
+  nft_items: (row) => toNftItemJson(row as unknown as NftItemDbRow),
+  nft_transfers: (row) => toNftTransferJson(row as unknown as NftTransferDbRow),
+};
+
+/** The token list's answer: what its route in routes/jettons.ts or routes/nft.ts answered from the driver's rows. */
+function tokensAnswer(task: TokensTask): string {
+  const spec = TOKEN_LISTS[task.list];
+  const rows = parseJsonText<Record<string, unknown>[]>(task.rows) ?? [];
+  for (const row of rows) for (const column of spec.bytea) row[column] = bytesOf(row[column]);
+  const converted = rows.map(TOKEN_CONVERTERS[task.list]);
+  let addressBook: Record<string, AddressBookEntry> = {};
+  if (task.codes !== undefined) {
+    const named = rows.flatMap((row) => spec.accounts.map((column) => row[column])).filter((a): a is string => typeof a === 'string');
+    const { codes, domains } = bookInputsOf(parseJsonText<JsonRows>(task.codes));
+    addressBook = Object.fromEntries(addressBookOf(named, codes, task.testnet, domains));
+  }
+  return JSON.stringify({ [task.list]: converted, address_book: addressBook, metadata: task.metadata });
+}
+
 /**
  * The task's byte arrays that may be moved to a thread rather than copied: those over an
  * ArrayBuffer of their own (never a slice of Node's shared pool, which would detach its other
@@ -161,5 +203,7 @@ export function assembleAnswer(task: AnswerTask): string {
       return actionsAnswer(task);
     case 'traces':
       return tracesAnswer(task);
+    case 'tokens':
+      return tokensAnswer(task);
   }
 }
