@@ -902,18 +902,35 @@ function loadPages(paths: readonly string[], clients: number, ms: number): Promi
  */
 async function stall(head: ChainHead): Promise<void> {
   const clients = Number(process.env['BENCH_V3_STALL_CLIENTS'] ?? 4);
+  // BENCH_V3_STALL_ROUTE=actions: pages of 1 000 actions (newest first, offsets 0..10 000) instead
+  // of transactions; =traces: pages of BENCH_V3_STALL_TRACES traces (20) with their actions, the
+  // widest page all of a fill's traces (limit 1 000).
+  const stallRoute = process.env['BENCH_V3_STALL_ROUTE'];
+  const actions = stallRoute === 'actions';
+  const traces = stallRoute === 'traces';
+  const perPage = Number(process.env['BENCH_V3_STALL_TRACES'] ?? 20);
   const api = await startFilledApi(head, true);
   try {
-    const pages = Array.from({ length: 11 }, (_, i) => `${api.base}/transactions?limit=${MAX_LIMIT}&offset=${i * 1000}`);
-    const widest = `${api.base}/transactions?start_lt=0&end_lt=9223372036854775807&start_utime=0&end_utime=2147483647&limit=${MAX_LIMIT}&offset=${MAX_OFFSET}`;
-    const same = [
-      pages[0]!,
-      widest,
-      `${api.base}/transactions?limit=${MAX_LIMIT}&offset=2000&sort=asc`,
-      `${api.base}/transactionsByMasterchainBlock?seqno=${head.seqno - 1}&limit=${MAX_LIMIT}`,
-      `${api.base}/transactions?limit=5`,
-      `${api.base}/transactions?limit=100&offset=50`,
-    ];
+    const route = traces ? 'traces' : actions ? 'actions' : 'transactions';
+    const pages = traces
+      ? Array.from({ length: 11 }, (_, i) => `${api.base}/traces?limit=${perPage}&offset=${i * perPage}&include_actions=true`)
+      : Array.from({ length: 11 }, (_, i) => `${api.base}/${route}?limit=${MAX_LIMIT}&offset=${i * 1000}`);
+    const widest = traces
+      ? `${api.base}/traces?limit=${MAX_LIMIT}&include_actions=true`
+      : `${api.base}/${route}?start_lt=0&end_lt=9223372036854775807&start_utime=0&end_utime=2147483647&limit=${MAX_LIMIT}&offset=${actions ? 0 : MAX_OFFSET}`;
+    const same = traces
+      ? [pages[0]!, pages[5]!, widest, `${api.base}/events?limit=${perPage}&offset=${perPage}`, `${api.base}/traces?limit=5`]
+      : actions
+      ? [pages[0]!, widest, `${api.base}/actions?limit=${MAX_LIMIT}&offset=2000&sort=asc&include_accounts=true`, `${api.base}/actions?limit=5`, `${api.base}/actions?limit=100&offset=50`,
+        `${api.base}/traces?limit=${MAX_LIMIT}&include_actions=true`]
+      : [
+          pages[0]!,
+          widest,
+          `${api.base}/transactions?limit=${MAX_LIMIT}&offset=2000&sort=asc`,
+          `${api.base}/transactionsByMasterchainBlock?seqno=${head.seqno - 1}&limit=${MAX_LIMIT}`,
+          `${api.base}/transactions?limit=5`,
+          `${api.base}/transactions?limit=100&offset=50`,
+        ];
     for (const url of same) {
       const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
       console.log(`  answer ${url.slice(api.base.length)}: ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`);
@@ -933,7 +950,7 @@ async function stall(head: ChainHead): Promise<void> {
     const served = loaded.statuses['200'] ?? 0;
     const cpu = api.cpuMs() - cpuBefore;
     console.log(
-      `  ${clients} clients of limit=${MAX_LIMIT} pages, ${SECONDS} s (load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): ${served} pages (${((loaded.bytes / 1024 / 1024) / SECONDS).toFixed(1)} MB/s), statuses ${JSON.stringify(loaded.statuses)}; ` +
+      `  ${clients} clients of ${traces ? `traces limit=${perPage}` : `limit=${MAX_LIMIT}`} pages, ${SECONDS} s (load ${loadavg().map((l) => l.toFixed(1)).join(' ')}): ${served} pages (${((loaded.bytes / 1024 / 1024) / SECONDS).toFixed(1)} MB/s), statuses ${JSON.stringify(loaded.statuses)}; ` +
         `API CPU ${(cpu / Math.max(1, served)).toFixed(1)} ms/page (with the probes'); loop delay p99 ${lag.p99.toFixed(1)} max ${lag.max.toFixed(1)} mean ${lag.mean.toFixed(1)} ms`,
     );
     console.log(`    ${probeText(small)}`);
@@ -946,7 +963,7 @@ async function stall(head: ChainHead): Promise<void> {
       walls.push(performance.now() - started);
     }
     walls.sort((a, b) => a - b);
-    console.log(`  largest page (transactions widest, offset ${MAX_OFFSET}) alone: wall median ${percentile(walls, 50).toFixed(0)} worst ${walls.at(-1)!.toFixed(0)} ms; API CPU ${((api.cpuMs() - cpuWidest) / 7).toFixed(0)} ms/page`);
+    console.log(`  largest page (${route} widest, offset ${actions || traces ? 0 : MAX_OFFSET}) alone: wall median ${percentile(walls, 50).toFixed(0)} worst ${walls.at(-1)!.toFixed(0)} ms; API CPU ${((api.cpuMs() - cpuWidest) / 7).toFixed(0)} ms/page`);
   } finally {
     await api.stop();
   }

@@ -6,6 +6,18 @@ import { deployTokensOn, indexCaughtUp, transferAndBurnJetton, type DeployedToke
 import { callV2 } from '../helpers/v2Calls';
 import { transferFromWallet } from '../helpers/walletActions';
 import { storeNftTransfer, storeTextComment } from '../../src/tlb';
+import { v3DatabaseOf } from '../../src/v3/db';
+import { V3Query } from '../../src/v3/params/query';
+import { jettonTransfers, jettonWallets } from '../../src/v3/routes/jettons';
+import { nftItems, nftTransfers } from '../../src/v3/routes/nft';
+import { actionsRequest, actionsResponse } from '../../src/v3/routes/actions';
+import { tracesRequest, tracesResponse } from '../../src/v3/routes/traces';
+import { bookAndMetadataOf } from '../../src/v3/routes/common';
+import type { RouteContext } from '../../src/v3/routes/route';
+import { toJettonTransferJson, toJettonWalletJson, toNftItemJson, toNftTransferJson } from '../../src/v3/models/token';
+import { buildJettonTransfersStatement, queryJettonTransfers, queryJettonWallets, queryNftItems, queryNftTransfers, queryTokenPageText } from '../../src/v3/sql/tokens';
+import { assembleInline } from '../../src/v3/answers/pool';
+import { v3AnswerTasks } from '../../src/metrics';
 
 jest.setTimeout(300_000);
 
@@ -56,7 +68,11 @@ describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backe
 
   beforeAll(async () => {
     db = await createTestDatabase(backend);
-    stack = await startLocalStack(['--shards', '2', '--block-interval', '300', '--index', 'on', ...(db.url ? ['--database-url', db.url] : [])]);
+    // Every v3 answer that can be assembled in a thread is (the last test compares them with the old paths').
+    stack = await startLocalStack([
+      '--shards', '2', '--block-interval', '300', '--index', 'on', ...(db.url ? ['--database-url', db.url] : []),
+      '--v3-answer-threads', '1', '--v3-answer-inline-below', '0',
+    ]);
     client = new TonClient({ endpoint: `${stack.api}/jsonRPC` });
     const { keyPair } = stack.localnet.wallets;
     tokens = await deployTokensOn(stack, client);
@@ -253,5 +269,101 @@ describe.each(INDEX_BACKENDS)('tokens indexed from the local chain (%s)', (backe
     const nft = ((await v3(`/nft/transfers?item_address=${raw(tokens.item)}`)).body['nft_transfers'] as Json[])[0]!;
     const nftActions = (await v3(`/actions?trace_id=${encodeURIComponent(nft['trace_id'] as string)}`)).body['actions'] as Json[];
     expect(nftActions.map((a) => a['type'])).toContain('nft_transfer');
+  });
+
+  it('answers the token lists, actions and traces from the answer threads with the bytes of the old paths (the driver\'s rows, the converters, JSON.stringify)', async () => {
+    const reads = v3DatabaseOf(stack.server.services.index!.store.readPool);
+    const queryOf = (path: string) => {
+      const query: Record<string, string[]> = {};
+      for (const [key, value] of new URL(path, 'http://x').searchParams) (query[key] ??= []).push(value);
+      return new V3Query(query);
+    };
+    const recipientWallet = await walletOf(recipient);
+    type Old = (context: RouteContext, path: string) => Promise<unknown>;
+    const walletsOld: Old = async (context, path) => {
+      const { paging, ...filter } = jettonWallets.parse(queryOf(path));
+      const rows = await queryJettonWallets(reads, filter, paging);
+      return { jetton_wallets: rows.map(toJettonWalletJson), ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.owner, r.jetton]))) };
+    };
+    const transfersOld: Old = async (context, path) => {
+      const { utime, lt, paging, ...filter } = jettonTransfers.parse(queryOf(path));
+      const rows = await queryJettonTransfers(reads, { ...filter, ...utime, ...lt }, paging);
+      return {
+        jetton_transfers: rows.map(toJettonTransferJson),
+        ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.source, r.destination, r.jetton_wallet_address, r.jetton_master_address, r.response_destination]))),
+      };
+    };
+    const itemsOld: Old = async (context, path) => {
+      const { paging, includeOnSale: _onSale, ...filter } = nftItems.parse(queryOf(path));
+      void _onSale;
+      const rows = await queryNftItems(reads, filter, paging);
+      return { nft_items: rows.map(toNftItemJson), ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.collection_address, r.owner_address]))) };
+    };
+    const nftTransfersOld: Old = async (context, path) => {
+      const { utime, lt, paging, ...filter } = nftTransfers.parse(queryOf(path));
+      const rows = await queryNftTransfers(reads, { ...filter, ...utime, ...lt }, paging);
+      return {
+        nft_transfers: rows.map(toNftTransferJson),
+        ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.nft_item_address, r.nft_collection_address, r.old_owner, r.new_owner, r.response_destination]))),
+      };
+    };
+    const actionsOld: Old = (context, path) => actionsResponse(context, actionsRequest(queryOf(path)));
+    const tracesOld: Old = async (context, path) => {
+      const old = await tracesResponse(context, tracesRequest(queryOf(path), false));
+      return { traces: old.traces, address_book: old.addressBook, metadata: old.metadata };
+    };
+    const transfer = ((await v3(`/jetton/transfers?jetton_wallet=${raw(tokens.jettonWallet)}`)).body['jetton_transfers'] as Json[])[0]!;
+    const traceId = Buffer.from(transfer['trace_id'] as string, 'base64').toString('hex');
+    const cases: [string, Old][] = [
+      [`/jetton/wallets?jetton_address=${raw(tokens.minter)}&sort=desc`, walletsOld],
+      [`/jetton/wallets?owner_address=${raw(secondOwner)}`, walletsOld],
+      [`/jetton/wallets?address=${raw(recipientWallet)}&address=${raw(tokens.jettonWallet)}`, walletsOld],
+      [`/jetton/wallets?limit=10&exclude_zero_balance=true`, walletsOld],
+      [`/jetton/transfers?owner_address=${raw(tokens.owner)}&direction=out`, transfersOld],
+      [`/jetton/transfers?jetton_master=${raw(tokens.minter)}&sort=asc`, transfersOld],
+      [`/jetton/transfers?start_utime=0&end_utime=2147483647`, transfersOld],
+      [`/nft/items?limit=10`, itemsOld],
+      [`/nft/items?owner_address=${raw(recipient)}`, itemsOld],
+      [`/nft/items?collection_address=${raw(tokens.collection)}`, itemsOld],
+      [`/nft/transfers?owner_address=${raw(recipient)}&direction=in`, nftTransfersOld],
+      [`/nft/transfers?collection_address=${raw(tokens.collection)}`, nftTransfersOld],
+      [`/actions?trace_id=${traceId}&include_accounts=true`, actionsOld],
+      [`/actions?account=${raw(tokens.owner)}&limit=100`, actionsOld],
+      [`/traces?trace_id=${traceId}&include_actions=true`, tracesOld],
+      [`/traces?account=${raw(tokens.owner)}&include_actions=true&limit=50`, tracesOld],
+    ];
+    const threaded = async () => (await v3AnswerTasks.get()).values.filter((v) => v.labels['where'] === 'thread' && v.labels['outcome'] === 'ok').reduce((sum, v) => sum + v.value, 0);
+    const threadedBefore = await threaded();
+    let rows = 0;
+    for (const noAddressBook of [false, true]) {
+      const context: RouteContext = { db: reads, settings: { noAddressBook, noMetadata: noAddressBook, testnet: false } };
+      for (const [path, old] of cases) {
+        const headers: Record<string, string> = noAddressBook ? { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' } : {};
+        const res = await fetch(`${stack.url}/api/v3${path}`, { headers });
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        const reference = JSON.stringify(await old(context, path));
+        expect({ path, noAddressBook, answer: await res.text() }).toEqual({ path, noAddressBook, answer: reference });
+        const parsed = JSON.parse(reference) as Record<string, unknown>;
+        const list = Object.values(parsed)[0] as unknown[];
+        expect({ path, rows: list.length > 0 }).toEqual({ path, rows: true });
+        rows += list.length;
+        if (!noAddressBook) expect({ path, book: Object.keys(parsed['address_book'] as Json).length > 0 }).toEqual({ path, book: true });
+      }
+    }
+    expect(rows).toBeGreaterThan(30);
+    // Each of those answers was assembled in a thread.
+    expect((await threaded()) - threadedBefore).toBeGreaterThanOrEqual(cases.length * 2);
+    // The comparison sees an altered assembly: a transfer's row changed, or the flags.
+    const context: RouteContext = { db: reads, settings: { noAddressBook: false, noMetadata: false, testnet: false } };
+    const path = `/jetton/transfers?jetton_master=${raw(tokens.minter)}`;
+    const reference = JSON.stringify(await transfersOld(context, path));
+    const { utime, lt, paging, ...filter } = jettonTransfers.parse(queryOf(path));
+    const page = await queryTokenPageText(reads, 'jetton_transfers', buildJettonTransfersStatement({ ...filter, ...utime, ...lt }, paging), true);
+    const metadata = (JSON.parse(reference) as { metadata: Record<string, never> }).metadata;
+    const task = { kind: 'tokens', list: 'jetton_transfers', rows: page.rows, codes: page.codes ?? null, testnet: false, metadata } as const;
+    expect(assembleInline(task).toString()).toBe(reference);
+    expect(assembleInline({ ...task, rows: String(task.rows).replace('"amount":"1000"', '"amount":"1001"') }).toString()).not.toBe(reference);
+    expect(assembleInline({ ...task, testnet: true }).toString()).not.toBe(reference);
+    expect(assembleInline({ ...task, list: 'nft_transfers' }).toString()).not.toBe(reference);
   });
 });

@@ -15,6 +15,13 @@ import { transactionBundleText } from '../../src/v3/sql/bundle';
 import { buildAdjacentTransactionsQuery, buildTransactionsQuery, loadTransactions, type TransactionFilter } from '../../src/v3/sql/transactions';
 import type { Paging } from '../../src/v3/params/rules';
 import { toAccount } from '../../src/v3/params/rules';
+import { V3Query } from '../../src/v3/params/query';
+import { actionsRequest, actionsResponse } from '../../src/v3/routes/actions';
+import { tracesRequest, tracesResponse } from '../../src/v3/routes/traces';
+import { queryActionsText } from '../../src/v3/sql/actions';
+import { queryTracesText } from '../../src/v3/sql/traces';
+import { MAX_TRACE_TRANSACTIONS } from '../../src/v3/models/trace';
+import { expandActionTypes } from '../../src/actions';
 
 jest.setTimeout(240_000);
 
@@ -28,7 +35,10 @@ async function threadTasks(outcome: string): Promise<number> {
  * `--v3-answer-inline-below 0`) against the converters' answer written on the event loop as the
  * routes wrote it before (routes/common.ts's transactionsResponse over the rows the driver parsed,
  * then JSON.stringify): the same bytes, for several filters, orders and pages, with and without
- * the address book, on a chain filled by the real index. Then the pool's bounds: a full queue is a
+ * the address book, on a chain filled by the real index; the same for `messages`, `traces`/`events`
+ * (include_actions, a trace of several transactions) and `actions` against their routes' old
+ * answers (tracesResponse, actionsResponse: the rows the driver parsed, then JSON.stringify), and
+ * an altered task's answer does not pass that comparison. Then the pool's bounds: a full queue is a
  * 503 at once, the rows' bytes are moved to the thread, a thread that dies under a task a 500, and
  * the next task runs on its replacement.
  */
@@ -71,6 +81,14 @@ describe.each(INDEX_BACKENDS)('v3 answers assembled in threads are the bytes of 
       );
       return Number(rows[0]?.n ?? 0) >= 4;
     }, 120_000, 'the trace is indexed');
+    // Its actions (classified when the trace completes).
+    await until(async () => {
+      const rows = await reads.query<{ n: string }>(
+        `select count(*)::text as n from actions where trace_id = (select M.trace_id from messages as M where M.msg_hash = $1 limit 1)`,
+        [msgHash],
+      );
+      return Number(rows[0]?.n ?? 0) >= 1;
+    }, 120_000, 'the trace\'s actions are indexed');
     const [senderTx] = await reads.query<{ hash: Buffer; mc_block_seqno: number }>(
       `select T.hash, T.mc_block_seqno from messages as M join transactions as T on T.hash = M.tx_hash where M.msg_hash = $1 and M.direction = 'in'`,
       [msgHash],
@@ -148,6 +166,116 @@ describe.each(INDEX_BACKENDS)('v3 answers assembled in threads are the bytes of 
         compared += rows.length;
         requests++;
       }
+    }
+
+    // traces and events: the routes' answers as they were written from the driver's rows.
+    const [trace] = await reads.query<{ trace_id: Buffer }>('select M.trace_id from messages as M where M.msg_hash = $1 limit 1', [msgHash]);
+    const traceId = trace!.trace_id;
+    const queryOf = (path: string) => {
+      const query: Record<string, string[]> = {};
+      for (const [key, value] of new URL(path, 'http://x').searchParams) (query[key] ??= []).push(value);
+      return new V3Query(query);
+    };
+    const traceCases: string[] = [
+      `/traces?trace_id=${traceId.toString('hex')}`,
+      `/traces?trace_id=${traceId.toString('hex')}&include_actions=true`,
+      `/traces?account=${sender.address.toString()}&end_lt=${endLt}&limit=10&include_actions=1`,
+      `/traces?end_lt=${endLt}&limit=1000`,
+      `/traces?end_lt=${endLt}&limit=1000&include_actions=true&supported_action_types=v1`,
+      `/traces?msg_hash=${msgHash.toString('hex')}&include_actions=true`,
+      `/traces?tx_hash=${senderTx!.hash.toString('hex')}`,
+      `/traces?mc_seqno=${senderTx!.mc_block_seqno}&include_actions=true`,
+      `/traces?start_utime=0&end_utime=2147483647&end_lt=${endLt}&limit=20&offset=1&sort=asc&include_actions=true`,
+      `/traces?end_lt=1`,
+      `/events?account=${sender.address.toString()}&end_lt=${endLt}&limit=5`,
+      `/events?trace_id=${traceId.toString('hex')}`,
+    ];
+    let traceTransactions = 0;
+    let traceActions = 0;
+    for (const noAddressBook of [false, true]) {
+      const context: RouteContext = { db: reads, settings: { noAddressBook, noMetadata: noAddressBook, testnet: false } };
+      for (const path of traceCases) {
+        const headers: Record<string, string> = noAddressBook ? { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' } : {};
+        const res = await fetch(`${stack.url}/api/v3${path}`, { headers });
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        const bytes = Buffer.from(await res.arrayBuffer());
+        const events = path.startsWith('/events');
+        const old = await tracesResponse(context, tracesRequest(queryOf(path), events));
+        const reference = JSON.stringify({ [events ? 'events' : 'traces']: old.traces, address_book: old.addressBook, metadata: old.metadata });
+        expect({ path, noAddressBook, answer: bytes.toString() }).toEqual({ path, noAddressBook, answer: reference });
+        for (const t of old.traces) {
+          traceTransactions += ((t['transactions_order'] as string[] | undefined) ?? []).length;
+          traceActions += ((t['actions'] as unknown[] | undefined) ?? []).length;
+        }
+        requests++;
+      }
+    }
+    // The sent trace has its several transactions (a tree: the wallet, two receivers, the bounce) and actions.
+    const whole = JSON.parse((await (await fetch(`${stack.url}/api/v3/traces?trace_id=${traceId.toString('hex')}&include_actions=true`)).text())) as {
+      traces: { transactions_order: string[]; actions: unknown[]; trace: { children: unknown[] } }[];
+    };
+    expect(whole.traces[0]!.transactions_order.length).toBeGreaterThanOrEqual(4);
+    expect(whole.traces[0]!.trace.children.length).toBeGreaterThanOrEqual(2);
+    expect(whole.traces[0]!.actions.length).toBeGreaterThanOrEqual(1);
+    expect(traceTransactions).toBeGreaterThan(40);
+    expect(traceActions).toBeGreaterThan(4);
+
+    // actions: the route's answer as it was written from the driver's rows.
+    const actionCases: [string, Record<string, string>][] = [
+      [`/actions?end_lt=${endLt}&limit=1000`, {}],
+      [`/actions?account=${sender.address.toString()}&end_lt=${endLt}&limit=20&include_accounts=true`, {}],
+      [`/actions?trace_id=${traceId.toString('hex')}&include_accounts=1`, {}],
+      [`/actions?tx_hash=${senderTx!.hash.toString('hex')}&supported_action_types=v1`, {}],
+      [`/actions?msg_hash=${msgHash.toString('hex')}`, { 'X-Actions-Version': 'v1' }],
+      [`/actions?mc_seqno=${senderTx!.mc_block_seqno}`, {}],
+      [`/actions?end_lt=${endLt}&limit=5&offset=1&sort=asc&action_type=ton_transfer,call_contract`, {}],
+      [`/actions?end_lt=${endLt}&limit=50&exclude_action_type=ton_transfer`, {}],
+      [`/actions?start_utime=0&end_utime=2147483647&end_lt=${endLt}&limit=30&include_accounts=true`, {}],
+      [`/actions?end_lt=1`, {}],
+    ];
+    let actionsCompared = 0;
+    for (const noAddressBook of [false, true]) {
+      for (const [path, extra] of actionCases) {
+        const actionsVersion = extra['X-Actions-Version'];
+        const context: RouteContext = { db: reads, settings: { noAddressBook, noMetadata: noAddressBook, testnet: false, ...(actionsVersion ? { actionsVersion } : {}) } };
+        const headers: Record<string, string> = { ...extra, ...(noAddressBook ? { 'X-No-Address-Book': '1', 'X-No-Metadata': '1' } : {}) };
+        const res = await fetch(`${stack.url}/api/v3${path}`, { headers });
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+        const bytes = Buffer.from(await res.arrayBuffer());
+        const reference = JSON.stringify(await actionsResponse(context, actionsRequest(queryOf(path))));
+        expect({ path, noAddressBook, answer: bytes.toString() }).toEqual({ path, noAddressBook, answer: reference });
+        actionsCompared += (JSON.parse(reference) as { actions: unknown[] }).actions.length;
+        requests++;
+      }
+    }
+    expect(actionsCompared).toBeGreaterThan(10);
+
+    // The comparison sees an altered assembly: the same text with one action or one trace
+    // transaction less, or a flag changed, is not the reference's bytes.
+    {
+      const context: RouteContext = { db: reads, settings: { noAddressBook: false, noMetadata: false, testnet: false } };
+      const path = `/traces?trace_id=${traceId.toString('hex')}&include_actions=true`;
+      const old = await tracesResponse(context, tracesRequest(queryOf(path), false));
+      const reference = JSON.stringify({ traces: old.traces, address_book: old.addressBook, metadata: old.metadata });
+      const page = await queryTracesText(reads, { traceIds: [traceId] }, paging(10), { addressBook: true, maxTransactions: MAX_TRACE_TRANSACTIONS, actions: expandActionTypes(['latest']) });
+      const task = { kind: 'traces', key: 'traces', text: page.text, traces: page.traces, includeActions: true, actions: page.actions ?? null, testnet: false, metadata: old.metadata } as const;
+      expect(assembleInline(task).toString()).toBe(reference);
+      const dropLast = (text: string | Uint8Array | null) => {
+        const rows = JSON.parse(String(text)) as unknown[];
+        expect(rows.length).toBeGreaterThanOrEqual(1);
+        return JSON.stringify(rows.slice(0, -1));
+      };
+      expect(assembleInline({ ...task, actions: dropLast(task.actions) }).toString()).not.toBe(reference);
+      expect(assembleInline({ ...task, text: { ...task.text, txs: dropLast(task.text.txs) } }).toString()).not.toBe(reference);
+      expect(assembleInline({ ...task, key: 'events' }).toString()).not.toBe(reference);
+      const actionsPath = `/actions?trace_id=${traceId.toString('hex')}`;
+      const actionsReference = JSON.stringify(await actionsResponse(context, actionsRequest(queryOf(actionsPath))));
+      const actionsPage = await queryActionsText(reads, { txHashes: [], msgHashes: [], traceIds: [traceId], actionIds: [], types: [...expandActionTypes(['latest'])] }, paging(100), { accepted: expandActionTypes(['latest']), addressBook: true });
+      const actionsTask = { kind: 'actions', rows: actionsPage.rows, codes: actionsPage.codes ?? null, includeAccounts: false, testnet: false, metadata: {} } as const;
+      expect(assembleInline(actionsTask).toString()).toBe(actionsReference);
+      expect(assembleInline({ ...actionsTask, rows: dropLast(actionsTask.rows) }).toString()).not.toBe(actionsReference);
+      expect(assembleInline({ ...actionsTask, includeAccounts: true }).toString()).not.toBe(actionsReference);
+      expect(assembleInline({ ...actionsTask, testnet: true }).toString()).not.toBe(actionsReference);
     }
 
     // Every request's answer was assembled in a thread (inline-below 0), and the pages were not

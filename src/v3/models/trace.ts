@@ -1,5 +1,9 @@
-import { b64, num, str64 } from './format';
+import type { ActionJson } from '../../actions';
+import { b64, num, str64, type Bytes } from './format';
 import type { TraceRow } from '../sql/traces';
+import { messagesOf, type LoadedTransactions } from '../sql/transactions';
+import { toTransactionJson } from './transaction';
+import { toActionAnswer } from './action';
 
 /** ton-index-go's `--max-trace-txs`: a larger trace comes without its transactions. */
 export const MAX_TRACE_TRANSACTIONS = 4000;
@@ -77,4 +81,56 @@ export function toTraceJson(row: TraceRow, transactions: readonly TraceTransacti
   }
   if (warnings.length > 0) json['warning'] = warnings.join(', ');
   return json;
+}
+
+/**
+ * models.Trace of each row of a page: its transactions (`loaded`: those of the traces with at most
+ * MAX_TRACE_TRANSACTIONS, by trace, lt, account) as a tree, and with `include_actions` its actions
+ * (`actions`: each trace's, by its base64 id, already those selectActions keeps). The one
+ * conversion of the route, on the event loop or in an answer thread (src/v3/answers).
+ */
+export function tracesJson<B extends Bytes>(
+  rows: readonly TraceRow[],
+  loaded: LoadedTransactions<B>,
+  includeActions: boolean,
+  actions: ReadonlyMap<string, readonly ActionJson[]> | undefined,
+): Record<string, unknown>[] {
+  const byTrace = new Map<string, TraceTransaction[]>();
+  for (const row of loaded.rows) {
+    const messages = messagesOf(loaded, row);
+    const key = b64(row.trace_id) ?? '';
+    const list = byTrace.get(key) ?? [];
+    const json = toTransactionJson(row, messages, loaded.states);
+    list.push({
+      hash: json['hash'] as string,
+      inMsgHash: b64(messages.find((m) => m.direction === 'in')?.msg_hash) ?? undefined,
+      outMsgHashes: (json['out_msgs'] as { hash: string }[]).map((m) => m.hash),
+      json,
+    });
+    byTrace.set(key, list);
+  }
+  const traces = rows.map((row) =>
+    toTraceJson(row, Number(row.nodes_ ?? 0) > MAX_TRACE_TRANSACTIONS ? null : (byTrace.get(b64(row.trace_id)) ?? []), includeActions),
+  );
+  if (includeActions) {
+    // Each trace's stored actions of the accepted types (src/actions fills them).
+    for (const trace of traces) {
+      const list = actions?.get(trace['trace_id'] as string) ?? [];
+      trace['actions'] = list.map((a) => toActionAnswer(a, false));
+      const info = trace['trace_info'] as Record<string, unknown>;
+      if (list.length > 0) info['classification_state'] = 'ok';
+    }
+  }
+  return traces;
+}
+
+/** Actions grouped by their trace (base64 id), each group in the order given. */
+export function actionsByTrace(actions: readonly ActionJson[]): Map<string, ActionJson[]> {
+  const out = new Map<string, ActionJson[]>();
+  for (const action of actions) {
+    const list = out.get(action.trace_id);
+    if (list) list.push(action);
+    else out.set(action.trace_id, [action]);
+  }
+  return out;
 }

@@ -1,10 +1,12 @@
-import { expandActionTypes, selectActions, type ActionJson } from '../../actions';
+import { expandActionTypes, selectActions } from '../../actions';
 import { ValidationError } from '../../errors';
+import { toActionAnswer } from '../models/action';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
-import { queryActions } from '../sql/actions';
-import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
-import { defineRoute } from './route';
+import { parseJsonText } from '../sql/bundle';
+import { queryActions, queryActionsText } from '../sql/actions';
+import { addressBookFor, assembled, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
+import { defineRoute, type RouteContext } from './route';
 
 /** Longest action type name accepted in a filter (ton-index-go's validateActionTypeFilter bounds names). */
 const MAX_TYPE_NAME = 64;
@@ -30,13 +32,37 @@ export function actionGroup(query: V3Query) {
   }));
 }
 
-/** The shape of one action as ton-index-go answers it: `accounts` only when asked for, never `ancestor_type`. */
-export function toActionAnswer(action: ActionJson, includeAccounts: boolean): Omit<ActionJson, 'accounts' | 'ancestor_type'> & { accounts?: string[] } {
-  // A copy without the fields not printed, keys in their order.
-  const answer: Partial<ActionJson> = { ...action };
-  delete answer.ancestor_type;
-  if (!includeAccounts) delete answer.accounts;
-  return answer as Omit<ActionJson, 'accounts' | 'ancestor_type'> & { accounts?: string[] };
+/** models.ActionRequest and its type filters (the route's parameters). */
+export function actionsRequest(query: V3Query) {
+  const filter = actionGroup(query);
+  const includeTypes = typeList(query, 'action_type');
+  const excludeTypes = typeList(query, 'exclude_action_type');
+  const supported = typeList(query, 'supported_action_types');
+  return { ...filter, includeTypes, excludeTypes, supported, utime: utimeGroup(query), lt: ltGroup(query), paging: pagingGroup(query) };
+}
+
+type ActionsRequest = ReturnType<typeof actionsRequest>;
+
+/** The types the client accepts (X-Actions-Version, else supported_action_types, else latest) and the page's filter. */
+function actionsFilter(context: RouteContext, params: ActionsRequest) {
+  const version = context.settings.actionsVersion;
+  const supportedNames = version !== undefined ? [version] : params.supported.length > 0 ? params.supported : ['latest'];
+  const accepted = expandActionTypes(supportedNames);
+  const types = [...accepted].filter((t) => (params.includeTypes.length === 0 || params.includeTypes.includes(t)) && !params.excludeTypes.includes(t));
+  return { accepted, filter: { ...params, types, ...params.utime, ...params.lt } };
+}
+
+/**
+ * models.ActionsResponse of rows the driver parsed, as objects: what the route answered before its
+ * answers were assembled from PostgreSQL's JSON text (answers/assemble.ts), and the reference those
+ * bytes are checked against (test/e2e/v3AnswerThreads.test.ts).
+ */
+export async function actionsResponse(context: RouteContext, params: ActionsRequest) {
+  const { accepted, filter } = actionsFilter(context, params);
+  const rows = await queryActions(context.db, filter, params.paging);
+  const list = selectActions(rows, accepted);
+  const book = list.length === 0 ? {} : await addressBookFor(context, list.flatMap((a) => a.accounts));
+  return { actions: list.map((a) => toActionAnswer(a, params.includeAccounts)), address_book: book, metadata: await metadataFor(context, list.flatMap((a) => a.accounts)) };
 }
 
 /** GetActions: actions of the index by account, transaction, message, trace, action id, time/lt. */
@@ -57,21 +83,19 @@ export const actions = defineRoute({
     ...RANGE_PARAMETERS,
     ...PAGING_PARAMETERS,
   ],
-  parse(query) {
-    const filter = actionGroup(query);
-    const includeTypes = typeList(query, 'action_type');
-    const excludeTypes = typeList(query, 'exclude_action_type');
-    const supported = typeList(query, 'supported_action_types');
-    return { ...filter, includeTypes, excludeTypes, supported, utime: utimeGroup(query), lt: ltGroup(query), paging: pagingGroup(query) };
-  },
+  parse: actionsRequest,
   async run(context, params) {
-    const version = context.settings.actionsVersion;
-    const supportedNames = version !== undefined ? [version] : params.supported.length > 0 ? params.supported : ['latest'];
-    const accepted = expandActionTypes(supportedNames);
-    const types = [...accepted].filter((t) => (params.includeTypes.length === 0 || params.includeTypes.includes(t)) && !params.excludeTypes.includes(t));
-    const rows = await queryActions(context.db, { ...params, types, ...params.utime, ...params.lt }, params.paging);
-    const list = selectActions(rows, accepted);
-    const book = list.length === 0 ? {} : await addressBookFor(context, list.flatMap((a) => a.accounts));
-    return { actions: list.map((a) => toActionAnswer(a, params.includeAccounts)), address_book: book, metadata: await metadataFor(context, list.flatMap((a) => a.accounts)) };
+    // The page as PostgreSQL's JSON text, converted and written where the context says (a thread for a large page).
+    const { accepted, filter } = actionsFilter(context, params);
+    const page = await queryActionsText(context.db, filter, params.paging, { accepted, addressBook: !context.settings.noAddressBook });
+    const metadata = context.settings.noMetadata ? {} : await metadataFor(context, parseJsonText<string[]>(page.accounts) ?? []);
+    return assembled(context, {
+      kind: 'actions',
+      rows: page.rows,
+      ...(page.codes !== undefined ? { codes: page.codes } : {}),
+      includeAccounts: params.includeAccounts,
+      testnet: context.settings.testnet,
+      metadata,
+    });
   },
 });

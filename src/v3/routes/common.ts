@@ -23,6 +23,8 @@ import type { BundleText } from '../sql/bundle';
 import type { AnswerTask } from '../answers/assemble';
 import type { AddressMetadataJson } from '../models/metadata';
 import { queryAddressMetadata } from '../sql/metadata';
+import { parseJsonText } from '../sql/bundle';
+import { queryTokenPageText, type TokenList } from '../sql/tokens';
 
 /** models.BlockRequest. */
 export function blockGroup(query: V3Query) {
@@ -127,6 +129,17 @@ export async function transactionsAnswer(context: RouteContext, text: BundleText
 /** A task's answer (answers/assemble.ts), assembled where the context says, as its JSON bytes. */
 export async function assembled(context: RouteContext, task: AnswerTask): Promise<JsonBytes> {
   return new JsonBytes(context.answers ? await context.answers.assemble(task) : assembleInline(task));
+}
+
+/**
+ * A token list's answer (`{<list>, address_book, metadata}`) of its page's statement (sql/tokens.ts's
+ * build*Statement), read as PostgreSQL's JSON text and assembled where the context says (a thread
+ * for a large page); the metadata's statements on the event loop.
+ */
+export async function tokenListAnswer(context: RouteContext, list: TokenList, page: { text: string; values: unknown[] }): Promise<JsonBytes> {
+  const text = await queryTokenPageText(context.db, list, page, !context.settings.noAddressBook);
+  const metadata = context.settings.noMetadata ? {} : await metadataFor(context, parseJsonText<string[]>(text.accounts) ?? []);
+  return assembled(context, { kind: 'tokens', list, rows: text.rows, ...(text.codes !== undefined ? { codes: text.codes } : {}), testnet: context.settings.testnet, metadata });
 }
 
 export function messageAddresses(rows: readonly MessageRow[]): string[] {

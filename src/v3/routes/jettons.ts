@@ -1,9 +1,9 @@
 import { ValidationError } from '../../errors';
-import { toJettonBurnJson, toJettonMasterJson, toJettonTransferJson, toJettonWalletJson } from '../models/token';
+import { toJettonBurnJson, toJettonMasterJson } from '../models/token';
 import { parseGroup } from '../params/query';
 import { readSingle, toAccount, toBool } from '../params/rules';
-import { queryJettonBurns, queryJettonMasters, queryJettonTransfers, queryJettonWallets } from '../sql/tokens';
-import { bookAndMetadataOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
+import { buildJettonTransfersStatement, buildJettonWalletsStatement, queryJettonBurns, queryJettonMasters } from '../sql/tokens';
+import { bookAndMetadataOf, ltGroup, tokenListAnswer, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
 import { defineRoute } from './route';
 
 /** GetJettonMasters. */
@@ -50,13 +50,7 @@ export const jettonWallets = defineRoute({
     if (request.jettons.length > 1 && request.owners.length !== 1) throw new ValidationError('exact one owner_address required for multiple jetton_address');
     return { ...request, paging };
   },
-  async run(context, { paging, ...filter }) {
-    const rows = await queryJettonWallets(context.db, filter, paging);
-    return {
-      jetton_wallets: rows.map(toJettonWalletJson),
-      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.owner, r.jetton]))),
-    };
-  },
+  run: (context, { paging, ...filter }) => tokenListAnswer(context, 'jetton_wallets', buildJettonWalletsStatement(filter, paging)),
 });
 
 const EVENT_FILTERS = [
@@ -79,13 +73,7 @@ export const jettonTransfers = defineRoute({
     const direction = query.single('direction');
     return { ...request, direction: direction === 'both' ? undefined : direction, utime: utimeGroup(query), lt: ltGroup(query), paging: pagingGroup(query) };
   },
-  async run(context, { utime, lt, paging, ...filter }) {
-    const rows = await queryJettonTransfers(context.db, { ...filter, ...utime, ...lt }, paging);
-    return {
-      jetton_transfers: rows.map(toJettonTransferJson),
-      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.source, r.destination, r.jetton_wallet_address, r.jetton_master_address, r.response_destination]))),
-    };
-  },
+  run: (context, { utime, lt, paging, ...filter }) => tokenListAnswer(context, 'jetton_transfers', buildJettonTransfersStatement({ ...filter, ...utime, ...lt }, paging)),
 });
 
 /** GetJettonBurns. */

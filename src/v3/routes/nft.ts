@@ -1,9 +1,9 @@
 import { ValidationError } from '../../errors';
-import { toNftCollectionJson, toNftItemJson, toNftTransferJson } from '../models/token';
+import { toNftCollectionJson } from '../models/token';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool } from '../params/rules';
-import { queryNftCollections, queryNftItems, queryNftTransfers } from '../sql/tokens';
-import { bookAndMetadataOf, ltGroup, ownerList, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
+import { buildNftItemsStatement, buildNftTransfersStatement, queryNftCollections } from '../sql/tokens';
+import { bookAndMetadataOf, ltGroup, ownerList, tokenListAnswer, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, raws, utimeGroup } from './common';
 import { defineRoute } from './route';
 
 /** GetNFTCollections. */
@@ -64,11 +64,7 @@ export const nftItems = defineRoute({
   },
   async run(context, { paging, includeOnSale: _includeOnSale, ...filter }) {
     void _includeOnSale;
-    const rows = await queryNftItems(context.db, filter, paging);
-    return {
-      nft_items: rows.map(toNftItemJson),
-      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.address, r.collection_address, r.owner_address]))),
-    };
+    return tokenListAnswer(context, 'nft_items', buildNftItemsStatement(filter, paging));
   },
 });
 
@@ -93,11 +89,5 @@ export const nftTransfers = defineRoute({
     const direction = query.single('direction');
     return { ...request, direction: direction === 'both' ? undefined : direction, utime: utimeGroup(query), lt: ltGroup(query), paging: pagingGroup(query) };
   },
-  async run(context, { utime, lt, paging, ...filter }) {
-    const rows = await queryNftTransfers(context.db, { ...filter, ...utime, ...lt }, paging);
-    return {
-      nft_transfers: rows.map(toNftTransferJson),
-      ...(await bookAndMetadataOf(context, rows.flatMap((r) => [r.nft_item_address, r.nft_collection_address, r.old_owner, r.new_owner, r.response_destination]))),
-    };
-  },
+  run: (context, { utime, lt, paging, ...filter }) => tokenListAnswer(context, 'nft_transfers', buildNftTransfersStatement({ ...filter, ...utime, ...lt }, paging)),
 });

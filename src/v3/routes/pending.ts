@@ -6,7 +6,7 @@ import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool } from '../params/rules';
 import { accountList, addressBookFor, hashList, metadataFor } from './common';
 import { defineRoute, type RouteContext } from './route';
-import { toActionAnswer } from './actions';
+import { toActionAnswer } from '../models/action';
 
 /**
  * The pending routes: traces of messages sent through this server and not yet committed by the

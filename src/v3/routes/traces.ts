@@ -1,22 +1,19 @@
 import { ValidationError } from '../../errors';
-import { toTraceJson, MAX_TRACE_TRANSACTIONS, type TraceTransaction } from '../models/trace';
-import { toTransactionJson } from '../models/transaction';
-import { b64 } from '../models/format';
+import { MAX_TRACE_TRANSACTIONS, tracesJson } from '../models/trace';
 import { parseGroup, type V3Query } from '../params/query';
 import { readSingle, toAccount, toBool, toInt32 } from '../params/rules';
 import { masterchainBlockExists } from '../sql/blocks';
-import { queryTracesWithTransactions } from '../sql/traces';
-import { messagesOf } from '../sql/transactions';
+import { parseJsonText } from '../sql/bundle';
+import { queryTracesText, queryTracesWithTransactions, type TraceFilter } from '../sql/traces';
 import { NotFoundError } from '../../errors';
-import { addressBookFor, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
+import { addressBookFor, assembled, hashList, ltGroup, PAGING_PARAMETERS, pagingGroup, RANGE_PARAMETERS, utimeGroup, metadataFor } from './common';
 import { transactionAddresses } from '../sql/transactions';
-import { defineRoute, type RouteContext } from './route';
+import { defineRoute, type JsonBytes, type RouteContext } from './route';
 import { expandActionTypes, selectActions } from '../../actions';
 import { queryActionsOfTraces } from '../sql/actions';
-import { toActionAnswer } from './actions';
 
 /** models.TracesRequest, then "only one of" its four selectors. */
-function tracesRequest(query: V3Query, events: boolean) {
+export function tracesRequest(query: V3Query, events: boolean) {
   const request = parseGroup((field) => ({
     includeActions: field(() => readSingle(query, 'include_actions', toBool)) ?? false,
     account: field(() => readSingle(query, 'account', toAccount)),
@@ -36,59 +33,76 @@ function tracesRequest(query: V3Query, events: boolean) {
   return { ...request, includeActions: events || request.includeActions, supported, utime, lt, paging };
 }
 
-async function runTraces(context: RouteContext, request: ReturnType<typeof tracesRequest>) {
-  const { db } = context;
-  if (request.mcSeqno !== undefined && !(await masterchainBlockExists(db, request.mcSeqno))) {
+type TracesRequest = ReturnType<typeof tracesRequest>;
+
+/** The page's filter; a block that does not exist is a 404 (ton-index-go's). */
+async function tracesFilter(context: RouteContext, request: TracesRequest): Promise<TraceFilter> {
+  if (request.mcSeqno !== undefined && !(await masterchainBlockExists(context.db, request.mcSeqno))) {
     throw new NotFoundError(`masterchain block ${request.mcSeqno} not found`);
   }
-  const { traces: rows, loaded } = await queryTracesWithTransactions(
-    db,
-    {
-      account: request.account?.raw,
-      traceIds: request.traceIds,
-      txHashes: request.txHashes,
-      msgHashes: request.msgHashes,
-      mcSeqno: request.mcSeqno,
-      ...request.utime,
-      ...request.lt,
-    },
-    request.paging,
-    { addressBook: !context.settings.noAddressBook, maxTransactions: MAX_TRACE_TRANSACTIONS },
-  );
-  const byTrace = new Map<string, TraceTransaction[]>();
-  for (const row of loaded.rows) {
-    const messages = messagesOf(loaded, row);
-    const key = b64(row.trace_id) ?? '';
-    const list = byTrace.get(key) ?? [];
-    const json = toTransactionJson(row, messages, loaded.states);
-    list.push({
-      hash: json['hash'] as string,
-      inMsgHash: b64(messages.find((m) => m.direction === 'in')?.msg_hash) ?? undefined,
-      outMsgHashes: (json['out_msgs'] as { hash: string }[]).map((m) => m.hash),
-      json,
-    });
-    byTrace.set(key, list);
+  return {
+    account: request.account?.raw,
+    traceIds: request.traceIds,
+    txHashes: request.txHashes,
+    msgHashes: request.msgHashes,
+    mcSeqno: request.mcSeqno,
+    ...request.utime,
+    ...request.lt,
+  };
+}
+
+/** The action types include_actions shows (X-Actions-Version, else supported_action_types, else latest). */
+function acceptedTypes(context: RouteContext, supported: readonly string[]): Set<string> {
+  const version = context.settings.actionsVersion;
+  return expandActionTypes(version !== undefined ? [version] : supported.length > 0 ? supported : ['latest']);
+}
+
+/**
+ * The page's rows as PostgreSQL's JSON text (one statement), converted and written where the
+ * context says (answers/pool.ts: a thread for a large page); the metadata's statements on the
+ * event loop.
+ */
+async function runTraces(context: RouteContext, request: TracesRequest, key: 'traces' | 'events'): Promise<JsonBytes> {
+  const filter = await tracesFilter(context, request);
+  const page = await queryTracesText(context.db, filter, request.paging, {
+    addressBook: !context.settings.noAddressBook,
+    maxTransactions: MAX_TRACE_TRANSACTIONS,
+    ...(request.includeActions ? { actions: acceptedTypes(context, request.supported) } : {}),
+  });
+  const metadata = context.settings.noMetadata ? {} : await metadataFor(context, parseJsonText<string[]>(page.addresses) ?? []);
+  return assembled(context, {
+    kind: 'traces',
+    key,
+    text: page.text,
+    traces: page.traces,
+    includeActions: request.includeActions,
+    actions: page.actions ?? null,
+    testnet: context.settings.testnet,
+    metadata,
+  });
+}
+
+/**
+ * models.TracesResponse of rows the driver parsed, as objects: what the routes answered before
+ * their answers were assembled from PostgreSQL's JSON text (answers/assemble.ts), and the reference
+ * those bytes are checked against (test/e2e/v3AnswerThreads.test.ts).
+ */
+export async function tracesResponse(context: RouteContext, request: TracesRequest) {
+  const filter = await tracesFilter(context, request);
+  const { traces: rows, loaded } = await queryTracesWithTransactions(context.db, filter, request.paging, {
+    addressBook: !context.settings.noAddressBook,
+    maxTransactions: MAX_TRACE_TRANSACTIONS,
+  });
+  let actions: Map<string, ReturnType<typeof selectActions>> | undefined;
+  if (request.includeActions) {
+    const accepted = acceptedTypes(context, request.supported);
+    const byTrace = await queryActionsOfTraces(context.db, rows.map((r) => r.trace_id), [...accepted]);
+    actions = new Map([...byTrace].map(([trace, list]) => [trace, selectActions(list, accepted)]));
   }
-  const traces = rows.map((row) =>
-    toTraceJson(row, Number(row.nodes_ ?? 0) > MAX_TRACE_TRANSACTIONS ? null : (byTrace.get(b64(row.trace_id)) ?? []), request.includeActions),
-  );
-  if (request.includeActions) await attachActions(context, rows.map((r) => r.trace_id), traces, request.supported);
+  const traces = tracesJson(rows, loaded, request.includeActions, actions);
   const addresses = transactionAddresses(loaded);
   const addressBook = addresses.length === 0 ? {} : await addressBookFor(context, addresses, loaded);
   return { traces, addressBook, metadata: await metadataFor(context, addresses) };
-}
-
-/** include_actions: each trace's stored actions of the accepted types (src/actions fills them). */
-async function attachActions(context: RouteContext, traceIds: readonly Buffer[], traces: Record<string, unknown>[], supported: readonly string[]) {
-  const version = context.settings.actionsVersion;
-  const accepted = expandActionTypes(version !== undefined ? [version] : supported.length > 0 ? supported : ['latest']);
-  const byTrace = await queryActionsOfTraces(context.db, traceIds, [...accepted]);
-  for (const trace of traces) {
-    const list = selectActions(byTrace.get(trace['trace_id'] as string) ?? [], accepted);
-    trace['actions'] = list.map((a) => toActionAnswer(a, false));
-    const info = trace['trace_info'] as Record<string, unknown>;
-    if (list.length > 0) info['classification_state'] = 'ok';
-  }
 }
 
 const TRACE_PARAMETERS = [
@@ -109,10 +123,7 @@ export const traces = defineRoute({
   summary: 'Traces (trees of transactions) by filters',
   parameters: TRACE_PARAMETERS,
   parse: (query) => tracesRequest(query, false),
-  async run(context, request) {
-    const { traces: list, addressBook, metadata } = await runTraces(context, request);
-    return { traces: list, address_book: addressBook, metadata };
-  },
+  run: (context, request) => runTraces(context, request, 'traces'),
 });
 
 /** /events: the same with actions always included, under the key `events`. */
@@ -121,8 +132,5 @@ export const events = defineRoute({
   summary: 'Traces with actions (deprecated alias of traces)',
   parameters: TRACE_PARAMETERS,
   parse: (query) => tracesRequest(query, true),
-  async run(context, request) {
-    const { traces: list, addressBook, metadata } = await runTraces(context, request);
-    return { events: list, address_book: addressBook, metadata };
-  },
+  run: (context, request) => runTraces(context, request, 'events'),
 });

@@ -1,7 +1,10 @@
-import type { ActionDetails, ActionJson } from '../../actions';
+import type { ActionJson } from '../../actions';
 import type { V3Database } from '../db';
+import { toActionJson, type ActionRow } from '../models/action';
 import type { Paging } from '../params/rules';
 import { matchAny, SqlParams, whereClause } from './builder';
+import type { JsonText } from './bundle';
+import { bookDomainOf } from './dns';
 
 /** The filters of GetActions, every value bound as a parameter. */
 export interface ActionFilter {
@@ -19,56 +22,16 @@ export interface ActionFilter {
   readonly endLt?: bigint;
 }
 
-interface ActionRow {
-  trace_id: Buffer;
-  action_id: Buffer;
-  type: string;
-  tx_hashes: Buffer[];
-  start_lt: string;
-  end_lt: string;
-  start_utime: number;
-  end_utime: number;
-  trace_end_lt: string;
-  trace_end_utime: number;
-  trace_mc_seqno_end: number;
-  trace_external_hash: Buffer | null;
-  success: boolean;
-  accounts: string[];
-  details: ActionDetails;
-  ancestor_type: string[];
-}
-
-function toActionJson(row: ActionRow): ActionJson {
-  const action: ActionJson = {
-    trace_id: row.trace_id.toString('base64'),
-    action_id: row.action_id.toString('base64'),
-    start_lt: row.start_lt,
-    end_lt: row.end_lt,
-    start_utime: row.start_utime,
-    end_utime: row.end_utime,
-    trace_end_lt: row.trace_end_lt,
-    trace_end_utime: row.trace_end_utime,
-    trace_mc_seqno_end: row.trace_mc_seqno_end,
-    transactions: row.tx_hashes.map((h) => h.toString('base64')),
-    success: row.success,
-    type: row.type,
-    details: row.details,
-    accounts: row.accounts,
-    finality: 'finalized',
-  };
-  if (row.trace_external_hash) action.trace_external_hash = row.trace_external_hash.toString('base64');
-  if (row.ancestor_type.length > 0) action.ancestor_type = row.ancestor_type;
-  return action;
-}
+const ACTION_COLUMNS = `a.trace_id, a.action_id, a.type, a.tx_hashes, a.start_lt::text as start_lt, a.end_lt::text as end_lt, a.start_utime, a.end_utime,
+            a.trace_end_lt::text as trace_end_lt, a.trace_end_utime, a.trace_mc_seqno_end, a.trace_external_hash, a.success, a.accounts, a.details, a.ancestor_type`;
 
 /**
- * Actions ordered as crud_actions_v2 orders them: by the trace's end (utime when a time range is
- * given, else lt), the trace, the action's end, the action id; newest first unless `sort=asc`.
+ * GetActions' page: actions ordered as crud_actions_v2 orders them: by the trace's end (utime when
+ * a time range is given, else lt), the trace, the action's end, the action id; newest first unless
+ * `sort=asc`. `params` holds its bind parameters (a caller may bind more after them).
  */
-export async function queryActions(db: V3Database, filter: ActionFilter, paging: Paging): Promise<ActionJson[]> {
-  const params = new SqlParams();
+function buildActionsQuery(params: SqlParams, filter: ActionFilter, paging: Paging): string {
   const where: string[] = [];
-  if (filter.types.length === 0) return [];
   const types = params.bind([...filter.types]);
   // A step of an action the client accepts is not shown (crud_actions_v2's ancestor filter).
   where.push(`a.type = any(${types}::text[]) and not (a.ancestor_type && ${types}::text[])`);
@@ -89,14 +52,87 @@ export async function queryActions(db: V3Database, filter: ActionFilter, paging:
   const order = paging.sort ?? 'desc';
   const byTime = filter.startUtime !== undefined || filter.endUtime !== undefined;
   const keys = byTime ? ['a.trace_end_utime', 'a.trace_id', 'a.end_utime', 'a.action_id'] : ['a.trace_end_lt', 'a.trace_id', 'a.end_lt', 'a.action_id'];
-  const text =
-    `select a.trace_id, a.action_id, a.type, a.tx_hashes, a.start_lt::text as start_lt, a.end_lt::text as end_lt, a.start_utime, a.end_utime,
-            a.trace_end_lt::text as trace_end_lt, a.trace_end_utime, a.trace_mc_seqno_end, a.trace_external_hash, a.success, a.accounts, a.details, a.ancestor_type
+  return `select ${ACTION_COLUMNS}
        from actions a${whereClause(where)}
       order by ${keys.map((k) => `${k} ${order}`).join(', ')}
       limit ${params.bind(paging.limit)} offset ${params.bind(paging.offset)}`;
+}
+
+/** GetActions' page as the driver reads it (the rows' objects on the event loop). */
+export async function queryActions(db: V3Database, filter: ActionFilter, paging: Paging): Promise<ActionJson[]> {
+  if (filter.types.length === 0) return [];
+  const params = new SqlParams();
+  const text = buildActionsQuery(params, filter, paging);
   const rows = await db.query<ActionRow>(text, params.values);
   return rows.map(toActionJson);
+}
+
+/** PostgreSQL's base64 of a bytea on one line (Buffer#toString('base64')'s text). */
+const base64 = (column: string) => `translate(encode(${column}, 'base64'), E'\\n', '')`;
+
+/**
+ * The JSON columns of an action row (`A`: a relation with the actions table's columns, bigints
+ * already text): bytea as base64 text (models/format.ts's Bytes), `tx_hashes` as a list of them in
+ * their order; `ancestor_type` left out (never printed; the statements select by it).
+ */
+function actionJsonColumns(A: string): string {
+  return `${base64(`${A}.trace_id`)} as trace_id, ${base64(`${A}.action_id`)} as action_id, ${A}.type,
+    coalesce((select array_agg(${base64('H.h')} order by H.o) from unnest(${A}.tx_hashes) with ordinality as H(h, o)), '{}'::text[]) as tx_hashes,
+    ${A}.start_lt, ${A}.end_lt, ${A}.start_utime, ${A}.end_utime, ${A}.trace_end_lt, ${A}.trace_end_utime, ${A}.trace_mc_seqno_end,
+    ${base64(`${A}.trace_external_hash`)} as trace_external_hash, ${A}.success, ${A}.accounts, ${A}.details`;
+}
+
+/**
+ * A GetActions page as PostgreSQL's JSON text, for an answer assembled off the event loop
+ * (src/v3/answers), in one statement (all columns text, for V3Database.queryTextBytes):
+ * - `rows`: the page's actions in its order, those selectActions keeps for `accepted` (a step of an
+ *   accepted typed action is dropped AFTER the page's limit, as the route always did: the page may
+ *   hold fewer than `limit`), as action rows (actionJsonColumns); null: none.
+ * - `accounts`: the accounts those actions name, each once, in their first appearance's order (the
+ *   metadata's input, read on the event loop by its own statements).
+ * - `codes` (when `addressBook`): those accounts' code hashes and address book domains (as
+ *   sql/bundle.ts reads them for a page of transactions), for the address book the thread writes.
+ */
+export interface ActionPageText {
+  readonly rows: JsonText;
+  readonly accounts: JsonText;
+  readonly codes?: JsonText;
+}
+
+export async function queryActionsText(
+  db: V3Database,
+  filter: ActionFilter,
+  paging: Paging,
+  options: { accepted: ReadonlySet<string>; addressBook: boolean },
+): Promise<ActionPageText> {
+  const none = { rows: null, accounts: null, ...(options.addressBook ? { codes: null } : {}) };
+  if (filter.types.length === 0) return none;
+  const params = new SqlParams();
+  const page = buildActionsQuery(params, filter, paging);
+  const accepted = params.bind([...options.accepted]);
+  const codes = options.addressBook
+    ? `, (select json_agg(C)::text from (select L.account, L.code_hash, (${bookDomainOf('L.account')}) as domain from latest_account_states as L
+         where L.account in (select U.account from R cross join lateral unnest(R.accounts) as U(account))) as C) as codes`
+    : '';
+  const statement = `with R as materialized (select row_number() over () as ord_, Q.* from (${page}) as Q where not (Q.ancestor_type && ${accepted}::text[]))
+    select (select json_agg(J order by J.ord_) from (select R.ord_, ${actionJsonColumns('R')} from R) as J)::text as rows,
+      (select json_agg(U.account order by U.first_)::text from (select A.account, min(array[R.ord_, A.o]) as first_
+         from R cross join lateral unnest(R.accounts) with ordinality as A(account, o) group by A.account) as U) as accounts${codes}`;
+  const [row] = (await (db.queryTextBytes ?? db.query).call(db, statement, params.values)) as { rows: JsonText; accounts: JsonText; codes?: JsonText }[];
+  if (!row) return none;
+  return { rows: row.rows, accounts: row.accounts, ...(options.addressBook ? { codes: row.codes ?? null } : {}) };
+}
+
+/**
+ * The actions of the traces of `E` (a relation with their `trace_id`) of the accepted types as one
+ * JSON array (action rows, actionJsonColumns), by trace, start lt, end lt, action id (as
+ * queryActionsOfTraces reads them), those selectActions keeps: a JSON expression for a statement
+ * read as text (sql/traces.ts's text read). `accepted`: its bind parameter (text[]).
+ */
+export function actionsOfTracesJson(E: string, accepted: string): string {
+  return `(select json_agg(J order by J.ord_) from (select X.ord_, ${actionJsonColumns('X')} from (
+       select row_number() over (order by a.trace_id, a.start_lt, a.end_lt, a.action_id) as ord_, ${ACTION_COLUMNS} from actions a
+       where a.trace_id in (select ${E}.trace_id from ${E}) and a.type = any(${accepted}::text[]) and not (a.ancestor_type && ${accepted}::text[])) as X) as J)`;
 }
 
 /** The actions of some traces (for `include_actions` on traces), in the traces' own order. */
@@ -104,8 +140,7 @@ export async function queryActionsOfTraces(db: V3Database, traceIds: readonly Bu
   const out = new Map<string, ActionJson[]>();
   if (traceIds.length === 0 || types.length === 0) return out;
   const rows = await db.query<ActionRow>(
-    `select a.trace_id, a.action_id, a.type, a.tx_hashes, a.start_lt::text as start_lt, a.end_lt::text as end_lt, a.start_utime, a.end_utime,
-            a.trace_end_lt::text as trace_end_lt, a.trace_end_utime, a.trace_mc_seqno_end, a.trace_external_hash, a.success, a.accounts, a.details, a.ancestor_type
+    `select ${ACTION_COLUMNS}
        from actions a where a.trace_id = any($1::bytea[]) and a.type = any($2::text[])
       order by a.trace_id, a.start_lt, a.end_lt, a.action_id`,
     [[...traceIds], [...types]],

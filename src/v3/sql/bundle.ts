@@ -148,7 +148,7 @@ function bundleStatement(page: string, options: BundleOptions, asText: boolean):
          (select P.account_state_hash_before from P union select P.account_state_hash_after from P)) as S)${cast} as states${codes}${extra}`;
 }
 
-type JsonRows = Record<string, unknown>[] | null;
+export type JsonRows = Record<string, unknown>[] | null;
 
 /** The bundle of the statement's one row, its JSON arrays parsed (by the driver or by bundleOfText). */
 function bundleOfRow(row: { txs: JsonRows; messages: JsonRows; states: JsonRows; codes?: JsonRows; extra?: unknown } | undefined, addressBook: boolean): TransactionBundle<string> {
@@ -158,11 +158,19 @@ function bundleOfRow(row: { txs: JsonRows; messages: JsonRows; states: JsonRows;
     states: (row?.states ?? []) as unknown as AccountStateRow<string>[],
     extra: row?.extra,
   };
-  if (addressBook) {
-    bundle.codes = new Map((row?.codes ?? []).map((r) => [r['account'] as string, bytesOf(r['code_hash'])]));
-    bundle.domains = new Map((row?.codes ?? []).filter((r) => typeof r['domain'] === 'string').map((r) => [r['account'] as string, r['domain'] as string]));
-  }
+  if (addressBook) Object.assign(bundle, bookInputsOf(row?.codes ?? null));
   return bundle;
+}
+
+/**
+ * The address book's inputs of a statement's JSON rows (`account`, `code_hash` as PostgreSQL's
+ * JSON text of a bytea, `domain`): each account's code hash and its domain (addressBookOf's maps).
+ */
+export function bookInputsOf(rows: JsonRows): { codes: Map<string, Buffer | null>; domains: Map<string, string> } {
+  return {
+    codes: new Map((rows ?? []).map((r) => [r['account'] as string, bytesOf(r['code_hash'])])),
+    domains: new Map((rows ?? []).filter((r) => typeof r['domain'] === 'string').map((r) => [r['account'] as string, r['domain'] as string])),
+  };
 }
 
 /**
@@ -210,6 +218,25 @@ export async function transactionBundleText(db: V3Database, page: string, values
   const [row] = await (db.queryTextBytes ?? db.query).call(db, bundleStatement(page, options, true), values) as { txs: JsonText; messages: JsonText; states: JsonText; codes?: JsonText }[];
   const base = { txs: row?.txs ?? null, messages: row?.messages ?? null, states: row?.states ?? null };
   return options.addressBook ? { ...base, codes: row?.codes ?? null } : base;
+}
+
+/**
+ * transactionBundleText with more JSON columns, as text too: `columns` names each one's JSON
+ * expression (over the bundle's P and M and the caller's CTEs: e.g. the traces of a traces page).
+ */
+export async function transactionBundleTextWith<K extends string>(
+  db: V3Database,
+  page: string,
+  values: readonly unknown[],
+  options: Omit<BundleOptions, 'extraColumn'>,
+  columns: Readonly<Record<K, string>>,
+): Promise<{ text: BundleText; columns: Record<K, JsonText> }> {
+  const names = Object.keys(columns) as K[];
+  const extraColumn = names.map((name) => `(${columns[name]})::text as ${name}`).join(', ');
+  const [row] = (await (db.queryTextBytes ?? db.query).call(db, bundleStatement(page, { ...options, extraColumn }, true), values)) as Record<string, JsonText>[];
+  const base = { txs: row?.['txs'] ?? null, messages: row?.['messages'] ?? null, states: row?.['states'] ?? null };
+  const text = options.addressBook ? { ...base, codes: row?.['codes'] ?? null } : base;
+  return { text, columns: Object.fromEntries(names.map((name) => [name, row?.[name] ?? null])) as Record<K, JsonText> };
 }
 
 /** JSON characters of a bundle's text (what parsing and converting it costs grows with). */

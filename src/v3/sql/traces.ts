@@ -1,8 +1,9 @@
 import type { V3Database } from '../db';
 import type { Paging, SortOrder } from '../params/rules';
-import { bytesOf } from './bundle';
+import { bytesOf, transactionBundleTextWith, type BundleText, type JsonText } from './bundle';
 import { loadedOf, loadBufferedTransactions, TRANSACTION_JSON_COLUMNS, type LoadedTransactions, type LoadOptions } from './transactions';
 import { transactionBundle } from './bundle';
+import { actionsOfTracesJson } from './actions';
 import { matchAny, SqlParams, whereClause } from './builder';
 
 /** A `traces` row. */
@@ -81,23 +82,66 @@ export async function queryTracesWithTransactions(
   paging: Paging,
   options: LoadOptions & { maxTransactions: number },
 ): Promise<{ traces: TraceRow[]; loaded: LoadedTransactions<string> }> {
-  const p = new SqlParams();
-  const traces = buildTracesQuery(p, filter, paging);
-  const max = p.bind(options.maxTransactions);
-  const bundle = await transactionBundle(
-    db,
-    `select ${TRANSACTION_JSON_COLUMNS} from transactions as T
-       where T.trace_id in (select E.trace_id from E where coalesce(E.nodes_::bigint, 0) <= ${max})
-       order by T.trace_id, T.lt, T.account`,
-    p.values,
-    { addressBook: options.addressBook, ctes: `E as materialized (select row_number() over () as ord_, Q.* from (${traces}) as Q)`, extraColumn: '(select json_agg(E order by E.ord_) from E) as extra' },
-  );
-  const rows = (bundle.extra ?? []) as Record<string, unknown>[];
+  const { p, page, ctes } = tracesPage(filter, paging, options.maxTransactions);
+  const bundle = await transactionBundle(db, page, p.values, { addressBook: options.addressBook, ctes, extraColumn: '(select json_agg(E order by E.ord_) from E) as extra' });
+  return { traces: traceRowsOf((bundle.extra ?? []) as Record<string, unknown>[]), loaded: loadedOf(bundle) };
+}
+
+/** Trace rows of their JSON (PostgreSQL's, parsed), their bytea columns made Buffers (in place). */
+export function traceRowsOf(rows: Record<string, unknown>[]): TraceRow[] {
   for (const row of rows) {
     row['trace_id'] = bytesOf(row['trace_id']);
     row['external_hash'] = bytesOf(row['external_hash']);
   }
-  return { traces: rows as unknown as TraceRow[], loaded: loadedOf(bundle) };
+  return rows as unknown as TraceRow[];
+}
+
+/** The page of traces (CTE E) and the transactions of those with at most `max` (the bundle's page). */
+function tracesPage(filter: TraceFilter, paging: Paging, maxTransactions: number): { p: SqlParams; page: string; ctes: string } {
+  const p = new SqlParams();
+  const traces = buildTracesQuery(p, filter, paging);
+  const max = p.bind(maxTransactions);
+  return {
+    p,
+    page: `select ${TRANSACTION_JSON_COLUMNS} from transactions as T
+       where T.trace_id in (select E.trace_id from E where coalesce(E.nodes_::bigint, 0) <= ${max})
+       order by T.trace_id, T.lt, T.account`,
+    ctes: `E as materialized (select row_number() over () as ord_, Q.* from (${traces}) as Q)`,
+  };
+}
+
+/**
+ * A page of traces as PostgreSQL's JSON text, for an answer assembled off the event loop
+ * (src/v3/answers), in one statement (queryTracesWithTransactions' rows, all columns text):
+ * - `text`: the bundle of the transactions of the traces with at most `maxTransactions`;
+ * - `traces`: the page's trace rows in its order (bytea as PostgreSQL's JSON text of it, `\x...`);
+ * - `actions` (when `actions` is given: include_actions): the traces' actions of those types
+ *   (sql/actions.ts's actionsOfTracesJson), those selectActions keeps;
+ * - `addresses`: the accounts the transactions name (transactionAddresses' set, each once), the
+ *   metadata's input, read on the event loop by its own statements.
+ */
+export interface TracePageText {
+  readonly text: BundleText;
+  readonly traces: JsonText;
+  readonly actions?: JsonText;
+  readonly addresses: JsonText;
+}
+
+export async function queryTracesText(
+  db: V3Database,
+  filter: TraceFilter,
+  paging: Paging,
+  options: LoadOptions & { maxTransactions: number; actions?: ReadonlySet<string> },
+): Promise<TracePageText> {
+  const { p, page, ctes } = tracesPage(filter, paging, options.maxTransactions);
+  const traces = '(select json_agg(E order by E.ord_) from E)';
+  const addresses = `(select json_agg(X.a order by X.a) from (select P.account as a from P union select M.source from M where M.direction = 'in'
+       union select M.destination from M where M.direction = 'out') as X where X.a is not null)`;
+  const columns: Record<string, string> = { traces, addresses };
+  if (options.actions) columns['actions'] = actionsOfTracesJson('E', p.bind([...options.actions]));
+  const read = await transactionBundleTextWith(db, page, p.values, { addressBook: options.addressBook, ctes }, columns);
+  const out = read.columns;
+  return { text: read.text, traces: out['traces'] ?? null, addresses: out['addresses'] ?? null, ...(options.actions ? { actions: out['actions'] ?? null } : {}) };
 }
 
 /** The transactions of the traces, by trace, lt, account (as ton-index-go reads them). */
