@@ -206,7 +206,7 @@ export async function startServer(
     index.onRollback(() => headWatcher.refresh(true));
   }
   // Large v3 answers are assembled in threads of their own (src/v3/answers), never on the event loop.
-  const v3Answers = indexReads ? new AnswerPool({ threads: config.v3AnswerThreads, queue: config.v3AnswerQueue, inlineBelow: config.v3AnswerInlineBelow, nice: config.v3AnswerNice }) : undefined;
+  const v3Answers = indexReads ? new AnswerPool({ threads: config.v3AnswerThreads, queue: config.v3AnswerQueue, inlineBelow: config.v3AnswerInlineBelow, maxTaskBytes: config.v3AnswerMax, nice: config.v3AnswerNice }) : undefined;
   const services: AppServices = {
     config,
     ...(indexReads ? { indexReads } : {}),

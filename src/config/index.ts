@@ -390,6 +390,14 @@ export const OPTIONS = {
     min: 0,
     max: 1024 ** 3,
   },
+  v3AnswerMax: {
+    flag: 'v3-answer-max',
+    kind: 'bytes',
+    defaultValue: 48 * 1024 * 1024,
+    description: "v3: the most PostgreSQL JSON one answer may hold; past it the request is answered 422 (ask for fewer rows), never assembled, bytes or 48mb",
+    min: 1024,
+    max: 256 * 1024 * 1024,
+  },
   v3HeadCacheMaxAnswer: {
     flag: 'v3-head-cache-max-answer',
     kind: 'bytes',

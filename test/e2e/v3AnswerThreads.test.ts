@@ -22,6 +22,10 @@ import { queryActionsText } from '../../src/v3/sql/actions';
 import { queryTracesText } from '../../src/v3/sql/traces';
 import { MAX_TRACE_TRANSACTIONS } from '../../src/v3/models/trace';
 import { expandActionTypes } from '../../src/actions';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { parseGlobalConfig, trustAnchorOf } from '../../src/liteclient';
+import { startServer } from '../../src/server';
 
 jest.setTimeout(240_000);
 
@@ -344,6 +348,45 @@ describe.each(INDEX_BACKENDS)('v3 answers assembled in threads are the bytes of 
       expect((await threadTasks('failed')) - failedBefore).toBe(1);
     } finally {
       await dyingPool.close();
+    }
+    // An answer past --v3-answer-max is refused (422's kind, its text) before any work, by a pool
+    // with threads as by one without; one at the bound is assembled.
+    const size = freshTask().text.txs!.byteLength + freshTask().text.messages!.byteLength + freshTask().text.states!.byteLength + freshTask().text.codes!.byteLength;
+    for (const threads of [0, 1]) {
+      const bounded = new AnswerPool({ threads, queue: 4, inlineBelow: 0, maxTaskBytes: size - 1 });
+      const atBound = new AnswerPool({ threads, queue: 4, inlineBelow: 0, maxTaskBytes: size });
+      try {
+        const refusedBefore = await v3AnswerTasks.get();
+        const tooLarge = refusedBefore.values.find((v) => v.labels['outcome'] === 'too_large')?.value ?? 0;
+        const refusal = bounded.assemble(freshTask());
+        await expect(refusal).rejects.toBeInstanceOf(ApiError);
+        await expect(refusal).rejects.toMatchObject({ kind: 'badInput', message: expect.stringMatching(/^answer too large: \d+(\.\d MB| KB) of rows, at most \d+(\.\d MB| KB); ask for fewer rows \(a lower limit\)$/) });
+        expect((await v3AnswerTasks.get()).values.find((v) => v.labels['outcome'] === 'too_large')!.value).toBe(tooLarge + 1);
+        expect((await atBound.assemble(freshTask())).toString()).toBe(expected);
+      } finally {
+        await bounded.close();
+        await atBound.close();
+      }
+    }
+  });
+
+  it('an answer past --v3-answer-max is a 422 with its text, over HTTP (a second instance reading the same PostgreSQL)', async () => {
+    // PGlite is the first instance's own: only a server database has a second reader.
+    if (!db.url) return;
+    const { config } = loadConfig(['--port', '0', '--metrics-port', '0', '--keyless-rps', '0', '--index', 'on', '--database-url', db.url, '--v3-answer-max', '2kb'], {});
+    const globalConfig = stack.localnet.globalConfig;
+    const servers = parseGlobalConfig(globalConfig, 'local chain').map((server) => ({ ...server, archival: true }));
+    const reader = await startServer(config, pino({ level: 'silent' }), { servers, anchor: trustAnchorOf(globalConfig, 'local chain', undefined), saveKeyBlock: false, stop: () => Promise.resolve() });
+    try {
+      await until(async () => (await fetch(`${reader.url}/api/v3/masterchainInfo`)).status === 200, 60_000, 'the reader serves v3');
+      const large = await fetch(`${reader.url}/api/v3/transactions?limit=1000`);
+      expect(large.status).toBe(422);
+      expect(await large.json()).toEqual({ error: expect.stringMatching(/^answer too large: \d+(\.\d MB| KB) of rows, at most 2 KB; ask for fewer rows \(a lower limit\)$/) });
+      // A page under the bound is answered as by the first instance.
+      const one = await fetch(`${reader.url}/api/v3/blocks?limit=1`);
+      expect(one.status).toBe(200);
+    } finally {
+      await reader.stop();
     }
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { ApiError } from '../../errors';
+import { ApiError, ValidationError } from '../../errors';
 import { v3AnswerQueueLength, v3AnswerTasks } from '../../metrics';
 import { assembleAnswer, movableBuffers, taskSize, type AnswerTask } from './assemble';
 
@@ -31,6 +31,11 @@ export interface AnswerPoolOptions {
   readonly queue: number;
   /** Tasks with less JSON text than this (characters) are assembled on the event loop. */
   readonly inlineBelow: number;
+  /**
+   * The most JSON text (characters or bytes) a task may hold (default MAX_TASK_BYTES); a larger
+   * one is refused with a 422 before any work, in a thread or inline.
+   */
+  readonly maxTaskBytes?: number;
   /** The threads' nice value (default ANSWER_THREAD_NICE; 0: the process's priority). */
   readonly nice?: number;
   /** V8 old generation of a thread, MB (default THREAD_OLD_GENERATION_MB); past it the thread dies. */
@@ -48,12 +53,22 @@ export function assembleInline(task: AnswerTask): Buffer {
 }
 
 /**
- * V8 old generation of an answer thread, MB. A task holds its text (~4 MB at limit 1 000), the
- * parsed rows and the answer's objects (a few times that) and the answer's text: far below. (Past
- * it, V8 does not always end the thread alone: a JSON.parse that passed a 16 MB limit aborted the
- * whole process in a trial, Node 20.20, so the bound is the tasks' size, not this limit.)
+ * The default bound of a task's JSON text (`--v3-answer-max`). A page of 1 000 transactions is
+ * ~4 MB; a `traces` page of 1 000 traces with their actions can pass 40 MB (47 MB measured on the
+ * bench's fill), and nothing in the parameters bounds it otherwise (a trace holds up to 4 000
+ * transactions). Past this the request is refused before any work: assembling ~94 MB of text
+ * took a thread past a 256 MB heap, and past a thread's heap limit V8 may end the whole process
+ * rather than the thread (seen with JSON.parse at a 16 MB limit, Node 20.20). So what bounds the
+ * memory is this size, checked first, with the heap limit below ~20x above it.
  */
-const THREAD_OLD_GENERATION_MB = 256;
+export const MAX_TASK_BYTES = 48 * 1024 * 1024;
+/**
+ * V8 old generation of an answer thread, MB: room for the largest task MAX_TASK_BYTES lets in
+ * (its text, the parsed rows, the answer's objects and text: a 47 MB `traces` page fitted in
+ * 256 MB, ~94 MB of text in 1 024 MB). A limit, not a reservation: a thread's heap grows only
+ * with the task it holds.
+ */
+const THREAD_OLD_GENERATION_MB = 1024;
 /**
  * Nice value of the answer threads (as the index thread's). The threads share the machine's cores
  * with the event loop's thread; at the same priority the scheduler made the event loop wait for a
@@ -68,9 +83,11 @@ const CLOSE_WAIT_MS = 2000;
 export class AnswerPool implements AnswerAssembler {
   private readonly piscina: Piscina<AnswerTask, Uint8Array> | undefined;
   private readonly inlineBelow: number;
+  private readonly maxTaskBytes: number;
 
   constructor(options: AnswerPoolOptions) {
     this.inlineBelow = options.inlineBelow;
+    this.maxTaskBytes = options.maxTaskBytes ?? MAX_TASK_BYTES;
     if (options.threads <= 0) return;
     this.piscina = new Piscina<AnswerTask, Uint8Array>({
       filename: path.join(__dirname, 'workerEntry.js'),
@@ -93,7 +110,12 @@ export class AnswerPool implements AnswerAssembler {
   }
 
   async assemble(task: AnswerTask): Promise<Buffer> {
-    if (!this.piscina || taskSize(task) < this.inlineBelow) {
+    const size = taskSize(task);
+    if (size > this.maxTaskBytes) {
+      v3AnswerTasks.inc({ where: 'refused', outcome: 'too_large' });
+      throw new ValidationError(`answer too large: ${sizeText(size)} of rows, at most ${sizeText(this.maxTaskBytes)}; ask for fewer rows (a lower limit)`);
+    }
+    if (!this.piscina || size < this.inlineBelow) {
       const bytes = assembleInline(task);
       v3AnswerTasks.inc({ where: 'inline', outcome: 'ok' });
       return bytes;
@@ -128,4 +150,9 @@ export class AnswerPool implements AnswerAssembler {
     await Promise.race([this.piscina.destroy().catch(() => undefined), waited]);
     clearTimeout(timer);
   }
+}
+
+/** `bytes` as the refusal's text says it: MB with one decimal, or KB under 1 MB. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
