@@ -2,14 +2,15 @@ import { type BitString, Cell } from '@ton/core';
 import { crc32cValue } from './crc32c';
 import { leanBitString, leanOrdinaryCell } from './leanCell';
 
-interface SerializationModule {
+/** @ton/core's serialization module: the object whose `deserializeBoc` Cell.fromBoc reads at each call. */
+export interface SerializationModule {
   deserializeBoc(boc: Buffer): Cell[];
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object is what Cell.fromBoc reads (useLeanCells.ts replaces its export)
-const serialization = require('@ton/core/dist/boc/cell/serialization') as SerializationModule;
+export const serialization = require('@ton/core/dist/boc/cell/serialization') as SerializationModule;
 /** @ton/core's own decoder, kept before useLeanCells() points Cell.fromBoc at decodeBocFast. */
-const coreDeserializeBoc = serialization.deserializeBoc;
+export const coreDeserializeBoc = serialization.deserializeBoc;
 
 /**
  * The roots of a BoC, decoded with byte reads. @ton/core's decoder reads every header field and

@@ -1,5 +1,5 @@
 import { Builder, type Cell } from '@ton/core';
-import { decodeBocFast } from './fastBoc';
+import { coreDeserializeBoc, decodeBocFast, serialization } from './fastBoc';
 import { leanBitString, leanOrdinaryCell } from './leanCell';
 import { fastPaddedBits } from './nativeHashing';
 
@@ -13,18 +13,11 @@ import { fastPaddedBits } from './nativeHashing';
  * the same hashes, depths, BoCs and parses either way).
  */
 
-interface SerializationModule {
-  deserializeBoc(boc: Buffer): Cell[];
-}
-
 interface BuilderInternals {
   readonly _bits: { readonly _buffer: Buffer; readonly _length: number };
   readonly _refs: Cell[];
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object itself is what is patched (Cell.fromBoc reads its export at each call)
-const serialization = require('@ton/core/dist/boc/cell/serialization') as SerializationModule;
-const coreDeserializeBoc = serialization.deserializeBoc;
 const coreEndCell = Builder.prototype.endCell;
 
 function leanEndCell(this: Builder, opts?: { exotic?: boolean }): Cell {
