@@ -56,6 +56,27 @@ const GOOD: Record<string, string> = {
 };
 
 describe('the import rules (.dependency-cruiser.cjs)', () => {
+  it("holds for the project's own src/ (what `npm run lint` checks, here in `npm test` too)", () => {
+    const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);
+    const violations = (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+    expect(violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
+  }, 120_000);
+
+  it('lets a thread entry file in any folder load src/threadModule.js, and nothing else of the root', () => {
+    const violations = cruise({
+      ...GOOD,
+      'src/threadModule.js': "'use strict';\nmodule.exports = { load: (name) => name };\n",
+      'src/localnet/workerEntry.js': "'use strict';\nrequire('../threadModule.js').load('worker');\n",
+      'src/chain/workerEntry.js': "'use strict';\nrequire('../threadModule.js').load('worker');\n",
+      'src/chain/root.ts': "import { route } from '../main';\nexport const r = route;\n",
+    });
+    expect(violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort()).toEqual(
+      expect.arrayContaining(['nobody-imports-the-root: src/chain/root.ts -> src/main.ts']),
+    );
+    expect(violations.filter((v) => v.to === 'src/threadModule.js')).toEqual([]);
+  }, 120_000);
+
   it('accepts a tree that imports downward through the indexes', () => {
     expect(cruise(GOOD)).toEqual([]);
   }, 120_000);
