@@ -29,6 +29,7 @@ import { TokenDetector } from './tokenDetection';
 import type { DomainMethod } from './dns';
 import { BackfillLane, type BackfillProgress } from './backfill';
 import { writeMcBlock, type WrittenBlock } from './blockRows';
+import { BASELINE_SQL, BASELINE_TABLES, baselineOf, STATISTICS_GROUPS, StatisticsSchedule } from './statistics';
 import { isConnectionError } from './connectionErrors';
 import { PrefetchWindow } from './prefetch';
 import { heldTraces } from './traceInputs';
@@ -157,6 +158,13 @@ export class Indexer extends EventEmitter {
   /** Where to start instead of the configured block, when that one turned out unavailable. */
   private startOverride: number | undefined;
   private lastRetention = 0;
+  /**
+   * When the index's tables are analyzed (statistics.ts): null until the baseline is read, false
+   * where the server's autovacuum does it.
+   */
+  private statistics: StatisticsSchedule | false | null = null;
+  /** The ANALYZE under way (one at a time). */
+  private analyzing: Promise<void> | null = null;
   private committedSinceLog = { blocks: 0, transactions: 0 };
 
   constructor(
@@ -194,6 +202,8 @@ export class Indexer extends EventEmitter {
     // A block being fetched or committed finishes (a commit is atomic anyway); a fetch stuck on a
     // server is not waited for beyond STOP_WAIT_MS: releasing the lease ends its connection.
     await Promise.race([this.running, sleep(STOP_WAIT_MS)]);
+    // An ANALYZE under way finishes (it only reads samples) before the pool may be ended.
+    if (this.analyzing) await Promise.race([this.analyzing, sleep(STOP_WAIT_MS)]);
     await this.lease?.release();
     indexMetrics.writer.set(0);
   }
@@ -400,6 +410,7 @@ export class Indexer extends EventEmitter {
         this.reportProgress(checkpoint);
         this.logProgress(checkpoint);
         await this.maybePrune(lease);
+        this.maybeAnalyze();
       }
     } finally {
       indexMetrics.fetchQueue.set(0);
@@ -455,6 +466,7 @@ export class Indexer extends EventEmitter {
     blocks.forEach((block, i) => {
       const { rows, counts, events } = committed[i]!;
       for (const [table, count] of Object.entries(counts)) indexMetrics.rows.inc({ table }, count);
+      if (this.statistics) this.statistics.add(counts);
       const genUtime = block.mc.row.gen_utime;
       indexMetrics.sealToCommitSeconds.observe(Math.max(0, Date.now() / 1000 - genUtime));
       this.committedSinceLog.blocks++;
@@ -497,6 +509,48 @@ export class Indexer extends EventEmitter {
     );
     this.lastProgressLog = now;
     this.committedSinceLog = { blocks: 0, transactions: 0 };
+  }
+
+  /**
+   * Starts an ANALYZE of the tables the schedule says are due, unless one runs (statistics.ts). It
+   * runs beside the pipeline on a connection of the store's pool (a real server's: not the writer's,
+   * so commits never wait for it; the embedded one's single connection takes it between two of
+   * them), and a failure only waits for the next commit to be tried again.
+   */
+  private maybeAnalyze(): void {
+    if (this.analyzing || this.stopped) return;
+    this.analyzing = this.analyzeDue()
+      .catch((err: unknown) => this.logger.warn({ err: (err as Error).message }, 'index: ANALYZE failed (tried again later)'))
+      .finally(() => {
+        this.analyzing = null;
+      });
+  }
+
+  private async analyzeDue(): Promise<void> {
+    if (this.statistics === false) return;
+    if (!this.statistics) {
+      // A real server whose autovacuum is on analyzes the tables itself (and its settings are the
+      // operator's): the writer only does it where nothing else will, PGlite and autovacuum off.
+      if (this.store.kind === 'postgres') {
+        const { rows } = await this.store.pool.query<{ on: boolean }>("select current_setting('autovacuum') = 'on' as on");
+        if (rows[0]?.on) {
+          this.statistics = false;
+          return;
+        }
+      }
+      const { rows } = await this.store.pool.query<{ relname: string; reltuples: number }>(BASELINE_SQL, [BASELINE_TABLES]);
+      this.statistics = new StatisticsSchedule(baselineOf(rows));
+    }
+    for (const group of this.statistics.due()) {
+      if (this.stopped) return;
+      const written = this.statistics.writtenSince(group);
+      const started = performance.now();
+      // Table names from the fixed list, never from input.
+      for (const table of STATISTICS_GROUPS[group]) await this.store.pool.query(`analyze ${table}`);
+      this.statistics.analyzed(group, written);
+      indexMetrics.analyzes.inc({ group });
+      this.logger.info({ group, tables: STATISTICS_GROUPS[group], ms: Math.round(performance.now() - started) }, 'index: tables analyzed');
+    }
   }
 
   private async maybePrune(lease: WriterLease): Promise<void> {

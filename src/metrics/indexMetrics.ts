@@ -100,6 +100,12 @@ export const indexMetrics = {
     help: 'Blocks a lite server sent that failed the file/root hash check (refused, asked elsewhere)',
     registers: [indexMetricsRegistry],
   }),
+  analyzes: new Counter({
+    name: 'ton_bridge_index_analyzes_total',
+    help: "ANALYZEs of the index's tables the writer ran (planner statistics, as the tables grow), by group",
+    labelNames: ['group'] as const,
+    registers: [indexMetricsRegistry],
+  }),
   rollbacks: new Counter({
     name: 'ton_bridge_index_rollbacks_total',
     help: 'Rollbacks to the last common masterchain block after the embedded chain was rewound',

@@ -1,0 +1,78 @@
+import type { IndexService } from '../../src/indexer';
+import { MIN_ROWS, STATISTICS_GROUPS } from '../../src/indexer/statistics';
+import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
+import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import { until } from '../helpers/waiting';
+
+jest.setTimeout(180_000);
+
+/**
+ * The writer keeps the planner's statistics of the index's tables itself (src/indexer/statistics.ts)
+ * where nothing else does: PGlite has no autovacuum, and a real server may have it off (this
+ * machine's has). A new index's tables are analyzed after its first commit; a group is analyzed
+ * again once MIN_ROWS rows more were written to it. A server with autovacuum on is left to it.
+ */
+describe.each(INDEX_BACKENDS)("the index's planner statistics (%s)", (backend) => {
+  let db: TestDatabase;
+  let stack: LocalStack;
+  let index: IndexService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(backend, 'index_stats');
+    stack = await startLocalStack(['--shards', '2', '--block-interval', '0', '--index', 'on', ...(db.url ? ['--database-url', db.url] : [])]);
+    index = stack.server.services.index!;
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await db?.drop();
+  });
+
+  const analyzedAt = async (): Promise<Map<string, string | null>> => {
+    const { rows } = await index.store.pool.query<{ relname: string; at: string | null }>(
+      'select relname, last_analyze::text as at from pg_stat_user_tables where relname = any($1)',
+      [Object.values(STATISTICS_GROUPS).flat()],
+    );
+    return new Map(rows.map((r) => [r.relname, r.at]));
+  };
+  const reltuples = async (table: string): Promise<number> =>
+    (await index.store.pool.query<{ n: number }>('select reltuples::float8 as n from pg_class where relname = $1', [table])).rows[0]!.n;
+
+  it('analyzes every table of a new index after its first commits, then a table again as it grows', async () => {
+    const chain = stack.localnet.chain;
+    for (let i = 0; i < 3; i++) await chain.seal();
+    await until(() => (index.health().status.committedMcSeqno ?? 0) >= chain.lastMasterchainBlock().id.seqno, 60_000, 'the index at the head');
+    const autovacuum = (await index.store.pool.query<{ on: boolean }>("select current_setting('autovacuum') = 'on' as on")).rows[0]!.on;
+    if (backend === 'postgres' && autovacuum) {
+      // The server analyzes the tables itself: the writer leaves them to it (no manual ANALYZE).
+      for (let i = 0; i < 20; i++) await chain.seal();
+      await until(() => (index.health().status.committedMcSeqno ?? 0) >= chain.lastMasterchainBlock().id.seqno, 60_000, 'the index at the head');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect([...(await analyzedAt()).values()].filter((at) => at !== null)).toEqual([]);
+      return;
+    }
+    await until(async () => [...(await analyzedAt()).values()].every((at) => at !== null), 30_000, 'every table analyzed once');
+    const first = await analyzedAt();
+    expect(first.size).toBe(Object.values(STATISTICS_GROUPS).flat().length);
+    const blocksBefore = Number((await index.store.pool.query<{ n: string }>('select count(*) as n from blocks')).rows[0]!.n);
+    // Analyzed after the first commits: some of the rows there are now, none of those to come.
+    const estimatedFirst = await reltuples('blocks');
+    expect(estimatedFirst).toBeGreaterThan(0);
+    expect(estimatedFirst).toBeLessThanOrEqual(blocksBefore);
+
+    // Empty masterchain blocks with their two shard blocks: 3 `blocks` rows each, until MIN_ROWS more.
+    const seals = Math.ceil(MIN_ROWS / 3) + 2;
+    for (let i = 0; i < seals; i++) await chain.seal();
+    await until(() => (index.health().status.committedMcSeqno ?? 0) >= chain.lastMasterchainBlock().id.seqno, 120_000, 'the index at the head');
+    await until(async () => (await analyzedAt()).get('blocks') !== first.get('blocks'), 30_000, 'blocks analyzed again');
+    const blocksAfter = Number((await index.store.pool.query<{ n: string }>('select count(*) as n from blocks')).rows[0]!.n);
+    expect(blocksAfter - blocksBefore).toBeGreaterThanOrEqual(MIN_ROWS);
+    // The statistics say about as many rows as the table holds (rows committed after the ANALYZE aside).
+    const estimated = await reltuples('blocks');
+    expect(estimated).toBeGreaterThanOrEqual(estimatedFirst + MIN_ROWS);
+    expect(estimated).toBeLessThanOrEqual(blocksAfter);
+    // Groups that did not grow by MIN_ROWS were not analyzed again.
+    const now = await analyzedAt();
+    expect(now.get('traces')).toBe(first.get('traces'));
+  });
+});
