@@ -52,6 +52,11 @@ const TRANSFERS_PER_ROUND = 10;
 const TX_PER_ROUND = 1 + WIDE_MESSAGES + TRANSFERS_PER_ROUND * 5 + 4;
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env['BENCH_V3_SECONDS'] ?? 10);
+/**
+ * BENCH_V3_OPEN_RATE: requests a second, in all, of the paced run of each uncached figure (its 50
+ * connections each at the keyless limit of 1 a second by default); 0 skips it.
+ */
+const OPEN_RATE = Number(process.env['BENCH_V3_OPEN_RATE'] ?? 50);
 /** BENCH_V3_DATABASE: another database (and chain file) than the kept fill's, e.g. for a short trial fill. */
 const DATABASE = process.env['BENCH_V3_DATABASE'] ?? 'bench_v3';
 const ADMIN_URL = process.env['BENCH_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -393,6 +398,8 @@ interface Figure {
   kb?: number;
   /** p99 with one connection (no request waits behind another), ms. */
   p99Single?: number;
+  /** The same connections paced at OPEN_RATE requests a second in all: latency below saturation. */
+  paced?: { p50: number; p99: number; rps: number; bad: number };
   /** PostgreSQL's own time for one request (all its statements, EXPLAIN ANALYZE), ms. */
   pg?: { ms: number; statements: number };
   /** The answers' X-Cache at 50 connections: hit, miss, none (not kept, or the head unknown at that moment). */
@@ -410,11 +417,12 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
   const prefix = new URL(api.base).pathname;
   let next = 0;
   const cache = { hit: 0, miss: 0, none: 0 };
-  const run = (connections: number, duration: number) =>
+  const run = (connections: number, duration: number, overallRate?: number) =>
     autocannon({
       url: api.base,
       connections,
       duration,
+      ...(overallRate !== undefined ? { overallRate } : {}),
       requests: [
         {
           method: 'GET',
@@ -446,6 +454,10 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
   const counted = { ...cache };
   // The same requests one at a time: the latency of a request that waits for no other.
   const single = await run(1, Math.max(2, Math.round(SECONDS / 2)));
+  // The same 50 connections at a bounded rate (OPEN_RATE a second in all: by default each at the
+  // keyless limit of one a second): the latency a request meets when the API is not saturated,
+  // where the closed loop above measures how many it answers when it is.
+  const paced = indexHead || OPEN_RATE <= 0 ? undefined : await run(CONNECTIONS, SECONDS, OPEN_RATE);
   return {
     name,
     target,
@@ -453,6 +465,7 @@ async function cannon(api: Api, name: string, target: number, paths: readonly st
     rps: result.requests.total / SECONDS,
     kb: result.throughput.total / Math.max(1, result.requests.total) / 1024,
     p99Single: single.latency.p99,
+    ...(paced ? { paced: { p50: paced.latency.p50, p99: paced.latency.p99, rps: paced.requests.total / SECONDS, bad: paced.non2xx + paced.errors + paced.timeouts } } : {}),
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
@@ -552,6 +565,11 @@ export async function runV3Bench(): Promise<void> {
     await headCached(head, await hotSample());
     return;
   }
+  // BENCH_V3_LARGEST_ONLY=1: only the largest requests (a quick check of one build's worst answers).
+  if (process.env['BENCH_V3_LARGEST_ONLY'] === '1') {
+    await largestOnly(head);
+    return;
+  }
   const api = await startFilledApi(head);
   const client = new pg.Client({ connectionString: databaseUrl() });
   await client.connect();
@@ -616,7 +634,7 @@ function printFigures(title: string, figures: readonly Figure[]): void {
   console.log(`\n  ${title}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const cached = figures.some((f) => f.commits !== undefined);
   console.log(
-    `  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'req/s'.padStart(6)} ${'KB/ans'.padStart(6)} ${'1-conn p99'.padStart(10)} target  result${cached ? '  X-Cache hit/miss/none (hit ratio), commits, answers computed (a miss and the identical ones that waited for it: one)' : ''}`,
+    `  ${'figure'.padEnd(42)} ${'req'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'pg ms'.padStart(10)} ${'API cpu'.padStart(7)} ${'req/s'.padStart(6)} ${'KB/ans'.padStart(6)} ${'1-conn p99'.padStart(10)} ${'paced p50/p99 (req/s)'.padStart(24)} target  result${cached ? '  X-Cache hit/miss/none (hit ratio), commits, answers computed (a miss and the identical ones that waited for it: one)' : ''}`,
   );
   for (const f of figures) {
     const bad = f.non2xx + f.errors;
@@ -624,7 +642,7 @@ function printFigures(title: string, figures: readonly Figure[]): void {
     const c = f.cache;
     const ratio = c ? c.hit / Math.max(1, c.hit + c.miss + c.none) : NaN;
     console.log(
-      `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}` +
+      `  ${f.name.padEnd(42)} ${String(f.requests).padStart(6)} ${f.p50.toFixed(1).padStart(7)} ${f.p99.toFixed(1).padStart(7)} ${`${(f.pg?.ms ?? NaN).toFixed(2)}/${f.pg?.statements ?? 0}`.padStart(10)} ${(f.cpuPerRequest ?? NaN).toFixed(2).padStart(7)} ${(f.rps ?? NaN).toFixed(0).padStart(6)} ${(f.kb ?? NaN).toFixed(1).padStart(6)} ${(f.p99Single ?? NaN).toFixed(1).padStart(10)} ${(f.paced ? `${f.paced.p50.toFixed(1)}/${f.paced.p99.toFixed(1)} (${f.paced.rps.toFixed(0)})${f.paced.bad ? ` ${f.paced.bad} bad` : ''}` : '-').padStart(24)} <= ${String(f.target).padStart(3)}  ${pass ? 'pass' : 'FAIL'}${bad ? ` (${bad} non-2xx/errors)` : ''}` +
         (cached && c ? `  ${c.hit}/${c.miss}/${c.none} (${(ratio * 100).toFixed(1)} %), ${f.commits ?? '?'} commits, ${f.computed ?? '?'} computed${f.published ? `; ${f.published}` : ''}` : ''),
     );
   }
@@ -741,6 +759,30 @@ async function pgTimeText(client: pg.Client, route: string): Promise<string> {
   }
   const { ms, statements } = await pgTimeOf(client, path, query);
   return `pg ${ms.toFixed(1)} ms/${statements}`;
+}
+
+/** The largest requests alone, with the same deep account, message and 4-transaction trace the whole bench samples. */
+async function largestOnly(head: ChainHead): Promise<void> {
+  const api = await startFilledApi(head, true);
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    await client.query('analyze');
+    const wide = (
+      await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")
+    ).rows[0]!.source;
+    const deep = (
+      await client.query<{ account: string }>('select account from transactions where account <> $1 group by account order by count(*) desc limit 1', [wide])
+    ).rows[0]!.account;
+    const message = (await client.query<{ msg_hash: Buffer }>("select msg_hash from messages where direction = 'in' and source is distinct from $1 limit 1", [wide])).rows[0]!.msg_hash;
+    const fourTx = (
+      await client.query<{ hash: Buffer }>('select (select T.hash from transactions as T where T.trace_id = E.trace_id order by T.lt desc limit 1) as hash from traces as E where E.nodes_ = 4 limit 1')
+    ).rows[0]!.hash;
+    await largest(api, client, head.seqno, deep, message, fourTx);
+  } finally {
+    await client.end();
+    await api.stop();
+  }
 }
 
 /** Every route with the largest values a client may send, one request at a time, worst of three. */
