@@ -28,13 +28,17 @@ export interface PgliteWorkerData {
 export type PgliteWorkerMessage = { kind: 'ready' } | { kind: 'failed'; message: string } | { kind: 'closed' };
 
 /**
- * PGlite's own start parameters, plus a small buffer pool: PostgreSQL's default shared_buffers
- * (128 MB) lives in the wasm heap, touched at start, so it is resident memory of the process
- * (measured: 300 MB RSS with the default, 170 MB with 16 MB, opening an existing directory). The
- * operating system's page cache holds the files anyway. 8 MB rather than 16: a catch-up touches the
- * whole pool and wasm memory never shrinks, so at rest the pool is resident (`npm start`: the wasm
- * memory's resident part 35 -> 27 MB), and the ingest's CPU per transaction did not change beyond
- * noise (docs/benchmarks.md, "The index").
+ * PGlite's own start parameters, plus a small shared memory. PostgreSQL's shared memory lives in
+ * the wasm heap and is zeroed at the start, so all of it is resident memory of the process from
+ * then on (wasm memory never shrinks): the buffer pool (PostgreSQL's default shared_buffers, 128
+ * MB: 300 MB RSS vs 170 MB with 16 MB, opening an existing directory) and what max_connections
+ * sizes (lock tables, per-backend arrays). The operating system's page cache holds the files
+ * anyway. PGlite is one backend serving one connection (src/indexdb/embedded.ts), so 5 connections
+ * rather than 100 (the lock table still holds ~1 200 locks, 64 for each of the 19 backends
+ * PostgreSQL counts; the index's schema has ~150 relations); 4 MB of buffers rather than 8 (16 before that). Each of the two cuts the shared
+ * memory by 4 MB (it is sized in 4 MB steps: 16 -> 12 -> 8 MB), which `npm start`'s RSS at rest
+ * shows as its wasm memory's resident part 27 -> 23 -> 19 MB; the ingest's CPU per transaction
+ * with 4 MB of buffers: docs/benchmarks.md, "The index".
  */
 const START_PARAMS = [
   '--single',
@@ -58,7 +62,9 @@ const START_PARAMS = [
   '-c',
   'max_parallel_maintenance_workers=0',
   '-c',
-  'shared_buffers=8MB',
+  'shared_buffers=4MB',
+  '-c',
+  'max_connections=5',
   '-c',
   'maintenance_work_mem=16MB',
 ];

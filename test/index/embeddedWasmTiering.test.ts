@@ -15,7 +15,16 @@ interface Compile {
   readonly bodySize: number;
 }
 
-async function traced(): Promise<{ compiles: Compile[]; result: { rows: number; loopSum: number; loopBodySize: number; sharedBuffers: string } }> {
+interface Result {
+  readonly rows: number;
+  readonly loopSum: number;
+  readonly loopBodySize: number;
+  readonly sharedBuffers: string;
+  readonly maxConnections: string;
+  readonly sharedMemoryBytes: number;
+}
+
+async function traced(): Promise<{ compiles: Compile[]; result: Result }> {
   const root = path.join(__dirname, '..', '..');
   const child = spawn(process.execPath, ['--trace-wasm-compilation-times', '--import', 'tsx', path.join(__dirname, 'fixtures', 'wasmTiering.ts')], {
     cwd: root,
@@ -27,7 +36,7 @@ async function traced(): Promise<{ compiles: Compile[]; result: { rows: number; 
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   expect(code).toBe(0);
   const compiles: Compile[] = [];
-  let result: { rows: number; loopSum: number; loopBodySize: number; sharedBuffers: string } | undefined;
+  let result: Result | undefined;
   for (const line of out.split('\n')) {
     // "Compiled function 0x7f..#20 using TurboFan, took 1 ms and ... bytes; bodysize 1757 codesize 3596 ..."
     const match = /^Compiled function (0x[0-9a-f]+)#\d+ using (\w+), .* bodysize (\d+)/.exec(line);
@@ -45,8 +54,12 @@ describe('the embedded store compiles PostgreSQL with Liftoff only', () => {
     const { compiles, result } = await traced();
     expect(result.rows).toBe(20_000);
     expect(result.loopSum).toBe(705_082_704); // 100 000 * 100 001 / 2, wrapped to an i32
-    // Its buffer pool is resident wasm memory once used, never given back: 8 MB (src/indexdb/pgliteWorker.ts).
-    expect(result.sharedBuffers).toBe('8MB');
+    // Its shared memory (the buffer pool and what max_connections sizes) is zeroed at the start, so
+    // resident wasm memory, never given back: 4 MB of buffers, 5 connections, 8 MB in all
+    // (src/indexdb/pgliteWorker.ts; 16 MB with 8 MB of buffers and PostgreSQL's 100 connections).
+    expect(result.sharedBuffers).toBe('4MB');
+    expect(result.maxConnections).toBe('5');
+    expect(result.sharedMemoryBytes).toBeLessThanOrEqual(8 * 1024 * 1024);
 
     const perModule = new Map<string, Compile[]>();
     for (const compile of compiles) perModule.set(compile.module, [...(perModule.get(compile.module) ?? []), compile]);
