@@ -37,6 +37,7 @@ import type { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config';
+import { useServingHeapPolicy } from '../src/gcPolicy';
 import { indexMetrics, tvmRunDuration, tvmRuns } from '../src/metrics';
 import { INDEX_THREAD_NICE, startIndex, startIndexThread, type IndexService } from '../src/indexer';
 import { lowerNodeThreads } from '../src/platformThreads';
@@ -90,6 +91,12 @@ const LIVE_INDEX = process.env['BENCH_INDEX_LIVE_INDEX'] === 'main' ? 'main' : '
  * the live figure without what a catch-up leaves in the index's heap.
  */
 const LIVE_CATCHUP = process.env['BENCH_INDEX_LIVE_CATCHUP'] !== '0';
+/**
+ * BENCH_INDEX_LIVE_HEAP_POLICY=serving: the live part applies the API process's old-generation
+ * growth (src/gcPolicy.ts) as `npm start` does: the flag is process-wide, so the chain's thread
+ * then collects at 1.3x its live heap, not at V8's own factor.
+ */
+const LIVE_HEAP_POLICY = process.env['BENCH_INDEX_LIVE_HEAP_POLICY'] === 'serving' ? 'serving' : 'v8';
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
 const REST_SECONDS = Number(process.env['BENCH_REST_SECONDS'] ?? 60);
 const ROOT = path.join(__dirname, '..');
@@ -863,10 +870,17 @@ export async function runIndexBench(): Promise<void> {
     // Live: the chain in its own thread (as npm start runs it), on a copy of the same saved chain:
     // the index resumes at its head and follows the new blocks; the thread reports each seal.
     const scratch = scratchCopy(await savedChainFile(TRANSFERS, PER_BLOCK, 0, WIDE, WIDE_TRANSFERS), 'live');
+    if (LIVE_HEAP_POLICY === 'serving') useServingHeapPolicy();
+    const threadStart = performance.now();
     const thread = await LocalnetThread.start(
       { accounts: PER_BLOCK, blockIntervalMs: LIVE_BLOCK_MS, keepBlocks: 100_000_000, shards: 2, stateFile: scratch.file, saveIntervalSec: 0, reportSeals: true },
       'silent',
       logger,
+    );
+    const collected = thread.startCollection;
+    console.log(
+      `  live: the chain's thread up in ${((performance.now() - threadStart) / 1000).toFixed(1)} s (heap policy ${LIVE_HEAP_POLICY === 'serving' ? "the API's, 1.3x" : "V8's"}); ` +
+        (collected ? `its full collection after the restore ${collected.ms} ms, heap ${collected.heapBeforeMb} -> ${collected.heapAfterMb} MB` : 'no full collection after the restore'),
     );
     try {
       const pool = poolOf(thread);

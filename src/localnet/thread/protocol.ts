@@ -27,6 +27,16 @@ export interface WorkerStartOptions {
 export interface WorkerData {
   options: WorkerStartOptions;
   logLevel: string;
+  /** Make a full collection once the chain is restored, before it serves (localnetThread.ts). */
+  collectAfterStart: boolean;
+}
+
+/** The full collection the chain's thread made after its start, before serving (null: none). */
+export interface StartCollection {
+  ms: number;
+  /** That thread's heap in use before and after it, MB. */
+  heapBeforeMb: number;
+  heapAfterMb: number;
 }
 
 export type ControlRequest =
@@ -53,6 +63,7 @@ export type FromWorker =
       globalConfig: LocalnetGlobalConfig;
       globalConfigJson: string;
       description: string;
+      startCollection: StartCollection | null;
     }
   | { type: 'failed'; message: string }
   /**
