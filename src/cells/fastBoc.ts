@@ -1,6 +1,6 @@
-import { type BitString, Cell } from '@ton/core';
+import { Cell } from '@ton/core';
 import { crc32cValue } from './crc32c';
-import { leanBitString, leanOrdinaryCell } from './leanCell';
+import { leanBitString, leanOrdinaryCell, leanPrunedCell } from './leanCell';
 
 /** @ton/core's serialization module: the object whose `deserializeBoc` Cell.fromBoc reads at each call. */
 export interface SerializationModule {
@@ -64,11 +64,14 @@ function tryDecode(source: Buffer): Cell[] | null {
   const end = dataStart + totalSize;
   if (end + (hasCrc ? 4 : 0) !== boc.length) return null;
   if (hasCrc && crc32cValue(boc.subarray(0, end)) !== boc.readUInt32LE(end)) return null;
-  const bits: BitString[] = new Array<BitString>(cellCount);
-  const datas: Buffer[] = new Array<Buffer>(cellCount);
-  const d2s: number[] = new Array<number>(cellCount);
-  const exotic: boolean[] = new Array<boolean>(cellCount);
-  const refs: number[][] = new Array<number[]>(cellCount);
+  // Per cell: where its data begins in the BoC, its bit length, its second descriptor byte,
+  // exotic or not, its refs (up to 4 from refAt * 4): typed arrays, not an object or array per cell.
+  const dataAt = new Int32Array(cellCount);
+  const bitLength = new Int16Array(cellCount);
+  const d2s = new Uint8Array(cellCount);
+  const exotic = new Uint8Array(cellCount);
+  const refCounts = new Uint8Array(cellCount);
+  const refIndex = new Int32Array(cellCount * 4);
   for (let i = 0; i < cellCount; i++) {
     if (at + 2 > end) return null;
     const d1 = boc[at]!;
@@ -78,37 +81,39 @@ function tryDecode(source: Buffer): Cell[] | null {
     if (refCount > 4 || (d1 & 16) !== 0) return null;
     const dataBytes = Math.ceil(d2 / 2);
     if (at + dataBytes + refCount * size > end) return null;
-    const data = boc.subarray(at, at + dataBytes);
-    at += dataBytes;
     let length = dataBytes * 8;
     if (d2 % 2 === 1) {
       // The completion tag: the last 1 bit of the last byte ends the data.
-      const last = data[dataBytes - 1]!;
+      const last = boc[at + dataBytes - 1]!;
       if (last === 0) return null;
       length -= Math.log2(last & -last) + 1;
     }
-    bits[i] = leanBitString(data, 0, length);
-    datas[i] = data;
+    dataAt[i] = at;
+    at += dataBytes;
+    bitLength[i] = length;
     d2s[i] = d2;
-    exotic[i] = (d1 & 8) !== 0;
-    const cellRefs: number[] = [];
+    exotic[i] = (d1 & 8) !== 0 ? 1 : 0;
+    refCounts[i] = refCount;
     for (let r = 0; r < refCount; r++) {
       const ref = read(size);
       // References point forward: cells are built from the last one up.
       if (ref <= i || ref >= cellCount) return null;
-      cellRefs.push(ref);
+      refIndex[i * 4 + r] = ref;
     }
-    refs[i] = cellRefs;
   }
   if (at !== end) return null;
   const built: Cell[] = new Array<Cell>(cellCount);
-  // Every level-0 hash of this BoC in one buffer (one allocation, not one per cell).
+  // Every level-0 hash of this BoC (a pruned branch's own) in one buffer (one allocation, not one per cell).
   const hashSlab = Buffer.allocUnsafeSlow(32 * cellCount);
   for (let i = cellCount - 1; i >= 0; i--) {
-    const cellRefs = refs[i]!.map((r) => built[r]!);
+    const refCount = refCounts[i]!;
+    const cellRefs: Cell[] = new Array<Cell>(refCount);
+    for (let r = 0; r < refCount; r++) cellRefs[r] = built[refIndex[i * 4 + r]!]!;
+    // The bits are a view of the BoC itself (its buffer is the cells' data), from the cell's first data bit.
+    const bits = leanBitString(boc, dataAt[i]! * 8, bitLength[i]!);
     built[i] = exotic[i]
-      ? new Cell({ exotic: true, bits: bits[i]!, refs: cellRefs })
-      : leanOrdinaryCell(datas[i]!, d2s[i]!, bits[i]!, cellRefs, hashSlab.subarray(32 * i, 32 * i + 32));
+      ? (leanPrunedCell(boc, dataAt[i]!, bits, refCount, hashSlab, 32 * i) ?? new Cell({ exotic: true, bits, refs: cellRefs }))
+      : leanOrdinaryCell(boc, dataAt[i]!, d2s[i]!, bits, cellRefs, hashSlab, 32 * i);
   }
   const out: Cell[] = [];
   for (const root of roots) {

@@ -1,5 +1,5 @@
 import { BitReader, BitString, Cell, CellType, Slice } from '@ton/core';
-import { nativeSha256 } from './nativeHashing';
+import { nativeSha256, sha256Latin1 } from './nativeHashing';
 
 interface LevelMaskModule {
   LevelMask: new (mask?: number) => Cell['mask'];
@@ -34,13 +34,18 @@ class LeanCell {
     readonly refs: Cell[],
     readonly mask: Cell['mask'],
     /** A level-0 cell's hash, or its hashes at levels 0-3 (a cell above a pruned branch). */
-    private readonly hashes: Buffer | readonly Buffer[],
+    protected readonly hashes: Buffer | readonly Buffer[],
     private readonly depths: number | readonly number[],
   ) {}
 
   hash(level = 3): Buffer {
     const hashes = this.hashes;
     return Buffer.isBuffer(hashes) ? hashes : hashes[Math.min(hashes.length - 1, level)]!;
+  }
+
+  /** Copies its hash at `level` into `target` at `at`. */
+  copyHash(level: number, target: Buffer, at: number): void {
+    this.hash(level).copy(target, at);
   }
 
   depth(level = 3): number {
@@ -61,6 +66,81 @@ class LeanCell {
   }
 }
 
+/**
+ * A level-0 cell decoded from a BoC whose hash sits in the BoC's one slab of hashes (32 bytes at
+ * `slot`) until asked: most cells of a block (dictionary forks, the state update's paths) are
+ * hashed only by their parent, which copies the hash from the slab, so no buffer view per cell.
+ */
+class SlabCell extends LeanCell {
+  private viewed: Buffer | null = null;
+
+  constructor(bits: BitString, refs: Cell[], depth: number, private readonly slab: Buffer, private readonly slot: number) {
+    super(bits, refs, LEVEL_MASKS[0]!, slab, depth);
+  }
+
+  override hash(): Buffer {
+    return (this.viewed ??= this.slab.subarray(this.slot, this.slot + 32));
+  }
+
+  override copyHash(_level: number, target: Buffer, at: number): void {
+    this.slab.copy(target, at, this.slot, this.slot + 32);
+  }
+}
+
+/**
+ * A level-1 pruned branch (type 1, level mask 1, no refs, 288 bits: what a block's state update
+ * and a lite server's proofs hold where they leave a subtree out) with the fields and answers
+ * @ton/core's constructor gives it: at level 0 the hash and depth it stores (the subtree's), at
+ * levels 1-3 the hash of its own representation and depth 0; `beginParse()` refuses it as an
+ * exotic cell, `beginParse(true)` reads it. That constructor parses it through a BitReader into
+ * BigInts, LevelMasks and frozen arrays (~12 µs and ~6 KB of garbage a cell, against ~3.5 µs for
+ * an ordinary lean cell): a block of the jetton bench carries ~470 of them.
+ */
+class LeanPrunedCell {
+  readonly type = CellType.PrunedBranch;
+  readonly refs = NO_REFS;
+  readonly mask = LEVEL_MASKS[1]!;
+  private stored: Buffer | null = null;
+  private own: Buffer | null = null;
+
+  constructor(
+    readonly bits: BitString,
+    /** The BoC and where the cell's data begins in it (type, mask, hash, depth). */
+    private readonly source: Buffer,
+    private readonly start: number,
+    /** Its own hash (level 1) in the BoC's slab of hashes. */
+    private readonly slab: Buffer,
+    private readonly slot: number,
+  ) {}
+
+  hash(level = 3): Buffer {
+    if (level === 0) return (this.stored ??= this.source.subarray(this.start + 2, this.start + 34));
+    return (this.own ??= this.slab.subarray(this.slot, this.slot + 32));
+  }
+
+  copyHash(level: number, target: Buffer, at: number): void {
+    if (level === 0) this.source.copy(target, at, this.start + 2, this.start + 34);
+    else this.slab.copy(target, at, this.slot, this.slot + 32);
+  }
+
+  depth(level = 3): number {
+    return level === 0 ? this.source.readUInt16BE(this.start + 34) : 0;
+  }
+
+  level(): number {
+    return 1;
+  }
+
+  equals(other: Cell): boolean {
+    return this.hash().equals(other.hash());
+  }
+
+  beginParse(allowExotic = false): Slice {
+    if (!allowExotic) throw new Error('Exotic cells cannot be parsed');
+    return new Slice(new BitReader(this.bits), this.refs);
+  }
+}
+
 /** As @ton/core's BitString (the same fields, in its order), without its per-instance inspect closure. */
 class LeanBitString {
   constructor(
@@ -75,8 +155,10 @@ function inspectAsString(this: { toString(): string }): string {
 }
 
 Object.setPrototypeOf(LeanCell.prototype, Cell.prototype);
+Object.setPrototypeOf(LeanPrunedCell.prototype, Cell.prototype);
 Object.setPrototypeOf(LeanBitString.prototype, BitString.prototype);
 Object.defineProperty(LeanCell.prototype, INSPECT, { value: inspectAsString });
+Object.defineProperty(LeanPrunedCell.prototype, INSPECT, { value: inspectAsString });
 Object.defineProperty(LeanBitString.prototype, INSPECT, { value: inspectAsString });
 
 /** A @ton/core BitString (by prototype) of `length` bits of `data` from bit `offset`; `data` must not change after. */
@@ -84,30 +166,51 @@ export function leanBitString(data: Buffer, offset: number, length: number): Bit
   return new LeanBitString(length, data, offset) as unknown as BitString;
 }
 
+/** The longest representation a cell's hash takes: 2 descriptor bytes, 128 data bytes, 4 refs' depths and hashes. */
+const MAX_REPR = 2 + 128 + 4 * 34;
+const reprMemory = new ArrayBuffer(MAX_REPR);
 /**
- * The hash of an ordinary cell at level `level`: SHA-256 of its descriptors (refs and the level
- * mask cut to `level`; the data length), `body` (its data bytes padded with the completion tag at
- * its first level; the hash of the level below after), its refs' depths and hashes at `level`.
- * Also returns the cell's depth at that level.
+ * Views of one scratch memory's first n bytes, by n: a cell's representation is written there and
+ * hashed through the view of its length, with no buffer made per cell (decoding a block makes
+ * hundreds of thousands of cells, and their garbage was the largest part of the index thread's
+ * collector's work after the cells themselves: --heap-prof of the jetton ingest).
  */
-function levelHash(refs: readonly Cell[], mask: number, level: number, d2: number, body: Buffer): { hash: Buffer; depth: number } {
-  const repr = Buffer.allocUnsafe(2 + body.length + 34 * refs.length);
-  repr[0] = refs.length + 32 * (mask & ((1 << level) - 1));
-  repr[1] = d2;
-  body.copy(repr, 2);
-  let at = 2 + body.length;
+const REPR_VIEWS: readonly Buffer[] = Array.from({ length: MAX_REPR + 1 }, (_, n) => Buffer.from(reprMemory, 0, n));
+const REPR = REPR_VIEWS[MAX_REPR]!;
+/** The depth of the representation writeRepr wrote last (returned apart: no object per call). */
+let reprDepth = 0;
+
+/** Copies `cell`'s hash at `level` into `target` at `at` (a hash still in its BoC's slab is copied from there, no buffer made). */
+function copyHash(cell: Cell, level: number, target: Buffer, at: number): void {
+  if (cell instanceof LeanCell || cell instanceof LeanPrunedCell) cell.copyHash(level, target, at);
+  else cell.hash(level).copy(target, at);
+}
+
+/**
+ * Writes the representation of an ordinary cell at level `level` into the scratch memory and
+ * returns its length: its descriptors (refs and the level mask cut to `level`; the data length
+ * `d2`), `length` bytes of `body` from `start` (its data bytes padded with the completion tag at
+ * its first level; the hash of the level below after), its refs' depths and hashes at `level`.
+ * Its depth at that level is left in `reprDepth`.
+ */
+function writeRepr(refs: readonly Cell[], mask: number, level: number, d2: number, body: Buffer, start: number, length: number): number {
+  REPR[0] = refs.length + 32 * (mask & ((1 << level) - 1));
+  REPR[1] = d2;
+  body.copy(REPR, 2, start, start + length);
+  let at = 2 + length;
   let depth = 0;
   for (const ref of refs) {
     const d = ref.depth(level);
     if (d > depth) depth = d;
-    repr[at++] = d >> 8;
-    repr[at++] = d & 0xff;
+    REPR[at++] = d >> 8;
+    REPR[at++] = d & 0xff;
   }
   for (const ref of refs) {
-    ref.hash(level).copy(repr, at);
+    copyHash(ref, level, REPR, at);
     at += 32;
   }
-  return { hash: nativeSha256(repr), depth: refs.length > 0 ? depth + 1 : 0 };
+  reprDepth = refs.length > 0 ? depth + 1 : 0;
+  return at;
 }
 
 function bitCount(n: number): number {
@@ -117,33 +220,46 @@ function bitCount(n: number): number {
 }
 
 /**
+ * SHA-256 of the scratch memory's first `length` bytes, as a buffer of its own memory (not a slice
+ * of Node's shared 8 KB pool, which a long-lived cell of the chain's thread would keep whole).
+ */
+function reprHash(length: number): Buffer {
+  return nativeSha256(REPR_VIEWS[length]!);
+}
+
+/**
  * An ordinary cell as @ton/core's Cell constructor makes it (the same hashes and depths at every
  * level), without its cost: the constructor makes six closures per cell, a LevelMask per level
  * asked, a representation through a BitBuilder and four frozen copies (with the collector after
  * them, most of decoding a block: --cpu-prof of the index), and its cell is ~2x the heap of a
- * lean one. `data` is the cell's data bytes padded with the completion tag, `d2` its second
- * descriptor byte (the data length), `refs` kept as given (the caller must not change it after).
- * A level-0 cell's hash is written into `hashSlot` when given (a slice of one buffer for a whole
- * BoC, as its bits are slices of the BoC itself) instead of a buffer of its own. A cell above a
- * pruned branch (a block's state update) has a level: a hash per significant level, each over the
- * hash of the level below, as the constructor computes them.
+ * lean one. Its data bytes padded with the completion tag are `body`'s from `start` (ceil(d2 / 2)
+ * of them), `d2` its second descriptor byte (the data length), `refs` kept as given (the caller
+ * must not change it after). A level-0 cell's hash is written into `slab` at `slot` when given
+ * (one buffer for a whole BoC, as its bits are views of the BoC itself) instead of a buffer of its
+ * own. A cell above a pruned branch (a block's state update) has a level: a hash per significant
+ * level, each over the hash of the level below, as the constructor computes them.
  */
-export function leanOrdinaryCell(data: Buffer, d2: number, bits: BitString, refs: Cell[], hashSlot?: Buffer): Cell {
+export function leanOrdinaryCell(body: Buffer, start: number, d2: number, bits: BitString, refs: Cell[], slab?: Buffer, slot = 0): Cell {
   let mask = 0;
   for (const ref of refs) mask |= ref.mask.value;
+  const dataBytes = (d2 + 1) >> 1;
   if (mask === 0) {
-    const { hash, depth } = levelHash(refs, 0, 0, d2, data);
-    if (hashSlot) hash.copy(hashSlot);
-    return new LeanCell(bits, refs.length === 0 ? NO_REFS : refs, LEVEL_MASKS[0]!, hashSlot ?? hash, depth) as unknown as Cell;
+    const length = writeRepr(refs, 0, 0, d2, body, start, dataBytes);
+    const kept = refs.length === 0 ? NO_REFS : refs;
+    if (slab) {
+      slab.write(sha256Latin1(REPR_VIEWS[length]!), slot, 32, 'latin1');
+      return new SlabCell(bits, kept, reprDepth, slab, slot) as unknown as Cell;
+    }
+    return new LeanCell(bits, kept, LEVEL_MASKS[0]!, reprHash(length), reprDepth) as unknown as Cell;
   }
   const own: Buffer[] = [];
   const ownDepths: number[] = [];
   const top = 32 - Math.clz32(mask);
   for (let level = 0; level <= top; level++) {
     if (level !== 0 && ((mask >> (level - 1)) & 1) === 0) continue;
-    const { hash, depth } = levelHash(refs, mask, level, d2, own.length === 0 ? data : own[own.length - 1]!);
-    own.push(hash);
-    ownDepths.push(depth);
+    const length = own.length === 0 ? writeRepr(refs, mask, level, d2, body, start, dataBytes) : writeRepr(refs, mask, level, d2, own[own.length - 1]!, 0, 32);
+    own.push(reprHash(length));
+    ownDepths.push(reprDepth);
   }
   const hashes: Buffer[] = [];
   const depths: number[] = [];
@@ -153,4 +269,22 @@ export function leanOrdinaryCell(data: Buffer, d2: number, bits: BitString, refs
     depths.push(ownDepths[index]!);
   }
   return new LeanCell(bits, refs, LEVEL_MASKS[mask]!, hashes, depths) as unknown as Cell;
+}
+
+/** Bits of a level-1 pruned branch: type and mask bytes, one hash and one depth. */
+const PRUNED_LEVEL1_BITS = 16 + 256 + 16;
+
+/**
+ * A pruned branch of level 1 decoded from `source` (its data from byte `start`, `bits` of it) as
+ * @ton/core's constructor makes it, its own hash written into `slab` at `slot`; undefined for any
+ * other exotic cell (@ton/core's constructor checks and builds those).
+ */
+export function leanPrunedCell(source: Buffer, start: number, bits: BitString, refCount: number, slab: Buffer, slot: number): Cell | undefined {
+  if (refCount !== 0 || bits.length !== PRUNED_LEVEL1_BITS || source[start] !== 1 || source[start + 1] !== 1) return undefined;
+  // Its representation at level 1: refs descriptor 8 (exotic) + 32 (mask 1), bits descriptor 72 (36 whole bytes), the data.
+  REPR[0] = 8 + 32;
+  REPR[1] = 72;
+  source.copy(REPR, 2, start, start + 36);
+  slab.write(sha256Latin1(REPR_VIEWS[38]!), slot, 32, 'latin1');
+  return new LeanPrunedCell(bits, source, start, slab, slot) as unknown as Cell;
 }

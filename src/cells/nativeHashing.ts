@@ -26,6 +26,15 @@ export function nativeSha256(source: Buffer | string): Buffer {
   return oneShot ? crypto.hash('sha256', data, 'buffer') : crypto.createHash('sha256').update(data).digest();
 }
 
+/**
+ * SHA-256 of `data` as a string of 32 latin1 ('binary') characters, one per byte: a cell's hash written
+ * into a slab of a BoC's hashes with `slab.write(hash, at, 32, 'latin1')` costs no buffer of its own
+ * (a digest as a Buffer is a new ArrayBuffer each time).
+ */
+export function sha256Latin1(data: Buffer): string {
+  return oneShot ? crypto.hash('sha256', data, 'binary') : crypto.createHash('sha256').update(data).digest('binary');
+}
+
 interface Sha256Module {
   sha256_sync: Sha256Sync;
 }

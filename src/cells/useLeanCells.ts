@@ -28,7 +28,7 @@ function leanEndCell(this: Builder, opts?: { exotic?: boolean }): Cell {
   // The builder's own buffer, as @ton/core's BitBuilder.build() keeps it (bits past `length` are never read).
   const bits = leanBitString(bitBuilder._buffer, 0, length);
   // The refs copied: the builder may go on storing after endCell (@ton/core copies them too).
-  return leanOrdinaryCell(fastPaddedBits(bits), Math.floor(length / 8) + Math.ceil(length / 8), bits, refs.length === 0 ? [] : [...refs]);
+  return leanOrdinaryCell(fastPaddedBits(bits), 0, Math.floor(length / 8) + Math.ceil(length / 8), bits, refs.length === 0 ? [] : [...refs]);
 }
 
 /** The members replaced are @ton/core 0.63's (package.json pins it); another version keeps its own. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { beginCell, Cell, Dictionary } from '@ton/core';
-import { decodeBocFast, merkleUpdate, serializeBoc } from '../../src/cells';
+import { beginCell, Cell, CellType, Dictionary } from '@ton/core';
+import { decodeBocFast, merkleProof, merkleUpdate, prunedBranch, serializeBoc } from '../../src/cells';
 
 /** Level-0 hashes of every cell, depth first: two decodings are equal when these are. */
 function shape(roots: Cell[]): string[] {
@@ -78,5 +78,49 @@ describe('decodeBocFast', () => {
     damaged[20] = damaged[20]! ^ 0x01;
     expect(() => decodeBocFast(damaged)).toThrow();
     expect(() => decodeBocFast(boc.subarray(0, boc.length - 9))).toThrow();
+  });
+
+  it("makes level-1 pruned branches that answer, parse and serialize as @ton/core's, and leaves other exotic cells to it", () => {
+    const leaf = beginCell().storeBuffer(randomBytes(40)).storeRef(beginCell().storeUint(9, 12).endCell()).endCell();
+    const kept = beginCell().storeUint(1, 4).endCell();
+    const root = beginCell().storeRef(prunedBranch(leaf)).storeRef(kept).storeRef(prunedBranch(kept)).endCell();
+    const boc = serializeBoc([root]);
+    const fast = decodeBocFast(boc)[0]!;
+    const slow = Cell.fromBoc(boc)[0]!;
+    expect(shape([fast])).toEqual(shape([slow]));
+    const pruned = fast.refs[0]!;
+    // Not @ton/core's constructor's: no closures of its own.
+    expect(Object.prototype.hasOwnProperty.call(pruned, 'hash')).toBe(false);
+    expect(Object.prototype.hasOwnProperty.call(slow.refs[0]!, 'hash')).toBe(true);
+    expect(pruned).toBeInstanceOf(Cell);
+    expect(pruned.type).toBe(CellType.PrunedBranch);
+    expect(pruned.isExotic).toBe(true);
+    expect(pruned.hash(0).equals(leaf.hash())).toBe(true);
+    expect(pruned.depth(0)).toBe(leaf.depth());
+    expect(pruned.depth(1)).toBe(0);
+    expect(pruned.hash(1).equals(slow.refs[0]!.hash(1))).toBe(true);
+    expect(pruned.hash().equals(slow.refs[0]!.hash())).toBe(true);
+    expect(pruned.equals(slow.refs[0]!)).toBe(true);
+    expect(() => pruned.beginParse()).toThrow('Exotic cells cannot be parsed');
+    const read = pruned.beginParse(true);
+    expect(read.loadUint(8)).toBe(1);
+    expect(read.loadUint(8)).toBe(1);
+    expect(read.loadBuffer(32).equals(leaf.hash())).toBe(true);
+    expect(read.loadUint(16)).toBe(leaf.depth());
+    expect(fast.toBoc().equals(slow.toBoc())).toBe(true);
+    expect(beginCell().storeRef(fast).endCell().hash().equals(beginCell().storeRef(slow).endCell().hash())).toBe(true);
+    expect(fast.level()).toBe(1);
+    expect(fast.hash(0).equals(slow.hash(0))).toBe(true);
+    expect(fast.hash(1).equals(slow.hash(1))).toBe(true);
+    // A pruned branch of level 2 (mask 3: two hashes and depths) and a Merkle proof: @ton/core's.
+    const two = beginCell().storeUint(1, 8).storeUint(3, 8).storeBuffer(randomBytes(32)).storeBuffer(randomBytes(32)).storeUint(7, 16).storeUint(5, 16).endCell({ exotic: true });
+    const proved = beginCell().storeRef(leaf).storeRef(kept).endCell();
+    const proof = merkleProof(proved, { open: new Set([proved]) });
+    for (const cell of [two, proof]) {
+      const own = serializeBoc([cell]);
+      const decoded = decodeBocFast(own)[0]!;
+      expect(shape([decoded])).toEqual(shape(Cell.fromBoc(own)));
+      expect(Object.prototype.hasOwnProperty.call(decoded, 'hash')).toBe(true);
+    }
   });
 });
