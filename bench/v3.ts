@@ -584,9 +584,7 @@ export async function runV3Bench(): Promise<void> {
     // transactions?account=A&limit=100: the deep wallet (v4r2 #0; its pages to offset 3 000) and the 500 busiest others.
     // The v5r1 wallet's transactions hold 250 messages each (the fill's shortcut, not a usual
     // account): left out of the sampled requests, as the messages it sent.
-    const wide = (
-      await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")
-    ).rows[0]!.source;
+    const wide = await wideSender(client);
     const accounts = (
       await client.query<{ account: string }>('select account from transactions where account <> $1 group by account order by count(*) desc limit 500', [wide])
     ).rows.map((r) => r.account);
@@ -761,6 +759,11 @@ async function pgTimeText(client: pg.Client, route: string): Promise<string> {
   return `pg ${ms.toFixed(1)} ms/${statements}`;
 }
 
+/** The fill's v5r1 wallet: its transactions hold 250 messages each (the fill's shortcut, not a usual account). */
+async function wideSender(client: pg.Client): Promise<string> {
+  return (await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")).rows[0]!.source;
+}
+
 /** The largest requests alone, with the same deep account, message and 4-transaction trace the whole bench samples. */
 async function largestOnly(head: ChainHead): Promise<void> {
   const api = await startFilledApi(head, true);
@@ -768,9 +771,7 @@ async function largestOnly(head: ChainHead): Promise<void> {
   await client.connect();
   try {
     await client.query('analyze');
-    const wide = (
-      await client.query<{ source: string }>("select source from messages where direction = 'out' group by source order by count(*) desc limit 1")
-    ).rows[0]!.source;
+    const wide = await wideSender(client);
     const deep = (
       await client.query<{ account: string }>('select account from transactions where account <> $1 group by account order by count(*) desc limit 1', [wide])
     ).rows[0]!.account;

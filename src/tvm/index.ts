@@ -2,6 +2,7 @@ export * from './messages';
 export { type BuiltMessage, closeTvm, configureTvm, DEFAULT_GET_METHOD_GAS, DEFAULT_TVM_IDLE_TIMEOUT_MS, tvmPool, TvmPool, type TvmPoolOptions } from './pool';
 export { parseStackCell, serializeStackCell, type StackParseOptions } from './stackCell';
 export { createEmulator } from './emulator';
+export { fullCollection } from './fullCollection';
 export * from './externalMessages';
 export * from './libraryRefs';
 export * from './messageTasks';

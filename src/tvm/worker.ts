@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 import { Address, Cell, Dictionary, loadAccount } from '@ton/core';
 // The emulator module alone: @ton/sandbox's index also loads the Blockchain, its UI and their
@@ -20,6 +18,7 @@ import { ApiError, ValidationError } from '../errors';
 import { createEmulator, emulatorMemoryBytes } from './emulator';
 import { parseStackCell } from './stackCell';
 import { configTextOf } from './sharedConfig';
+import { fullCollection } from './fullCollection';
 import type {
   DeadlinedTask,
   ExternalMessageTask,
@@ -260,18 +259,9 @@ const MAX_EMULATOR_MEMORY_BYTES = 64 * 1024 * 1024;
  * V8's full collection. A dropped instance's memory is unmapped only when a full collection finds
  * it unreachable, and this thread's JavaScript heap stays small, so none may come for minutes
  * (measured: a dropped 260 MB instance still resident after 10 more tasks; unmapped within a
- * second of a collection). `--expose-gc` set from here applies to contexts made after it, so the
- * function is taken from a new one; undefined if this V8 refuses the flag.
+ * second of a collection).
  */
-const collectGarbage: (() => void) | undefined = (() => {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
-})();
+const collectGarbage = fullCollection();
 
 /** Drops the thread's emulator; its memory is given back once the task has returned. */
 function dropEmulator(): void {

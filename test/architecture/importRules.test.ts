@@ -30,13 +30,16 @@ function writeTree(files: Record<string, string>): string {
 }
 
 /** dependency-cruiser's start is slow on a busy machine: the tests allow it two minutes. */
+function cruiseIn(dir: string): Violation[] {
+  const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);
+  return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
 function cruise(files: Record<string, string>): Violation[] {
   const dir = writeTree(files);
   try {
-    const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd: dir, encoding: 'utf8' });
-    if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);
-    const result = JSON.parse(run.stdout) as { summary: { violations: Violation[] } };
-    return result.summary.violations;
+    return cruiseIn(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -57,9 +60,7 @@ const GOOD: Record<string, string> = {
 
 describe('the import rules (.dependency-cruiser.cjs)', () => {
   it("holds for the project's own src/ (what `npm run lint` checks, here in `npm test` too)", () => {
-    const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-    if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);
-    const violations = (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+    const violations = cruiseIn(ROOT);
     expect(violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   }, 120_000);
 

@@ -6,11 +6,11 @@
  */
 import { Address } from '@ton/core';
 import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { useNativeCellHashing } from '../../cells';
+import { fullCollection } from '../../tvm';
 import { LocalnetControls } from '../controls';
 import { describeLocalnet, startLocalnet, type Localnet } from '../index';
 import { ControlRefusedError } from '../ledger/errors';
@@ -110,21 +110,6 @@ async function main(): Promise<void> {
 
 function heapMb(): number {
   return Math.round(getHeapStatistics().used_heap_size / 1048576);
-}
-
-/**
- * V8's full (compacting) collection for this thread, without `--expose-gc` on the command line (as
- * the TVM threads get theirs, src/tvm/worker.ts): the flag set from here applies to contexts made
- * after it, so the function is taken from a new one. Undefined if this V8 refuses the flag.
- */
-function fullCollection(): (() => void) | undefined {
-  try {
-    setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function collectNow(): StartCollection | null {
