@@ -547,7 +547,8 @@ export class Indexer extends EventEmitter {
       const started = performance.now();
       // Table names from the fixed list, never from input.
       for (const table of STATISTICS_GROUPS[group]) await this.store.pool.query(`analyze ${table}`);
-      this.statistics.analyzed(group, written);
+      const { rows } = await this.store.pool.query<{ relname: string; reltuples: number }>(BASELINE_SQL, [[STATISTICS_GROUPS[group][0]]]);
+      this.statistics.analyzed(group, written, rows[0]?.reltuples ?? 0);
       indexMetrics.analyzes.inc({ group });
       this.logger.info({ group, tables: STATISTICS_GROUPS[group], ms: Math.round(performance.now() - started) }, 'index: tables analyzed');
     }

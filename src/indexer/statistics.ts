@@ -75,10 +75,16 @@ export class StatisticsSchedule {
     });
   }
 
-  /** `group` was analyzed with `rows` of it written since it was last: those count as analyzed. */
-  analyzed(group: StatisticsGroup, rowsWrittenBefore: number): void {
+  /**
+   * `group` was analyzed: `rowsWrittenBefore` of the rows counted since its last ANALYZE were in
+   * before this one began (the rest came during it and count towards the next), and its first
+   * table now holds `rowsNow` rows by the statistics the ANALYZE wrote (pg_class.reltuples: the
+   * database's count, which also knows rows this process did not write, e.g. an index filled
+   * before it started).
+   */
+  analyzed(group: StatisticsGroup, rowsWrittenBefore: number, rowsNow: number): void {
     this.neverAnalyzed.delete(group);
-    this.analyzedRows.set(group, this.analyzedRows.get(group)! + rowsWrittenBefore);
+    this.analyzedRows.set(group, Math.max(0, rowsNow));
     this.written.set(group, this.written.get(group)! - rowsWrittenBefore);
   }
 

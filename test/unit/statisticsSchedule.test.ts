@@ -8,14 +8,14 @@ describe('when the index analyzes its tables', () => {
   it('analyzes a never-analyzed group at once, then after MIN_ROWS, then each time it grew GROWTH times', () => {
     const schedule = new StatisticsSchedule({ transactions: null, blocks: 0, messages: 0, account_states: 0, traces: 0 });
     expect(schedule.due()).toEqual(['transactions']);
-    schedule.analyzed('transactions', 0);
+    schedule.analyzed('transactions', 0, 0);
     expect(schedule.due()).toEqual([]);
 
     schedule.add(rows({ transactions: MIN_ROWS - 1 }));
     expect(schedule.due()).toEqual([]);
     schedule.add(rows({ transactions: 1 }));
     expect(schedule.due()).toEqual(['transactions']);
-    schedule.analyzed('transactions', MIN_ROWS);
+    schedule.analyzed('transactions', MIN_ROWS, MIN_ROWS);
 
     // MIN_ROWS analyzed: the next at GROWTH x that, i.e. (GROWTH - 1) x MIN_ROWS more.
     schedule.add(rows({ transactions: (GROWTH - 1) * MIN_ROWS - 1 }));
@@ -30,13 +30,24 @@ describe('when the index analyzes its tables', () => {
     expect(schedule.due()).toEqual(['messages']);
     const written = schedule.writtenSince('messages');
     schedule.add(rows({ messages: 700 })); // committed during the ANALYZE
-    schedule.analyzed('messages', written);
+    schedule.analyzed('messages', written, written);
     expect(schedule.writtenSince('messages')).toBe(700);
     // 5 000 analyzed: due again at 20 000 in all.
     schedule.add(rows({ messages: 15_000 - 700 - 1 }));
     expect(schedule.due()).toEqual([]);
     schedule.add(rows({ messages: 1 }));
     expect(schedule.due()).toEqual(['messages']);
+  });
+
+  it("takes the table's size from the ANALYZE: a large table never analyzed waits for its growth after the first", () => {
+    // An index filled before the schedule existed: 2 000 000 rows, reltuples -1.
+    const schedule = new StatisticsSchedule(baselineOf([{ relname: 'messages', reltuples: -1 }]));
+    expect(schedule.due()).toContain('messages');
+    schedule.analyzed('messages', 0, 2_000_000);
+    schedule.add(rows({ messages: 5_999_999 }));
+    expect(schedule.due()).not.toContain('messages');
+    schedule.add(rows({ messages: 1 }));
+    expect(schedule.due()).toContain('messages');
   });
 
   it("starts from the database's row counts: a large analyzed table waits for its growth", () => {
