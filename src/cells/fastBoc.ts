@@ -56,6 +56,10 @@ function tryDecode(source: Buffer): Cell[] | null {
   const rootCount = read(size);
   read(size); // absent
   const totalSize = read(offsetBytes);
+  // Every cell takes at least its two descriptor bytes: a header that claims more cells than its
+  // data could hold is refused here, before the per-cell arrays below are sized by it (a 21-byte
+  // BoC claiming 16 million cells made 400 MB of them).
+  if (cellCount * 2 > totalSize || rootCount > cellCount) return null;
   if (at + rootCount * size > boc.length) return null;
   const roots: number[] = [];
   for (let i = 0; i < rootCount; i++) roots.push(read(size));

@@ -21,6 +21,20 @@ function sampleTree(): Cell {
 }
 
 describe('decodeBocFast', () => {
+  it('refuses a header that claims more cells than its data holds, as @ton/core does, without sizing anything by the claim', () => {
+    // Magic; 3-byte refs, 1-byte offsets; 16 777 215 cells, 1 root, 2 bytes of data: 21 bytes.
+    const boc = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x03, 0x01, 0xff, 0xff, 0xff, 0, 0, 1, 0, 0, 0, 0x02, 0, 0, 0, 0x00, 0x00]);
+    expect(() => Cell.fromBoc(boc)).toThrow();
+    const before = process.memoryUsage().arrayBuffers;
+    expect(() => decodeBocFast(boc)).toThrow();
+    // Per-cell arrays sized by the claim were ~400 MB; nothing of the kind may be made.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
+    // 4-byte refs: 4 294 967 295 cells claimed.
+    const huge = Buffer.from([0xb5, 0xee, 0x9c, 0x72, 0x04, 0x01, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0x00, 0x00]);
+    expect(() => decodeBocFast(huge)).toThrow();
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
+  });
+
   it('decodes what @ton/core decodes, with and without index and CRC-32C, several roots, exotic cells', () => {
     const a = sampleTree();
     const b = sampleTree();
