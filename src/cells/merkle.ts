@@ -1,11 +1,39 @@
 import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
+import { leanBitString, leanOrdinaryCell, leanPrunedCell } from './leanCell';
+import { fastPaddedBits } from './nativeHashing';
 
-/** A pruned branch (exotic type 1) standing for a level-0 `cell` inside a depth-1 Merkle proof. */
+/** Bytes of a level-1 pruned branch's data: type 1, level mask 1, the hash (32) and the depth (2). */
+const PRUNED_BYTES = 36;
+
+/**
+ * A pruned branch (exotic type 1) standing for a level-0 `cell` inside a depth-1 Merkle proof.
+ * Built as the byte-level decoder builds one (leanCell.ts: the same hashes, depths, bits and
+ * parses as @ton/core's), not through a Builder and @ton/core's exotic constructor, which parses
+ * it back into BigInts and level masks: a block's state update holds one per untouched sibling of
+ * every changed path, and at 50 transfers a second that constructor was ~5 % of the local chain's
+ * thread (its `wonderCalculator`, --cpu-prof of the live bench).
+ */
 export function prunedBranch(cell: Cell): Cell {
   if (cell.level() !== 0) {
     throw new Error('only level-0 cells can be pruned at Merkle depth 1');
   }
-  return beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(cell.hash(0)).storeUint(cell.depth(0), 16).endCell({ exotic: true });
+  // One buffer: the branch's data, then the slot its own (level-1) hash is written to.
+  const data = Buffer.allocUnsafe(PRUNED_BYTES + 32);
+  data[0] = 1;
+  data[1] = 1;
+  cell.hash(0).copy(data, 2);
+  data.writeUInt16BE(cell.depth(0), 34);
+  return leanPrunedCell(data, 0, leanBitString(data, 0, PRUNED_BYTES * 8), 0, data, PRUNED_BYTES)!;
+}
+
+/**
+ * An ordinary cell with `bits` and `refs` (the copy of a proof's open cell over its pruned
+ * children), as leanCell.ts builds it: @ton/core's constructor computes the same level hashes
+ * through its own reader and closures.
+ */
+function ordinaryCopy(bits: Cell['bits'], refs: Cell[]): Cell {
+  const length = bits.length;
+  return leanOrdinaryCell(fastPaddedBits(bits), 0, Math.floor(length / 8) + Math.ceil(length / 8), bits, refs);
 }
 
 /** Which cells of a tree a proof reveals. */
@@ -40,7 +68,7 @@ export function pruneTree(root: Cell, keep: KeepSet, pruned: Map<Cell, Cell> = n
     if (cached) return cached;
     const refs = cell.refs.map(visit);
     const same = refs.every((r, i) => r === cell.refs[i]);
-    const copy = same ? cell : new Cell({ exotic: cell.isExotic, bits: cell.bits, refs });
+    const copy = same ? cell : cell.isExotic ? new Cell({ exotic: true, bits: cell.bits, refs }) : ordinaryCopy(cell.bits, refs);
     memo.set(cell, copy);
     return copy;
   };

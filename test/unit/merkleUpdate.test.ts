@@ -1,5 +1,5 @@
 import { beginCell, Cell, CellType, Dictionary } from '@ton/core';
-import { merkleUpdate, serializeBoc } from '../../src/cells';
+import { merkleUpdate, prunedBranch, serializeBoc } from '../../src/cells';
 
 /** Every cell of a tree that is not a pruned branch, by level-0 hash (hex). */
 function revealed(root: Cell): Set<string> {
@@ -59,5 +59,46 @@ describe('merkleUpdate (a block state update with the diff)', () => {
     const same = merkleUpdate(oldRoot, oldRoot);
     expect(revealed(same.refs[0]!).size).toBe(1);
     expect(revealed(same.refs[1]!).size).toBe(1);
+  });
+
+  it("builds every cell as @ton/core's constructors do (pruned branches and the copies above them: hashes, depths, levels at every level)", () => {
+    // The same tree rebuilt by @ton/core alone, cell by cell from the bits and refs.
+    const rebuilt = new Map<Cell, Cell>();
+    const rebuild = (cell: Cell): Cell => {
+      let copy = rebuilt.get(cell);
+      if (!copy) {
+        copy = new Cell({ exotic: cell.isExotic, bits: cell.bits, refs: cell.refs.map(rebuild) });
+        rebuilt.set(cell, copy);
+      }
+      return copy;
+    };
+    let pruned = 0;
+    for (const [ours, core] of [[update, rebuild(update)]] as const) {
+      const stack: [Cell, Cell][] = [[ours, core]];
+      while (stack.length > 0) {
+        const [a, b] = stack.pop()!;
+        expect(a.type).toBe(b.type);
+        expect(a.level()).toBe(b.level());
+        expect(a.mask.value).toBe(b.mask.value);
+        for (let level = 0; level <= 3; level++) {
+          expect(a.hash(level).toString('hex')).toBe(b.hash(level).toString('hex'));
+          expect(a.depth(level)).toBe(b.depth(level));
+        }
+        if (a.type === CellType.PrunedBranch) {
+          pruned++;
+          expect(a.beginParse(true).loadUint(8)).toBe(1);
+          expect(() => a.beginParse()).toThrow();
+        }
+        a.refs.forEach((ref, i) => stack.push([ref, b.refs[i]!]));
+      }
+    }
+    expect(pruned).toBeGreaterThan(10);
+    // A pruned branch alone, against one @ton/core builds from the same fields.
+    const cell = newRoot.refs[0]!;
+    const core = beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(cell.hash(0)).storeUint(cell.depth(0), 16).endCell({ exotic: true });
+    const ours = prunedBranch(cell);
+    for (let level = 0; level <= 3; level++) expect(ours.hash(level).equals(core.hash(level))).toBe(true);
+    expect(ours.bits.equals(core.bits)).toBe(true);
+    expect(serializeBoc([ours]).equals(serializeBoc([core]))).toBe(true);
   });
 });
