@@ -1,5 +1,6 @@
 import { BitBuilder, BitString, Cell } from '@ton/core';
 // The leaf module, not the cells index: the index's BoC file imports this one.
+import { bitStringFields } from './bitRead';
 import { CRC32C_START, crc32cFinish, crc32cUpdate } from './crc32c';
 
 /**
@@ -303,10 +304,22 @@ export class CellNodes {
  */
 export function paddedCellData(bits: BitString, completionTag: boolean): Buffer {
   const length = bits.length;
-  if (length % 8 === 0) {
-    // Whole bytes need no completion: the bits are the bytes.
-    const aligned = bits.subbuffer(0, length);
-    if (aligned) return aligned;
+  const { _data: data, _offset: offset } = bitStringFields(bits);
+  if (offset % 8 === 0 && Buffer.isBuffer(data)) {
+    // Bits on a byte boundary (every cell @ton/core or our decoder builds): whole bytes are the
+    // bytes; a partial last byte is completed here. A cell decoded from a BoC holds the completion
+    // tag already in its source, so its bytes are a view, as for whole bytes (bits never change).
+    const start = offset / 8;
+    const byteLength = Math.ceil(length / 8);
+    const tail = length % 8;
+    if (tail === 0) return data.subarray(start, start + byteLength);
+    const last = data[start + byteLength - 1]!;
+    const completed = (last & ((0xff << (8 - tail)) & 0xff)) | (completionTag ? 0x80 >> tail : 0);
+    if (completed === last) return data.subarray(start, start + byteLength);
+    const out = Buffer.allocUnsafe(byteLength);
+    data.copy(out, 0, start, start + byteLength);
+    out[byteLength - 1] = completed;
+    return out;
   }
   const byteLength = Math.ceil(length / 8);
   const builder = new BitBuilder(byteLength * 8);
