@@ -169,7 +169,10 @@ export function coolBlock(block: SealedBlock): void {
   if (coldBlocks.has(block)) return;
   coldBlocks.add(block);
   Object.defineProperty(block, 'root', { get: () => decoded(block).root, enumerable: true, configurable: true });
-  for (const tx of block.transactions) coolTransaction(block, tx);
+  for (const tx of block.transactions) {
+    if (tx instanceof BlockTransaction) tx.cool(block);
+    else coolTransaction(block, tx);
+  }
 }
 
 const coldBlocks = new WeakSet<SealedBlock>();
@@ -178,15 +181,53 @@ export function isCold(block: SealedBlock): boolean {
   return coldBlocks.has(block);
 }
 
+/** A cold block's transaction cell, decoded from its BoC (through the bounded cache). */
+function coldCell(block: SealedBlock, hash: Buffer): Cell {
+  const cell = decoded(block).txCells.get(hash.toString('latin1'));
+  if (!cell) throw new Error(`block ${block.id.workchain}:${block.id.seqno} has no transaction ${hash.toString('hex')}`);
+  return cell;
+}
+
+/** A transaction record not made by BlockTransaction (none in the chain's own code): a getter of its own. */
 function coolTransaction(block: SealedBlock, tx: SealedTransaction): void {
-  const key = tx.hash.toString('latin1');
-  Object.defineProperty(tx, 'cell', {
-    get: () => {
-      const cell = decoded(block).txCells.get(key);
-      if (!cell) throw new Error(`block ${block.id.workchain}:${block.id.seqno} has no transaction ${tx.hash.toString('hex')}`);
-      return cell;
-    },
-    enumerable: true,
-    configurable: true,
-  });
+  Object.defineProperty(tx, 'cell', { get: () => coldCell(block, tx.hash), enumerable: true, configurable: true });
+}
+
+/**
+ * One transaction of a sealed block, as the store indexes it (store.ts's StoredTransaction). Its
+ * `cell` is the cell while the block is recent and is decoded from the block's BoC once the block
+ * is cold, by a getter on the prototype: the chain keeps one such record per transaction it ever
+ * sealed (120 843 on the index bench's chain), and a getter defined per record cost each a closure,
+ * its context, an accessor pair and a key string, and turned it into a dictionary-mode object (its
+ * property store ~350 bytes): ~600 000 heap objects the collector walked (docs/benchmarks.md, "The
+ * index", the live section's heap snapshot).
+ */
+export class BlockTransaction {
+  private hot: Cell | null;
+  private owner: SealedBlock | null = null;
+
+  constructor(
+    readonly workchain: number,
+    readonly address: Buffer,
+    readonly lt: bigint,
+    readonly hash: Buffer,
+    cell: Cell | null,
+    readonly prevLt: bigint,
+    readonly prevHash: Buffer,
+    readonly block: BlockId,
+  ) {
+    this.hot = cell;
+  }
+
+  get cell(): Cell {
+    if (this.hot) return this.hot;
+    if (!this.owner) throw new Error(`transaction ${this.hash.toString('hex')} has no cell and no block`);
+    return coldCell(this.owner, this.hash);
+  }
+
+  /** Its block turned cold: the cell is read from the block's BoC from now on. */
+  cool(owner: SealedBlock): void {
+    this.owner = owner;
+    this.hot = null;
+  }
 }

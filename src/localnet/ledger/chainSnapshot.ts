@@ -2,7 +2,7 @@
 import { Cell, loadTransaction } from '@ton/core';
 import { decodeBocFast } from '../../cells';
 import { loadBlockInfo } from '../../tlb';
-import { BlockMeta, collectTransactionCells, coolBlock } from './blockBytes';
+import { BlockMeta, BlockTransaction, collectTransactionCells, coolBlock } from './blockBytes';
 import { BASECHAIN, BlockId, FULL_SHARD, MASTERCHAIN, shardOfIdent } from './ids';
 import { BlockStore, StoredBlock, StoredTransaction } from './store';
 import type { LiveChain } from './liveChain';
@@ -79,7 +79,8 @@ export function restoredBlock(saved: SavedBlock, signature: Buffer | null): Stor
     keyBlock: meta.keyBlock,
     prevKeyBlockSeqno: meta.prevKeyBlockSeqno,
     state: saved.state,
-    transactions: meta.transactions.map((t) => ({ workchain: id.workchain, address: t.address, lt: t.lt, hash: t.hash, cell: NOT_DECODED, prevLt: t.prevLt, prevHash: t.prevHash, block: id })),
+    // Cold at once (coolBlock below): no cell until a query reads it from the BoC.
+    transactions: meta.transactions.map((t) => new BlockTransaction(id.workchain, t.address, t.lt, t.hash, null, t.prevLt, t.prevHash, id)),
     masterchainSeqno: id.seqno,
     shardTops: [],
     signature,
@@ -104,16 +105,18 @@ function restoredFromCells(saved: SavedBlock, root: Cell, signature: Buffer | nu
   const transactions: StoredTransaction[] = [];
   collectTransactionCells(root, (cell) => {
     const tx = loadTransaction(cell.beginParse());
-    transactions.push({
-      workchain,
-      address: Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
-      lt: tx.lt,
-      hash: cell.hash(),
-      cell,
-      prevLt: tx.prevTransactionLt,
-      prevHash: Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
-      block: id,
-    });
+    transactions.push(
+      new BlockTransaction(
+        workchain,
+        Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
+        tx.lt,
+        cell.hash(),
+        cell,
+        tx.prevTransactionLt,
+        Buffer.from(tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
+        id,
+      ),
+    );
   });
   return {
     id,

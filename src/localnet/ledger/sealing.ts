@@ -23,6 +23,7 @@ import { MasterchainHistory } from './history';
 import { accountPrefix, BASECHAIN, BlockId, extBlkRef, FULL_SHARD, MASTERCHAIN, shardContains } from './ids';
 import { buildMessageDescriptors, MessageDescriptors } from './messages';
 import { ExecutedTransaction } from './sandboxAdapter';
+import { BlockTransaction } from './blockBytes';
 import { BlockStore, StoredBlock, StoredTransaction } from './store';
 import { LocalValidator } from './validator';
 
@@ -279,16 +280,7 @@ export function mcStateExtra(
 }
 
 function storedTx(t: ExecutedTransaction, block: BlockId): StoredTransaction {
-  return {
-    workchain: t.workchain,
-    address: t.address,
-    lt: t.lt,
-    hash: t.hash,
-    cell: t.cell,
-    prevLt: t.prevLt,
-    prevHash: t.prevHash,
-    block,
-  };
+  return new BlockTransaction(t.workchain, t.address, t.lt, t.hash, t.cell, t.prevLt, t.prevHash, block);
 }
 
 /** `total_balance` of a ShardStateUnsplit (in its second-level cell). */
