@@ -10,6 +10,7 @@ import {
   type SteppedWork,
 } from './bocWriter';
 import { KeepSet } from './merkle';
+import { PRUNED_DATA_BYTES, writePrunedData } from './leanCell';
 
 /**
  * The local chain's BoCs (lite-server answers, blocks, states, snapshots) are written by the
@@ -171,12 +172,9 @@ function prunedNode(cell: Cell, nodes: Map<string, BocNode>): BocNode {
   const key = 'p' + hash.toString('latin1');
   const known = nodes.get(key);
   if (known) return known;
-  const data = Buffer.alloc(36);
-  data[0] = 1;
-  data[1] = 1;
-  hash.copy(data, 2);
-  data.writeUInt16BE(cell.depth(0), 34);
-  const node: BocNode = { key, data, bitLength: 288, refs: [], exotic: true, mask: 1 };
+  const data = Buffer.alloc(PRUNED_DATA_BYTES);
+  writePrunedData(cell, data);
+  const node: BocNode = { key, data, bitLength: PRUNED_DATA_BYTES * 8, refs: [], exotic: true, mask: 1 };
   nodes.set(key, node);
   return node;
 }

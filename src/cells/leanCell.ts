@@ -1,5 +1,5 @@
 import { BitReader, BitString, Cell, CellType, Slice } from '@ton/core';
-import { nativeSha256, sha256Latin1 } from './nativeHashing';
+import { fastPaddedBits, nativeSha256, sha256Latin1 } from './nativeHashing';
 
 interface LevelMaskModule {
   LevelMask: new (mask?: number) => Cell['mask'];
@@ -287,4 +287,21 @@ export function leanPrunedCell(source: Buffer, start: number, bits: BitString, r
   source.copy(REPR, 2, start, start + 36);
   slab.write(sha256Latin1(REPR_VIEWS[38]!), slot, 32, 'latin1');
   return new LeanPrunedCell(bits, source, start, slab, slot) as unknown as Cell;
+}
+
+/** An ordinary cell of `bits` and `refs` (a builder's, a proof's copy), hashed as @ton/core hashes it; `refs` must not change after. */
+export function leanCellOf(bits: BitString, refs: Cell[]): Cell {
+  const length = bits.length;
+  return leanOrdinaryCell(fastPaddedBits(bits), 0, Math.floor(length / 8) + Math.ceil(length / 8), bits, refs);
+}
+
+/** Bytes of a level-1 pruned branch's data: type 1, level mask 1, the pruned cell's hash (32) and depth (2). */
+export const PRUNED_DATA_BYTES = 36;
+
+/** Writes the data of the level-1 pruned branch standing for level-0 `cell` into `target` from byte 0. */
+export function writePrunedData(cell: Cell, target: Buffer): void {
+  target[0] = 1;
+  target[1] = 1;
+  cell.hash(0).copy(target, 2);
+  target.writeUInt16BE(cell.depth(0), 34);
 }

@@ -1,9 +1,5 @@
 import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
-import { leanBitString, leanOrdinaryCell, leanPrunedCell } from './leanCell';
-import { fastPaddedBits } from './nativeHashing';
-
-/** Bytes of a level-1 pruned branch's data: type 1, level mask 1, the hash (32) and the depth (2). */
-const PRUNED_BYTES = 36;
+import { leanBitString, leanCellOf, leanPrunedCell, PRUNED_DATA_BYTES, writePrunedData } from './leanCell';
 
 /**
  * A pruned branch (exotic type 1) standing for a level-0 `cell` inside a depth-1 Merkle proof.
@@ -18,22 +14,9 @@ export function prunedBranch(cell: Cell): Cell {
     throw new Error('only level-0 cells can be pruned at Merkle depth 1');
   }
   // One buffer: the branch's data, then the slot its own (level-1) hash is written to.
-  const data = Buffer.allocUnsafe(PRUNED_BYTES + 32);
-  data[0] = 1;
-  data[1] = 1;
-  cell.hash(0).copy(data, 2);
-  data.writeUInt16BE(cell.depth(0), 34);
-  return leanPrunedCell(data, 0, leanBitString(data, 0, PRUNED_BYTES * 8), 0, data, PRUNED_BYTES)!;
-}
-
-/**
- * An ordinary cell with `bits` and `refs` (the copy of a proof's open cell over its pruned
- * children), as leanCell.ts builds it: @ton/core's constructor computes the same level hashes
- * through its own reader and closures.
- */
-function ordinaryCopy(bits: Cell['bits'], refs: Cell[]): Cell {
-  const length = bits.length;
-  return leanOrdinaryCell(fastPaddedBits(bits), 0, Math.floor(length / 8) + Math.ceil(length / 8), bits, refs);
+  const data = Buffer.allocUnsafe(PRUNED_DATA_BYTES + 32);
+  writePrunedData(cell, data);
+  return leanPrunedCell(data, 0, leanBitString(data, 0, PRUNED_DATA_BYTES * 8), 0, data, PRUNED_DATA_BYTES)!;
 }
 
 /** Which cells of a tree a proof reveals. */
@@ -68,7 +51,7 @@ export function pruneTree(root: Cell, keep: KeepSet, pruned: Map<Cell, Cell> = n
     if (cached) return cached;
     const refs = cell.refs.map(visit);
     const same = refs.every((r, i) => r === cell.refs[i]);
-    const copy = same ? cell : cell.isExotic ? new Cell({ exotic: true, bits: cell.bits, refs }) : ordinaryCopy(cell.bits, refs);
+    const copy = same ? cell : cell.isExotic ? new Cell({ exotic: true, bits: cell.bits, refs }) : leanCellOf(cell.bits, refs);
     memo.set(cell, copy);
     return copy;
   };

@@ -1,7 +1,6 @@
 import { Builder, type Cell } from '@ton/core';
 import { coreDeserializeBoc, decodeBocFast, serialization } from './fastBoc';
-import { leanBitString, leanOrdinaryCell } from './leanCell';
-import { fastPaddedBits } from './nativeHashing';
+import { leanBitString, leanCellOf } from './leanCell';
 
 /**
  * `useLeanCells()` makes @ton/core build lean cells (leanCell.ts) in this thread: `Cell.fromBoc`
@@ -28,7 +27,7 @@ function leanEndCell(this: Builder, opts?: { exotic?: boolean }): Cell {
   // The builder's own buffer, as @ton/core's BitBuilder.build() keeps it (bits past `length` are never read).
   const bits = leanBitString(bitBuilder._buffer, 0, length);
   // The refs copied: the builder may go on storing after endCell (@ton/core copies them too).
-  return leanOrdinaryCell(fastPaddedBits(bits), 0, Math.floor(length / 8) + Math.ceil(length / 8), bits, refs.length === 0 ? [] : [...refs]);
+  return leanCellOf(bits, refs.length === 0 ? [] : [...refs]);
 }
 
 /** The members replaced are @ton/core 0.63's (package.json pins it); another version keeps its own. */
