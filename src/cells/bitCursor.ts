@@ -22,8 +22,11 @@ export class BitCursor {
   private readonly end: number;
   private readonly start: number;
   private refIndex = 0;
+  /** The cell's refs, asked once (a lean cell makes its refs array when asked). */
+  private readonly refs: readonly Cell[];
 
-  constructor(private readonly cell: Cell) {
+  constructor(cell: Cell) {
+    this.refs = cell.refs;
     const bits = bitStringFields(cell.bits);
     this.data = bits._data;
     this.start = bits._offset;
@@ -46,7 +49,7 @@ export class BitCursor {
   }
 
   get remainingRefs(): number {
-    return this.cell.refs.length - this.refIndex;
+    return this.refs.length - this.refIndex;
   }
 
   private need(bits: number): void {
@@ -107,7 +110,7 @@ export class BitCursor {
   }
 
   ref(): Cell {
-    const ref = this.cell.refs[this.refIndex];
+    const ref = this.refs[this.refIndex];
     if (!ref) throw new CursorError('read of a ref past the cell\'s refs');
     this.refIndex++;
     return ref;

@@ -83,9 +83,10 @@ export class BocNodeCache {
           continue;
         }
         let missing = false;
-        for (let j = cell.refs.length - 1; j >= 0; j--) {
-          if (!this.byCell.has(cell.refs[j])) {
-            stack.push(cell.refs[j]);
+        const refs = cell.refs;
+        for (let j = refs.length - 1; j >= 0; j--) {
+          if (!this.byCell.has(refs[j])) {
+            stack.push(refs[j]);
             missing = true;
           }
         }

@@ -1,4 +1,5 @@
 import { BitReader, BitString, Cell, CellType, Slice } from '@ton/core';
+import { bitStringFields } from './bitRead';
 import { fastPaddedBits, nativeSha256, sha256Latin1 } from './nativeHashing';
 
 interface LevelMaskModule {
@@ -23,8 +24,9 @@ const NO_REFS: Cell[] = Object.freeze([] as Cell[]) as Cell[];
  * BitString, a seventh closure; a saved chain's states are about a million such cells, which the
  * chain's thread keeps for as long as it runs: most of its heap, and what its collector walks at
  * every full collection. Here the methods live on the prototype (chained to Cell.prototype, so
- * `instanceof Cell` and Cell's own methods hold), a level-0 cell keeps its one hash and depth as
- * they are, and the fields sit inside the object.
+ * `instanceof Cell` and Cell's own methods hold) and the fields sit inside the object. This class
+ * holds the cells that have a level (above a pruned branch: a block's state update, a proof's
+ * copies), with a hash and depth per level; a level-0 cell is a CompactCell (below).
  */
 class LeanCell {
   readonly type = CellType.Ordinary;
@@ -67,23 +69,72 @@ class LeanCell {
 }
 
 /**
- * A level-0 cell decoded from a BoC whose hash sits in the BoC's one slab of hashes (32 bytes at
- * `slot`) until asked: most cells of a block (dictionary forks, the state update's paths) are
- * hashed only by their parent, which copies the hash from the slab, so no buffer view per cell.
+ * A level-0 ordinary cell in one heap object: its bits as the buffer, first bit and length they
+ * are read from (the BoC it was decoded from, or its builder's buffer), its refs in four fields,
+ * its depth, and its hash as 32 bytes of a buffer (a decoded BoC's one slab of hashes, or a buffer
+ * of its own). `bits` and `refs` are made when asked, as small short-lived objects. The local
+ * chain's thread keeps every state it has sealed: ~1.2 million cells for the index bench's chain,
+ * which as a cell with a BitString, a refs array and its elements were ~4.7 million of the ~9.5
+ * million objects its collector marks at every full collection (a heap snapshot), the pause that
+ * decided the index's live p99 (docs/benchmarks.md, "The index").
  */
-class SlabCell extends LeanCell {
-  private viewed: Buffer | null = null;
+class CompactCell {
+  constructor(
+    private readonly data: Buffer,
+    private readonly bitStart: number,
+    private readonly bitLength: number,
+    private readonly r0: Cell | undefined,
+    private readonly r1: Cell | undefined,
+    private readonly r2: Cell | undefined,
+    private readonly r3: Cell | undefined,
+    private readonly refCount: number,
+    private readonly cellDepth: number,
+    private readonly hashSource: Buffer,
+    private readonly hashAt: number,
+  ) {}
 
-  constructor(bits: BitString, refs: Cell[], depth: number, private readonly slab: Buffer, private readonly slot: number) {
-    super(bits, refs, LEVEL_MASKS[0]!, slab, depth);
+  get bits(): BitString {
+    return new LeanBitString(this.bitLength, this.data, this.bitStart) as unknown as BitString;
   }
 
-  override hash(): Buffer {
-    return (this.viewed ??= this.slab.subarray(this.slot, this.slot + 32));
+  get refs(): Cell[] {
+    switch (this.refCount) {
+      case 0:
+        return NO_REFS;
+      case 1:
+        return [this.r0!];
+      case 2:
+        return [this.r0!, this.r1!];
+      case 3:
+        return [this.r0!, this.r1!, this.r2!];
+      default:
+        return [this.r0!, this.r1!, this.r2!, this.r3!];
+    }
   }
 
-  override copyHash(_level: number, target: Buffer, at: number): void {
-    this.slab.copy(target, at, this.slot, this.slot + 32);
+  hash(): Buffer {
+    const source = this.hashSource;
+    return this.hashAt === 0 && source.length === 32 ? source : source.subarray(this.hashAt, this.hashAt + 32);
+  }
+
+  copyHash(_level: number, target: Buffer, at: number): void {
+    this.hashSource.copy(target, at, this.hashAt, this.hashAt + 32);
+  }
+
+  depth(): number {
+    return this.cellDepth;
+  }
+
+  level(): number {
+    return 0;
+  }
+
+  equals(other: Cell): boolean {
+    return this.hash().equals(other.hash());
+  }
+
+  beginParse(): Slice {
+    return new Slice(new BitReader(this.bits), this.refs);
   }
 }
 
@@ -155,6 +206,11 @@ function inspectAsString(this: { toString(): string }): string {
 }
 
 Object.setPrototypeOf(LeanCell.prototype, Cell.prototype);
+Object.setPrototypeOf(CompactCell.prototype, Cell.prototype);
+// The fields every compact cell shares, on its prototype (not one slot each).
+Object.defineProperty(CompactCell.prototype, 'type', { value: CellType.Ordinary });
+Object.defineProperty(CompactCell.prototype, 'mask', { value: LEVEL_MASKS[0] });
+Object.defineProperty(CompactCell.prototype, INSPECT, { value: inspectAsString });
 Object.setPrototypeOf(LeanPrunedCell.prototype, Cell.prototype);
 Object.setPrototypeOf(LeanBitString.prototype, BitString.prototype);
 Object.defineProperty(LeanCell.prototype, INSPECT, { value: inspectAsString });
@@ -182,7 +238,7 @@ let reprDepth = 0;
 
 /** Copies `cell`'s hash at `level` into `target` at `at` (a hash still in its BoC's slab is copied from there, no buffer made). */
 function copyHash(cell: Cell, level: number, target: Buffer, at: number): void {
-  if (cell instanceof LeanCell || cell instanceof LeanPrunedCell) cell.copyHash(level, target, at);
+  if (cell instanceof CompactCell || cell instanceof LeanCell || cell instanceof LeanPrunedCell) cell.copyHash(level, target, at);
   else cell.hash(level).copy(target, at);
 }
 
@@ -233,8 +289,9 @@ function reprHash(length: number): Buffer {
  * asked, a representation through a BitBuilder and four frozen copies (with the collector after
  * them, most of decoding a block: --cpu-prof of the index), and its cell is ~2x the heap of a
  * lean one. Its data bytes padded with the completion tag are `body`'s from `start` (ceil(d2 / 2)
- * of them), `d2` its second descriptor byte (the data length), `refs` kept as given (the caller
- * must not change it after). A level-0 cell's hash is written into `slab` at `slot` when given
+ * of them), `d2` its second descriptor byte (the data length); a cell with a level keeps `refs`
+ * as given (the caller must not change it after), a level-0 one copies them into its fields. `bits`
+ * must not change after. A level-0 cell's hash is written into `slab` at `slot` when given
  * (one buffer for a whole BoC, as its bits are views of the BoC itself) instead of a buffer of its
  * own. A cell above a pruned branch (a block's state update) has a level: a hash per significant
  * level, each over the hash of the level below, as the constructor computes them.
@@ -245,12 +302,10 @@ export function leanOrdinaryCell(body: Buffer, start: number, d2: number, bits: 
   const dataBytes = (d2 + 1) >> 1;
   if (mask === 0) {
     const length = writeRepr(refs, 0, 0, d2, body, start, dataBytes);
-    const kept = refs.length === 0 ? NO_REFS : refs;
-    if (slab) {
-      slab.write(sha256Latin1(REPR_VIEWS[length]!), slot, 32, 'latin1');
-      return new SlabCell(bits, kept, reprDepth, slab, slot) as unknown as Cell;
-    }
-    return new LeanCell(bits, kept, LEVEL_MASKS[0]!, reprHash(length), reprDepth) as unknown as Cell;
+    const { _data: data, _offset: bitStart, _length: bitLength } = bitStringFields(bits);
+    if (slab) slab.write(sha256Latin1(REPR_VIEWS[length]!), slot, 32, 'latin1');
+    const hashSource = slab ?? reprHash(length);
+    return new CompactCell(data, bitStart, bitLength, refs[0], refs[1], refs[2], refs[3], refs.length, reprDepth, hashSource, slab ? slot : 0) as unknown as Cell;
   }
   const own: Buffer[] = [];
   const ownDepths: number[] = [];

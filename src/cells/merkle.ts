@@ -49,8 +49,9 @@ export function pruneTree(root: Cell, keep: KeepSet, pruned: Map<Cell, Cell> = n
     }
     const cached = memo.get(cell);
     if (cached) return cached;
-    const refs = cell.refs.map(visit);
-    const same = refs.every((r, i) => r === cell.refs[i]);
+    const own = cell.refs;
+    const refs = own.map(visit);
+    const same = refs.every((r, i) => r === own[i]);
     const copy = same ? cell : cell.isExotic ? new Cell({ exotic: true, bits: cell.bits, refs }) : leanCellOf(cell.bits, refs);
     memo.set(cell, copy);
     return copy;

@@ -31,6 +31,19 @@ function ownFunctions(value: object): number {
   return Reflect.ownKeys(value).filter((key) => typeof (value as Record<string | symbol, unknown>)[key] === 'function').length;
 }
 
+/**
+ * Own properties holding an object of the cell's own (a BitString, a refs array): a level-0 lean
+ * cell keeps its bits' buffer, its hash's buffer and its refs, nothing made for it alone.
+ */
+function ownObjects(value: object): string[] {
+  return Reflect.ownKeys(value)
+    .filter((key) => {
+      const field = (value as Record<string | symbol, unknown>)[key];
+      return typeof field === 'object' && field !== null && !Buffer.isBuffer(field) && !(field instanceof Cell);
+    })
+    .map(String);
+}
+
 describe('useLeanCells', () => {
   afterEach(() => useCoreCells());
 
@@ -71,6 +84,11 @@ describe('useLeanCells', () => {
       expect(shape(decodeBocFast(boc)[0]!)).toEqual(shape(root));
     }
     expect(ownFunctions(Cell.fromBoc(core.toBoc())[0]!)).toBe(0);
+    // One heap object a level-0 cell, decoded or built: no BitString, refs array or mask of its own.
+    for (const cell of [lean, lean.refs[1]!, lean.refs[2]!, Cell.fromBoc(core.toBoc())[0]!, Cell.fromBoc(core.toBoc())[0]!.refs[1]!]) {
+      expect(ownObjects(cell)).toEqual([]);
+    }
+    expect(ownObjects(core).length).toBeGreaterThan(0);
     // Parsing answers as @ton/core's: a dictionary read back, a ref's field, the deep chain's head.
     const parsed = lean.beginParse();
     expect(parsed.loadUint(3)).toBe(7);

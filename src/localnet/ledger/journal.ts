@@ -133,8 +133,9 @@ export function encodeRound(round: JournalRound, known: (cell: Cell) => boolean)
         continue;
       }
       let missing = false;
-      for (let j = cell.refs.length - 1; j >= 0; j--) {
-        const ref = cell.refs[j];
+      const refs = cell.refs;
+      for (let j = refs.length - 1; j >= 0; j--) {
+        const ref = refs[j];
         if (!index.has(ref) && !known(ref)) {
           stack.push(ref);
           missing = true;
