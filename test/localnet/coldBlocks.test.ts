@@ -4,7 +4,7 @@
  * bounded cache, equal to what was sealed. A state file holds the blocks as bytes with their meta,
  * and a restore indexes them without decoding one.
  */
-import { Address, Cell, toNano } from '@ton/core';
+import { Address, Cell, loadTransaction, toNano } from '@ton/core';
 import { createHash } from 'crypto';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { LocalnetControls } from '../../src/localnet/controls';
@@ -83,6 +83,19 @@ describe('old blocks of the local chain kept as bytes', () => {
       expect(block.boc.equals(sealedRoot)).toBe(true);
       expect(block.transactions.map((t) => ({ hash: t.hash.toString('hex'), cell: t.cell.toBoc().toString('hex') }))).toEqual(sealedTxs);
       expect(restored.store.transactionsOf(BASECHAIN, recipient.hash).length).toBe(1);
+      // Each record's ids read back as its transaction cell says, from one buffer of its own
+      // (no bigint or further buffer per field: the chain keeps one record per transaction).
+      for (const tx of block.transactions) {
+        const parsed = loadTransaction(tx.cell.beginParse());
+        expect(tx.hash.equals(tx.cell.hash())).toBe(true);
+        expect(tx.lt).toBe(parsed.lt);
+        expect(tx.prevLt).toBe(parsed.prevTransactionLt);
+        expect(BigInt('0x' + tx.prevHash.toString('hex'))).toBe(parsed.prevTransactionHash);
+        expect(BigInt('0x' + tx.address.toString('hex'))).toBe(parsed.address);
+        const own = Object.values(tx as object);
+        expect(own.filter((v) => Buffer.isBuffer(v))).toHaveLength(1);
+        expect(own.filter((v) => typeof v === 'bigint')).toHaveLength(0);
+      }
       // The restored chain seals on: its head's state is cells.
       const next = await restored.seal();
       expect(next.id.seqno).toBe(net.chain.lastMasterchainBlock().id.seqno + 1);

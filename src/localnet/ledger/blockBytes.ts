@@ -193,30 +193,65 @@ function coolTransaction(block: SealedBlock, tx: SealedTransaction): void {
   Object.defineProperty(tx, 'cell', { get: () => coldCell(block, tx.hash), enumerable: true, configurable: true });
 }
 
+/** A transaction's ids in the meta's layout: address (32), lt (8, LE), hash (32), prev lt (8, LE), prev hash (32). */
+const TX_ADDRESS = 0;
+const TX_LT = 32;
+const TX_HASH = 40;
+const TX_PREV_LT = 72;
+const TX_PREV_HASH = 80;
+
 /**
  * One transaction of a sealed block, as the store indexes it (store.ts's StoredTransaction). Its
  * `cell` is the cell while the block is recent and is decoded from the block's BoC once the block
- * is cold, by a getter on the prototype: the chain keeps one such record per transaction it ever
- * sealed (120 843 on the index bench's chain), and a getter defined per record cost each a closure,
- * its context, an accessor pair and a key string, and turned it into a dictionary-mode object (its
- * property store ~350 bytes): ~600 000 heap objects the collector walked (docs/benchmarks.md, "The
- * index", the live section's heap snapshot).
+ * is cold, by a getter on the prototype. Its ids are one buffer of the meta's layout (META_TX
+ * bytes), read by getters: the chain keeps one such record per transaction it ever sealed
+ * (120 843 on the index bench's chain), and three buffers and two bigints each were ~600 000 of
+ * the heap objects its collector marks at every full collection (docs/benchmarks.md, "The index",
+ * the live section). A getter defined per record (before) cost each a closure, its context, an
+ * accessor pair and a key string, and turned it into a dictionary-mode object.
  */
 export class BlockTransaction {
   private hot: Cell | null;
   private owner: SealedBlock | null = null;
 
-  constructor(
+  private constructor(
     readonly workchain: number,
-    readonly address: Buffer,
-    readonly lt: bigint,
-    readonly hash: Buffer,
+    private readonly ids: Buffer,
     cell: Cell | null,
-    readonly prevLt: bigint,
-    readonly prevHash: Buffer,
     readonly block: BlockId,
   ) {
     this.hot = cell;
+  }
+
+  /** A record of these ids (the cell null for a block restored cold). */
+  static of(workchain: number, address: Buffer, lt: bigint, hash: Buffer, cell: Cell | null, prevLt: bigint, prevHash: Buffer, block: BlockId): BlockTransaction {
+    const ids = Buffer.allocUnsafe(META_TX);
+    address.copy(ids, TX_ADDRESS, 0, 32);
+    ids.writeBigUInt64LE(lt, TX_LT);
+    hash.copy(ids, TX_HASH, 0, 32);
+    ids.writeBigUInt64LE(prevLt, TX_PREV_LT);
+    prevHash.copy(ids, TX_PREV_HASH, 0, 32);
+    return new BlockTransaction(workchain, ids, cell, block);
+  }
+
+  get address(): Buffer {
+    return this.ids.subarray(TX_ADDRESS, TX_ADDRESS + 32);
+  }
+
+  get lt(): bigint {
+    return this.ids.readBigUInt64LE(TX_LT);
+  }
+
+  get hash(): Buffer {
+    return this.ids.subarray(TX_HASH, TX_HASH + 32);
+  }
+
+  get prevLt(): bigint {
+    return this.ids.readBigUInt64LE(TX_PREV_LT);
+  }
+
+  get prevHash(): Buffer {
+    return this.ids.subarray(TX_PREV_HASH, TX_PREV_HASH + 32);
   }
 
   get cell(): Cell {

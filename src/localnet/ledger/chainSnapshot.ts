@@ -80,7 +80,7 @@ export function restoredBlock(saved: SavedBlock, signature: Buffer | null): Stor
     prevKeyBlockSeqno: meta.prevKeyBlockSeqno,
     state: saved.state,
     // Cold at once (coolBlock below): no cell until a query reads it from the BoC.
-    transactions: meta.transactions.map((t) => new BlockTransaction(id.workchain, t.address, t.lt, t.hash, null, t.prevLt, t.prevHash, id)),
+    transactions: meta.transactions.map((t) => BlockTransaction.of(id.workchain, t.address, t.lt, t.hash, null, t.prevLt, t.prevHash, id)),
     masterchainSeqno: id.seqno,
     shardTops: [],
     signature,
@@ -106,7 +106,7 @@ function restoredFromCells(saved: SavedBlock, root: Cell, signature: Buffer | nu
   collectTransactionCells(root, (cell) => {
     const tx = loadTransaction(cell.beginParse());
     transactions.push(
-      new BlockTransaction(
+      BlockTransaction.of(
         workchain,
         Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'),
         tx.lt,

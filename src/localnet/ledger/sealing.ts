@@ -280,7 +280,7 @@ export function mcStateExtra(
 }
 
 function storedTx(t: ExecutedTransaction, block: BlockId): StoredTransaction {
-  return new BlockTransaction(t.workchain, t.address, t.lt, t.hash, t.cell, t.prevLt, t.prevHash, block);
+  return BlockTransaction.of(t.workchain, t.address, t.lt, t.hash, t.cell, t.prevLt, t.prevHash, block);
 }
 
 /** `total_balance` of a ShardStateUnsplit (in its second-level cell). */
