@@ -46,6 +46,21 @@ export interface BlockMeta {
 const META_VERSION = 1;
 const META_HEAD = 1 + 4 + 8 + 4 + 32 + 32 + 4 + 8 + 8 + 1 + 4 + 4;
 const META_TX = 32 + 8 + 32 + 8 + 32;
+/** A transaction's ids in the meta's layout: address (32), lt (8, LE), hash (32), prev lt (8, LE), prev hash (32). */
+const TX_ADDRESS = 0;
+const TX_LT = 32;
+const TX_HASH = 40;
+const TX_PREV_LT = 72;
+const TX_PREV_HASH = 80;
+
+/** Writes a transaction's ids into `out` from byte `at` in the meta's layout (META_TX bytes): the meta and the store's records share it. */
+function writeTransactionIds(tx: BlockMeta['transactions'][number], out: Buffer, at: number): void {
+  tx.address.copy(out, at + TX_ADDRESS, 0, 32);
+  out.writeBigUInt64LE(tx.lt, at + TX_LT);
+  tx.hash.copy(out, at + TX_HASH, 0, 32);
+  out.writeBigUInt64LE(tx.prevLt, at + TX_PREV_LT);
+  tx.prevHash.copy(out, at + TX_PREV_HASH, 0, 32);
+}
 
 /** The meta of a block in a fixed binary layout (~112 bytes a transaction). */
 export function encodeBlockMeta(block: BlockMeta): Buffer {
@@ -63,11 +78,8 @@ export function encodeBlockMeta(block: BlockMeta): Buffer {
   at = out.writeUInt32LE(block.prevKeyBlockSeqno, at);
   at = out.writeUInt32LE(block.transactions.length, at);
   for (const tx of block.transactions) {
-    at += tx.address.copy(out, at);
-    at = out.writeBigUInt64LE(tx.lt, at);
-    at += tx.hash.copy(out, at);
-    at = out.writeBigUInt64LE(tx.prevLt, at);
-    at += tx.prevHash.copy(out, at);
+    writeTransactionIds(tx, out, at);
+    at += META_TX;
   }
   if (at !== out.length) throw new Error('block meta of a wrong size');
   return out;
@@ -193,12 +205,6 @@ function coolTransaction(block: SealedBlock, tx: SealedTransaction): void {
   Object.defineProperty(tx, 'cell', { get: () => coldCell(block, tx.hash), enumerable: true, configurable: true });
 }
 
-/** A transaction's ids in the meta's layout: address (32), lt (8, LE), hash (32), prev lt (8, LE), prev hash (32). */
-const TX_ADDRESS = 0;
-const TX_LT = 32;
-const TX_HASH = 40;
-const TX_PREV_LT = 72;
-const TX_PREV_HASH = 80;
 
 /**
  * One transaction of a sealed block, as the store indexes it (store.ts's StoredTransaction). Its
@@ -226,11 +232,7 @@ export class BlockTransaction {
   /** A record of these ids (the cell null for a block restored cold). */
   static of(workchain: number, address: Buffer, lt: bigint, hash: Buffer, cell: Cell | null, prevLt: bigint, prevHash: Buffer, block: BlockId): BlockTransaction {
     const ids = Buffer.allocUnsafe(META_TX);
-    address.copy(ids, TX_ADDRESS, 0, 32);
-    ids.writeBigUInt64LE(lt, TX_LT);
-    hash.copy(ids, TX_HASH, 0, 32);
-    ids.writeBigUInt64LE(prevLt, TX_PREV_LT);
-    prevHash.copy(ids, TX_PREV_HASH, 0, 32);
+    writeTransactionIds({ address, lt, hash, prevLt, prevHash }, ids, 0);
     return new BlockTransaction(workchain, ids, cell, block);
   }
 
