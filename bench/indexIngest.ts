@@ -71,7 +71,8 @@ const JETTON_TRANSFERS = Number(process.env['BENCH_INDEX_JETTON_TRANSFERS'] ?? 2
 /** Masterchain blocks of transfers in the saved chain (each wallet's seqno after it). */
 const ROUNDS = Math.ceil(TRANSFERS / PER_BLOCK);
 const RATE = Number(process.env['BENCH_INDEX_RATE'] ?? 20);
-const LIVE_SECONDS = 20;
+/** The live part's measured window, s (BENCH_INDEX_LIVE_SECONDS; the transfers signed cover it). */
+const LIVE_SECONDS = Math.max(1, Number(process.env['BENCH_INDEX_LIVE_SECONDS'] ?? 20));
 /**
  * Seconds of sending at the rate before the measured window (BENCH_INDEX_LIVE_WARMUP, default 10):
  * the figure is a running index's, not its first seconds after the catch-up (the index, caught up
@@ -105,6 +106,17 @@ const LIVE_CATCHUP = process.env['BENCH_INDEX_LIVE_CATCHUP'] !== '0';
  * then collects at 1.3x its live heap, not at V8's own factor.
  */
 const LIVE_HEAP_POLICY = process.env['BENCH_INDEX_LIVE_HEAP_POLICY'] === 'serving' ? 'serving' : 'v8';
+/**
+ * BENCH_INDEX_LIVE_PLATFORM_NICE: the nice value the live part gives Node's own threads (V8's
+ * platform workers, shared by every isolate of the process: the chain thread's concurrent marking
+ * runs there). Default: the index thread's, as src/server.ts sets it.
+ */
+/**
+ * BENCH_INDEX_LIVE_QUIET_GC=0: the chain's thread leaves its full collections to V8 instead of
+ * making them between blocks (src/localnet/thread/quietCollections.ts), for a before/after.
+ */
+const LIVE_QUIET_GC = process.env['BENCH_INDEX_LIVE_QUIET_GC'] !== '0';
+const LIVE_PLATFORM_NICE = Number(process.env['BENCH_INDEX_LIVE_PLATFORM_NICE'] ?? INDEX_THREAD_NICE);
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
 const REST_SECONDS = Number(process.env['BENCH_REST_SECONDS'] ?? 60);
 const ROOT = path.join(__dirname, '..');
@@ -529,6 +541,8 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   /** The chain thread's full collections' pauses (ms since it started) and its heap (MB) at each seal. */
   const majorAt = new Map<number, number>();
   const heapAt = new Map<number, number>();
+  /** The chain thread's collections between blocks so far, at each seal. */
+  const quietAt = new Map<number, number>();
   /** Blocks over the target, for the slow-block lines: where the time went. */
   const slow: { seqno: number; ms: number }[] = [];
   const latencies: number[] = [];
@@ -537,7 +551,8 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   /** Seal to commit of the blocks sealed during the warm-up (printed apart). */
   const warmup: number[] = [];
   let measuredFrom = Infinity;
-  const offChain = thread.onSealed((seqno, at, gcMs, { majorGcMs, heapMb }) => {
+  const offChain = thread.onSealed((seqno, at, gcMs, { majorGcMs, heapMb, quietCollections }) => {
+    quietAt.set(seqno, quietCollections);
     sealedAt.set(seqno, at);
     gcAt.set(seqno, gcMs);
     majorAt.set(seqno, majorGcMs);
@@ -561,6 +576,7 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   let gcAtStart: number | undefined;
   let majorAtStart: number | undefined;
   let heapAtStart: number | undefined;
+  let quietAtStart: number | undefined;
   const started = Date.now();
   measuredFrom = wallClockMs() + LIVE_WARMUP_SECONDS * 1000;
   const end = started + (LIVE_WARMUP_SECONDS + LIVE_SECONDS) * 1000;
@@ -584,6 +600,7 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
       gcAtStart = [...gcAt.values()].pop();
       majorAtStart = [...majorAt.values()].pop();
       heapAtStart = [...heapAt.values()].pop();
+      quietAtStart = [...quietAt.values()].pop();
     }
     const boc = bocs[sent];
     if (!boc) break;
@@ -616,7 +633,7 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   );
   console.log(
     `    window: the chain's thread loop utilization ${chainLoop.utilization.toFixed(2)} (active ${(chainLoop.active / 1000).toFixed(1)} s), its collector's pauses ${(gcWindow / 1000).toFixed(2)} s ` +
-      `(full collections ${(majorWindow / 1000).toFixed(2)} s), its heap ${heapAtStart ?? '-'} -> ${[...heapAt.values()].pop() ?? '-'} MB; ` +
+      `(full collections ${(majorWindow / 1000).toFixed(2)} s; ${LIVE_QUIET_GC ? `${([...quietAt.values()].pop() ?? 0) - (quietAtStart ?? 0)} made between blocks` : 'left to V8'}), its heap ${heapAtStart ?? '-'} -> ${[...heapAt.values()].pop() ?? '-'} MB; ` +
       `the index's loop (this thread) ${indexLoop.utilization.toFixed(2)}`,
   );
   // Each block over the target: when it was sealed (s after the sends began), the gap since the
@@ -971,7 +988,7 @@ export async function runIndexBench(): Promise<void> {
     if (LIVE_HEAP_POLICY === 'serving') useServingHeapPolicy();
     const threadStart = performance.now();
     const thread = await LocalnetThread.start(
-      { accounts: PER_BLOCK, blockIntervalMs: LIVE_BLOCK_MS, keepBlocks: 100_000_000, shards: 2, stateFile: scratch.file, saveIntervalSec: 0, reportSeals: true },
+      { accounts: PER_BLOCK, blockIntervalMs: LIVE_BLOCK_MS, keepBlocks: 100_000_000, shards: 2, stateFile: scratch.file, saveIntervalSec: 0, reportSeals: true, quietCollections: LIVE_QUIET_GC },
       'silent',
       logger,
     );
@@ -988,7 +1005,7 @@ export async function runIndexBench(): Promise<void> {
       let index: IndexService;
       if (LIVE_INDEX === 'thread') {
         // As src/server.ts starts it: Node's platform threads at the index thread's nice too.
-        lowerNodeThreads(INDEX_THREAD_NICE);
+        lowerNodeThreads(LIVE_PLATFORM_NICE);
         const servers = parseGlobalConfig(thread.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
         index = await startIndexThread(config, { servers, anchor: trustAnchorOf(thread.globalConfig, 'local chain', undefined) }, logger, true);
       } else {

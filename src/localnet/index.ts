@@ -17,7 +17,7 @@ import { startPeriodicSave } from './periodicSave';
 import { BocNodeCache, useFastBits, useLeanCells } from '../cells';
 import { savedBlockId } from './ledger/chainSnapshot';
 import type { ChainSnapshot } from './ledger/LocalChain';
-import { createLiteDispatcher } from './liteserver/dispatcher';
+import { createLiteDispatcher, type LiteActivity } from './liteserver/dispatcher';
 import { createLocalnetHandlers } from './liteserver/queries';
 import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetKey, fundLocalnetWallets, LocalnetWallets, localnetWalletsOf } from './wallets';
 
@@ -55,6 +55,8 @@ export interface StartLocalnetOptions {
   /** Most lite-server connections at once; more are closed on accept. Default 256. */
   maxConnections?: number;
   logger?: LocalnetLogger;
+  /** Told of every lite query its server answers (the chain's thread: its quiet moments). */
+  liteActivity?: LiteActivity;
   /** Gas limit of runSmcMethod get-methods. Default 1 000 000. */
   getMethodGasLimit?: bigint;
 }
@@ -171,6 +173,7 @@ export async function startLocalnet(opts: StartLocalnetOptions = {}): Promise<Lo
           () => false,
         ),
       logger,
+      ...(opts.liteActivity ? { activity: opts.liteActivity } : {}),
     }),
   });
   const address = await server.listen();

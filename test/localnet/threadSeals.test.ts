@@ -47,4 +47,30 @@ describe('seal times from the chain thread', () => {
     const { seals } = await sealsOf(false);
     expect(seals).toEqual([]);
   }, 60_000);
+
+  it('the thread collects between blocks once its heap has grown, and not when told to leave it to V8', async () => {
+    const collectionsAfter = async (quietCollections: boolean | { growthFactor: number; minGrowthMb: number }): Promise<number[]> => {
+      const thread = await LocalnetThread.start({ accounts: 1, blockIntervalMs: 0, reportSeals: true, quietCollections }, 'silent', logger);
+      try {
+        const counts: number[] = [];
+        thread.onSealed((_seqno, _at, _gcMs, { quietCollections: count }) => counts.push(count));
+        for (let i = 0; i < 5; i++) {
+          await thread.mine();
+          // Quiet: no lite query for longer than the 25 ms the thread waits after a seal.
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        return counts;
+      } finally {
+        await thread.stop();
+      }
+    };
+    // Any growth is enough: a seal whose heap grew since the last full collection collects at the
+    // quiet moment after it (counted at the next seal).
+    const eager = await collectionsAfter({ growthFactor: 1, minGrowthMb: 0 });
+    expect(eager).toHaveLength(5);
+    expect(eager[4]).toBeGreaterThanOrEqual(2);
+    expect(await collectionsAfter(false)).toEqual([0, 0, 0, 0, 0]);
+    // As built (1.2x, 64 MB more): a fresh chain's few blocks are far from it.
+    expect(await collectionsAfter(true)).toEqual([0, 0, 0, 0, 0]);
+  }, 120_000);
 });

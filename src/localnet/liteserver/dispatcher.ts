@@ -40,9 +40,20 @@ export interface LiteDispatcherOptions {
    * Called only for queries carrying a `liteServer.waitMasterchainSeqno` prefix.
    */
   waitForMasterchainSeqno(seqno: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * Told when a query's handler starts and when it has answered (after any wait for a seqno): the
+   * chain's thread finds its quiet moments with it (thread/quietCollections.ts).
+   */
+  activity?: LiteActivity;
   /** Upper bound applied to a client's wait timeout. Default 30 000 ms. */
   maxWaitMs?: number;
   logger?: LocalnetLogger;
+}
+
+/** Observes the queries being answered (not those still waiting for a seqno). */
+export interface LiteActivity {
+  started(kind: LiteQueryKind): void;
+  finished(kind: LiteQueryKind): void;
 }
 
 export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryHandler {
@@ -75,6 +86,7 @@ export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryH
 
     const handler = options.handlers[query.kind] as LiteHandler<LiteQueryKind> | undefined;
     if (!handler) return encodeLiteServerError(LITE_ERROR.protoviolation, 'unknown query');
+    options.activity?.started(query.kind);
     try {
       const result = await handler(query as LiteQueryOf<LiteQueryKind>, { connection });
       const encoded = encodeLiteAnswer(query.kind, result);
@@ -85,6 +97,8 @@ export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryH
       return encoded;
     } catch (err) {
       return failure(err, `lite handler ${query.kind} failed`);
+    } finally {
+      options.activity?.finished(query.kind);
     }
 
     function failure(err: unknown, context: string): Buffer {

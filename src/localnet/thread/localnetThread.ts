@@ -75,6 +75,8 @@ export interface SealFigures {
   majorGcMs: number;
   /** The chain thread's heap in use at the seal, MB. */
   heapMb: number;
+  /** Full collections the chain's thread made between blocks so far (quietCollections.ts). */
+  quietCollections: number;
 }
 
 export class LocalnetThread implements LocalnetControlApi {
@@ -98,7 +100,7 @@ export class LocalnetThread implements LocalnetControlApi {
   ) {
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'sealed') {
-        for (const listener of this.sealListeners) listener(message.seqno, message.at, message.gcMs, { majorGcMs: message.majorGcMs, heapMb: message.heapMb });
+        for (const listener of this.sealListeners) listener(message.seqno, message.at, message.gcMs, { majorGcMs: message.majorGcMs, heapMb: message.heapMb, quietCollections: message.quietCollections });
         return;
       }
       if (message.type !== 'reply') return;

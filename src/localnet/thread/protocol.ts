@@ -22,6 +22,12 @@ export interface WorkerStartOptions {
   crossShardDelay?: number;
   /** Post a `sealed` message for every masterchain block (a bench times seal to index commit with it). */
   reportSeals?: boolean;
+  /**
+   * Make the thread's full collections between blocks, once the readers of a seal are answered
+   * (quietCollections.ts). Default true (its thresholds: 1.2x and 64 MB); false leaves them to V8
+   * (a bench compares the two); other thresholds make them come sooner (a test).
+   */
+  quietCollections?: boolean | { growthFactor: number; minGrowthMb: number };
 }
 
 export interface WorkerData {
@@ -70,9 +76,10 @@ export type FromWorker =
    * A masterchain block became visible; `at`: performance.timeOrigin + performance.now() of the
    * chain's thread (ms); `gcMs`: the garbage collector's pauses on that thread since it started (ms),
    * `majorGcMs` the part of them in full (mark-compact) collections; `heapMb`: that thread's heap in
-   * use at the seal (MB): a major collection's pause grows with it.
+   * use at the seal (MB): a major collection's pause grows with it; `quietCollections`: the full
+   * collections the thread made between blocks so far (quietCollections.ts).
    */
-  | { type: 'sealed'; seqno: number; at: number; gcMs: number; majorGcMs: number; heapMb: number }
+  | { type: 'sealed'; seqno: number; at: number; gcMs: number; majorGcMs: number; heapMb: number; quietCollections: number }
   | { type: 'reply'; id: number; result?: unknown; error?: ControlError };
 
 export type ToWorker = { id: number; request: ControlRequest };

@@ -14,7 +14,9 @@ import { fullCollection } from '../../tvm';
 import { LocalnetControls } from '../controls';
 import { describeLocalnet, startLocalnet, type Localnet } from '../index';
 import { ControlRefusedError } from '../ledger/errors';
+import type { LiteActivity } from '../liteserver/dispatcher';
 import type { ControlError, ControlRequest, FromWorker, StartCollection, ToWorker, WorkerData } from './protocol';
+import { QuietCollections } from './quietCollections';
 
 if (!parentPort) throw new Error('the local chain worker runs in a worker thread');
 const port = parentPort;
@@ -52,22 +54,37 @@ async function main(): Promise<void> {
   useNativeCellHashing();
   // The chain's own logger (src/localnet imports no logging module of the server); same level, same stdout.
   const logger = pino({ level: logLevel }).child({ component: 'localnet' });
-  const { seed, reportSeals, ...rest } = options;
+  const { seed, reportSeals, quietCollections: collectWhenQuiet = true, ...rest } = options;
   // The collector's pauses on this thread (from its start), with each seal: the bench tells a
   // stall of the chain's thread by its collector from one of its work.
   let gcMs = 0;
   let majorGcMs = 0;
-  if (reportSeals) {
+  const collectGarbage = fullCollection();
+  const thresholds = typeof collectWhenQuiet === 'object' ? { growthFactor: collectWhenQuiet.growthFactor, minGrowthBytes: collectWhenQuiet.minGrowthMb * 1048576 } : {};
+  const quiet =
+    collectWhenQuiet !== false && collectGarbage
+      ? new QuietCollections({ collect: collectGarbage, heapUsed: () => getHeapStatistics().used_heap_size, ...thresholds })
+      : null;
+  let quietCount = 0;
+  quiet?.onCollection((collection) => {
+    quietCount++;
+    logger.debug({ ms: Math.round(collection.ms), heapBeforeMb: mb(collection.heapBeforeBytes), heapAfterMb: mb(collection.heapAfterBytes) }, 'localnet: full collection between blocks');
+  });
+  if (reportSeals || quiet) {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
+        const major = (entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR;
         gcMs += entry.duration;
-        if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) majorGcMs += entry.duration;
+        if (major) majorGcMs += entry.duration;
+        // V8's own full collections (and ours, seen again here) move the baseline the next is counted from.
+        if (major) quiet?.collectedByV8();
       }
     }).observe({ entryTypes: ['gc'] });
   }
   const localnet = await startLocalnet({
     ...rest,
     ...(seed !== undefined ? { seed: typeof seed === 'string' ? seed : Buffer.from(seed) } : {}),
+    ...(quiet ? { liteActivity: sendsExcluded(quiet) } : {}),
     logger,
   });
   // Restoring a large chain leaves its own garbage (the 4000-transfer bench chain: heap 1 043-1 069
@@ -75,21 +92,25 @@ async function main(): Promise<void> {
   // V8's first full collection while the chain seals under traffic, where its marking held seals
   // for 0.9-1.5 s (docs/benchmarks.md, helper `live300e`). The chain's timer already runs: its
   // first seal waits for this.
-  const startCollection = collectAfterStart ? collectNow() : null;
+  const startCollection = collectAfterStart && collectGarbage ? collectNow(collectGarbage) : null;
   if (startCollection) logger.info(startCollection, 'localnet: full collection after the restore');
+  quiet?.collectedByV8();
   const controls = new LocalnetControls(localnet);
-  if (reportSeals) {
-    localnet.chain.onBlock((block) => {
-      if (block.id.workchain === -1) send({
-          type: 'sealed',
-          seqno: block.id.seqno,
-          at: performance.timeOrigin + performance.now(),
-          gcMs,
-          majorGcMs,
-          heapMb: heapMb(),
-        });
-    });
-  }
+  localnet.chain.onBlock((block) => {
+    if (block.id.workchain !== -1) return;
+    if (reportSeals) {
+      send({
+        type: 'sealed',
+        seqno: block.id.seqno,
+        at: performance.timeOrigin + performance.now(),
+        gcMs,
+        majorGcMs,
+        heapMb: heapMb(),
+        quietCollections: quietCount,
+      });
+    }
+    quiet?.sealed();
+  });
   port.on('message', (message: ToWorker) => {
     run(localnet, controls, message.request).then(
       (result) => send({ type: 'reply', id: message.id, result }),
@@ -108,13 +129,27 @@ async function main(): Promise<void> {
   });
 }
 
-function heapMb(): number {
-  return Math.round(getHeapStatistics().used_heap_size / 1048576);
+function mb(bytes: number): number {
+  return Math.round(bytes / 1048576);
 }
 
-function collectNow(): StartCollection | null {
-  const collectGarbage = fullCollection();
-  if (!collectGarbage) return null;
+function heapMb(): number {
+  return mb(getHeapStatistics().used_heap_size);
+}
+
+/** The lite queries that read the chain; a send only waits for a collection, nobody reads after it. */
+function sendsExcluded(quiet: QuietCollections): LiteActivity {
+  return {
+    started: (kind) => {
+      if (kind !== 'liteServer.sendMessage') quiet.queryStarted();
+    },
+    finished: (kind) => {
+      if (kind !== 'liteServer.sendMessage') quiet.queryFinished();
+    },
+  };
+}
+
+function collectNow(collectGarbage: () => void): StartCollection {
   const heapBeforeMb = heapMb();
   const start = performance.now();
   collectGarbage();

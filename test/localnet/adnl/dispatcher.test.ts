@@ -141,4 +141,33 @@ describe('lite query dispatcher', () => {
       message: 'answer is too large',
     });
   });
+
+  it('tells its activity observer when a handler starts and ends, not while the query waits for a seqno', async () => {
+    const events: string[] = [];
+    let release: (reached: boolean) => void = () => undefined;
+    const onQuery = createLiteDispatcher({
+      handlers: {
+        'liteServer.getTime': async () => {
+          events.push('handler');
+          return { kind: 'liteServer.currentTime', now: 5 };
+        },
+        'liteServer.getVersion': async () => {
+          throw new TypeError('boom');
+        },
+      },
+      waitForMasterchainSeqno: () => new Promise<boolean>((resolve) => (release = resolve)),
+      activity: { started: (kind) => events.push(`started ${kind}`), finished: (kind) => events.push(`finished ${kind}`) },
+    });
+    const waiting = onQuery(encodeLiteServerQuery(getTime, { seqno: 9, timeoutMs: 1000 }), connection);
+    await new Promise((resolve) => setImmediate(resolve));
+    // A follower's long poll for the next block is not work of the chain's thread.
+    expect(events).toEqual([]);
+    release(true);
+    await waiting;
+    expect(events).toEqual(['started liteServer.getTime', 'handler', 'finished liteServer.getTime']);
+    // A failing handler ends too; a query that never decodes never starts.
+    await onQuery(encodeLiteServerQuery({ kind: 'liteServer.getVersion' }), connection);
+    await onQuery(Buffer.from([1, 2, 3]), connection);
+    expect(events.slice(3)).toEqual(['started liteServer.getVersion', 'finished liteServer.getVersion']);
+  });
 });
