@@ -31,7 +31,7 @@
  * `npm start` healthy in < 3 s with the index on, its RSS at rest at most 100 MB above --index off.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
@@ -48,7 +48,7 @@ import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, LocalnetThread, start
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
 import { cpus, loadavg } from 'node:os';
 import { freePort } from '../test/helpers/waiting';
-import { indexProcessRss } from './indexProcess';
+import { committedSeqno, indexProcessRss } from './indexProcess';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
 const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
@@ -949,6 +949,95 @@ async function servedCatchUp(): Promise<void> {
   }
 }
 
+/**
+ * Part 4b (`BENCH_INDEX_ONLY=served-apart`): part 4's catch-up with the index in a process of its
+ * own, as an operator can run it: the API (`npm start`'s command with `--index off`, the chain in
+ * its thread) and `ton-http-bridge index` reading that chain's lite server, started in a session
+ * of its own (so, on Linux with autogroups, a scheduling group of its own) whose group's nice is
+ * BENCH_INDEX_APART_NICE (default 10, written to /proc/<pid>/autogroup). The same figures as part 4:
+ * getMasterchainInfo p99 during the catch-up against idle.
+ */
+async function servedApartCatchUp(): Promise<void> {
+  const { source, blocks } = await catchUpChain();
+  const groupNice = Number(process.env['BENCH_INDEX_APART_NICE'] ?? 10);
+  const dir = path.join(ROOT, '.cache', `bench-index-apart-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const stateFile = path.join(dir, 'chain.state');
+  const configFile = path.join(dir, 'global.config.json');
+  copyFileSync(source, stateFile);
+  const bin = path.join(ROOT, 'bin', 'ton-http-bridge.js');
+  try {
+    await withDatabase(async (url) => {
+      const port = await freePort();
+      const api = spawn(
+        process.execPath,
+        [bin, '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', '--state-file', stateFile, '--save-interval', '0',
+          '--keep-blocks', '100000000', '--block-interval', '3600000', '--index', 'off', '--cache-size', '0', '--keyless-rps', '0'],
+        { cwd: ROOT, env: npmStartEnv(), stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      let indexer: ReturnType<typeof spawn> | undefined;
+      try {
+        let config: string | null = null;
+        for (let i = 0; i < 1200 && !config; i++) {
+          const res = await fetch(`http://127.0.0.1:${port}/localnet/global.config.json`).catch(() => null);
+          config = res && res.status === 200 ? await res.text() : null;
+          if (!config) await sleep(50);
+        }
+        if (!config) throw new Error('the API never served its chain\'s global config');
+        writeFileSync(configFile, config);
+        const metricsPort = await freePort();
+        indexer = spawn(
+          process.execPath,
+          [bin, 'index', '--network', 'local', '--liteservers', configFile, '--database-url', url, '--metrics-port', String(metricsPort), '--log-level', 'warn'],
+          // detached: setsid(), a session and so an autogroup of its own.
+          { cwd: ROOT, env: npmStartEnv(), stdio: ['ignore', 'ignore', 'inherit'], detached: true },
+        );
+        let niced = 'not set';
+        try {
+          writeFileSync(`/proc/${indexer.pid}/autogroup`, String(groupNice));
+          niced = readFileSync(`/proc/${indexer.pid}/autogroup`, 'utf8').trim();
+        } catch (err) {
+          niced = `not set (${err instanceof Error ? err.message : String(err)})`;
+        }
+        const started = performance.now();
+        let caughtUp = false;
+        const apiBefore = threadSchedstat(api.pid!);
+        const during = masterchainInfoLatencies(port, 3_600_000, () => caughtUp);
+        let committed = 0;
+        while (!caughtUp) {
+          await sleep(500);
+          if (indexer.exitCode !== null) throw new Error(`the indexer exited (${indexer.exitCode})`);
+          committed = (await committedSeqno(metricsPort)) ?? committed;
+          caughtUp = committed >= blocks;
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const busy = await during;
+        const apiDuring = threadSchedstat(api.pid!);
+        const idleStarted = performance.now();
+        const idle = await masterchainInfoLatencies(port, Math.min(30_000, seconds * 1000));
+        const apiIdle = threadSchedstat(api.pid!);
+        console.log(`    the API's thread during the catch-up: ${schedstatText(apiBefore, apiDuring, seconds)}; idle: ${schedstatText(apiDuring, apiIdle, (performance.now() - idleStarted) / 1000)}`);
+        const p99Busy = percentile(busy, 99);
+        const p99Idle = percentile(idle, 99);
+        console.log(
+          `  served catch-up, the index in its own process (autogroup ${niced}): ${committed} mc blocks in ${seconds.toFixed(0)} s; ` +
+            `getMasterchainInfo p50/p99 during ingest ${percentile(busy, 50).toFixed(1)} / ${p99Busy.toFixed(1)} ms (${busy.length}), idle ` +
+            `${percentile(idle, 50).toFixed(1)} / ${p99Idle.toFixed(1)} ms (${idle.length}): ${(p99Busy / p99Idle).toFixed(2)}x (target <= 2x); load ${loadavg()[0]!.toFixed(1)}`,
+        );
+      } finally {
+        if (indexer && indexer.exitCode === null) {
+          indexer.kill('SIGTERM');
+          await new Promise((resolve) => indexer!.once('exit', resolve));
+        }
+        api.kill('SIGTERM');
+        await new Promise((resolve) => api.once('exit', resolve));
+      }
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function runIndexBench(): Promise<void> {
   console.log(`index bench (${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   const only = process.env['BENCH_INDEX_ONLY'];
@@ -963,6 +1052,10 @@ export async function runIndexBench(): Promise<void> {
   if (process.env['BENCH_INDEX_ONLY'] === 'start') return;
   if (!only || only === 'served') await servedCatchUp();
   if (process.env['BENCH_INDEX_ONLY'] === 'served') return;
+  if (only === 'served-apart') {
+    await servedApartCatchUp();
+    return;
+  }
   if (!only || only === 'indexer') await indexProcessFigures();
   if (process.env['BENCH_INDEX_ONLY'] === 'indexer') return;
   if (!only || only === 'jetton') await jettonIngest();

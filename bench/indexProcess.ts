@@ -83,7 +83,7 @@ export async function indexProcessRss(input: IndexProcessBenchInput): Promise<vo
   }
 }
 
-async function committedSeqno(port: number): Promise<number | null> {
+export async function committedSeqno(port: number): Promise<number | null> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => null);
   if (!res || res.status !== 200) return null;
   const match = /^ton_bridge_index_committed_mc_seqno (\d+)/m.exec(await res.text());
