@@ -868,6 +868,12 @@ async function indexProcessFigures(): Promise<void> {
   );
 }
 
+/** The served API's command line (npm start's, the chain restored from `stateFile` and still): parts 4 and 4b. */
+function servedArgs(port: number, stateFile: string, index: string[]): string[] {
+  return [path.join(ROOT, 'bin', 'ton-http-bridge.js'), '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', '--state-file', stateFile, '--save-interval', '0',
+    '--keep-blocks', '100000000', '--block-interval', '3600000', ...index, '--cache-size', '0', '--keyless-rps', '0'];
+}
+
 async function servedCatchUp(): Promise<void> {
   const { source, blocks, every } = await catchUpChain();
   const dir = path.join(ROOT, '.cache', `bench-index-served-${process.pid}`);
@@ -879,8 +885,7 @@ async function servedCatchUp(): Promise<void> {
       const port = await freePort();
       const child = spawn(
         process.execPath,
-        [path.join(ROOT, 'bin', 'ton-http-bridge.js'), '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', '--state-file', stateFile, '--save-interval', '0',
-          '--keep-blocks', '100000000', '--block-interval', '3600000', '--database-url', url, '--cache-size', '0', '--keyless-rps', '0'],
+        servedArgs(port, stateFile, ['--database-url', url]),
         { cwd: ROOT, env: npmStartEnv(), stdio: ['ignore', 'ignore', 'inherit'] },
       );
       try {
@@ -971,8 +976,7 @@ async function servedApartCatchUp(): Promise<void> {
       const port = await freePort();
       const api = spawn(
         process.execPath,
-        [bin, '--port', String(port), '--metrics-port', '0', '--log-level', 'warn', '--state-file', stateFile, '--save-interval', '0',
-          '--keep-blocks', '100000000', '--block-interval', '3600000', '--index', 'off', '--cache-size', '0', '--keyless-rps', '0'],
+        servedArgs(port, stateFile, ['--index', 'off']),
         { cwd: ROOT, env: npmStartEnv(), stdio: ['ignore', 'ignore', 'inherit'] },
       );
       let indexer: ReturnType<typeof spawn> | undefined;

@@ -91,7 +91,7 @@ describe('QuietCollections', () => {
     quiet.queryStarted(); // a follower catching up: never quiet
     advance(1000);
     setHeap(450);
-    quiet.collectedByV8();
+    quiet.collected();
     quiet.queryFinished();
     advance(1000);
     expect(collections).toEqual([]);
@@ -100,7 +100,7 @@ describe('QuietCollections', () => {
   it("counts from V8's own full collection, and stops", () => {
     const { quiet, collections, setHeap, advance } = setup({ startMb: 400, liveMb: 400 });
     setHeap(300);
-    quiet.collectedByV8();
+    quiet.collected();
     expect(quiet.thresholdBytes).toBe(300 * 1.4 * MB);
     setHeap(430);
     quiet.sealed();

@@ -53,6 +53,17 @@ const TX_HASH = 40;
 const TX_PREV_LT = 72;
 const TX_PREV_HASH = 80;
 
+/** A transaction's ids read from `data` at byte `at` (META_TX bytes, the meta's layout), each field a copy. */
+function readTransactionIds(data: Buffer, at: number): BlockMeta['transactions'][number] {
+  return {
+    address: Buffer.from(data.subarray(at + TX_ADDRESS, at + TX_ADDRESS + 32)),
+    lt: data.readBigUInt64LE(at + TX_LT),
+    hash: Buffer.from(data.subarray(at + TX_HASH, at + TX_HASH + 32)),
+    prevLt: data.readBigUInt64LE(at + TX_PREV_LT),
+    prevHash: Buffer.from(data.subarray(at + TX_PREV_HASH, at + TX_PREV_HASH + 32)),
+  };
+}
+
 /** Writes a transaction's ids into `out` from byte `at` in the meta's layout (META_TX bytes): the meta and the store's records share it. */
 function writeTransactionIds(tx: BlockMeta['transactions'][number], out: Buffer, at: number): void {
   tx.address.copy(out, at + TX_ADDRESS, 0, 32);
@@ -106,16 +117,7 @@ export function decodeBlockMeta(data: Buffer): BlockMeta {
   at += 29;
   if (data.length !== META_HEAD + META_TX * count) throw new Error('block meta of a wrong size');
   const transactions: BlockMeta['transactions'] = [];
-  for (let i = 0; i < count; i++) {
-    const address = bytes(32);
-    const lt = data.readBigUInt64LE(at);
-    at += 8;
-    const hash = bytes(32);
-    const prevLt = data.readBigUInt64LE(at);
-    at += 8;
-    const prevHash = bytes(32);
-    transactions.push({ address, lt, hash, prevLt, prevHash });
-  }
+  for (let i = 0; i < count; i++, at += META_TX) transactions.push(readTransactionIds(data, at));
   return { id: { workchain, shard, seqno, rootHash, fileHash }, genUtime, startLt, endLt, keyBlock, prevKeyBlockSeqno, transactions };
 }
 
@@ -204,7 +206,6 @@ function coldCell(block: SealedBlock, hash: Buffer): Cell {
 function coolTransaction(block: SealedBlock, tx: SealedTransaction): void {
   Object.defineProperty(tx, 'cell', { get: () => coldCell(block, tx.hash), enumerable: true, configurable: true });
 }
-
 
 /**
  * One transaction of a sealed block, as the store indexes it (store.ts's StoredTransaction). Its

@@ -32,6 +32,8 @@ export interface QuietCollectionsOptions {
   readonly quietMs?: number;
   /** Clock, ms (tests). */
   readonly now?: () => number;
+  /** Told of each collection made here. */
+  readonly onCollection?: (collection: QuietCollection) => void;
 }
 
 /** One full collection made at a quiet moment. */
@@ -56,7 +58,7 @@ export class QuietCollections {
   private lastActivity = -Infinity;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
-  private readonly listeners: ((collection: QuietCollection) => void)[] = [];
+  private readonly onCollection: (collection: QuietCollection) => void;
 
   constructor(options: QuietCollectionsOptions) {
     this.collect = options.collect;
@@ -65,6 +67,7 @@ export class QuietCollections {
     this.minGrowthBytes = options.minGrowthBytes ?? 64 * 1024 * 1024;
     this.quietMs = options.quietMs ?? 25;
     this.now = options.now ?? (() => performance.now());
+    this.onCollection = options.onCollection ?? (() => undefined);
     this.baselineBytes = this.heapUsed();
   }
 
@@ -95,16 +98,13 @@ export class QuietCollections {
   }
 
   /**
-   * V8 made a full collection (its own, or ours seen again): what it left is the new baseline, and
-   * a collection still due (no quiet moment came, e.g. a follower catching up) is no longer due.
+   * A full collection happened (V8's own, ours seen again by a GC observer, or one made at start):
+   * what it left is the new baseline, and a collection still due (no quiet moment came, e.g. a
+   * follower catching up) is no longer due.
    */
-  collectedByV8(): void {
+  collected(): void {
     this.baselineBytes = this.heapUsed();
     this.due = false;
-  }
-
-  onCollection(listener: (collection: QuietCollection) => void): void {
-    this.listeners.push(listener);
   }
 
   stop(): void {
@@ -136,6 +136,6 @@ export class QuietCollections {
     this.collect();
     const collection = { ms: this.now() - started, heapBeforeBytes, heapAfterBytes: this.heapUsed() };
     this.baselineBytes = collection.heapAfterBytes;
-    for (const listener of this.listeners) listener(collection);
+    this.onCollection(collection);
   }
 }

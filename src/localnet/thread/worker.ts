@@ -61,15 +61,19 @@ async function main(): Promise<void> {
   let majorGcMs = 0;
   const collectGarbage = fullCollection();
   const thresholds = typeof collectWhenQuiet === 'object' ? { growthFactor: collectWhenQuiet.growthFactor, minGrowthBytes: collectWhenQuiet.minGrowthMb * 1048576 } : {};
+  let quietCount = 0;
   const quiet =
     collectWhenQuiet !== false && collectGarbage
-      ? new QuietCollections({ collect: collectGarbage, heapUsed: () => getHeapStatistics().used_heap_size, ...thresholds })
+      ? new QuietCollections({
+          collect: collectGarbage,
+          heapUsed: () => getHeapStatistics().used_heap_size,
+          ...thresholds,
+          onCollection: (collection) => {
+            quietCount++;
+            logger.debug({ ms: Math.round(collection.ms), heapBeforeMb: mb(collection.heapBeforeBytes), heapAfterMb: mb(collection.heapAfterBytes) }, 'localnet: full collection between blocks');
+          },
+        })
       : null;
-  let quietCount = 0;
-  quiet?.onCollection((collection) => {
-    quietCount++;
-    logger.debug({ ms: Math.round(collection.ms), heapBeforeMb: mb(collection.heapBeforeBytes), heapAfterMb: mb(collection.heapAfterBytes) }, 'localnet: full collection between blocks');
-  });
   if (reportSeals || quiet) {
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) {
@@ -77,7 +81,7 @@ async function main(): Promise<void> {
         gcMs += entry.duration;
         if (major) majorGcMs += entry.duration;
         // V8's own full collections (and ours, seen again here) move the baseline the next is counted from.
-        if (major) quiet?.collectedByV8();
+        if (major) quiet?.collected();
       }
     }).observe({ entryTypes: ['gc'] });
   }
@@ -94,7 +98,8 @@ async function main(): Promise<void> {
   // first seal waits for this.
   const startCollection = collectAfterStart && collectGarbage ? collectNow(collectGarbage) : null;
   if (startCollection) logger.info(startCollection, 'localnet: full collection after the restore');
-  quiet?.collectedByV8();
+  // The restored heap (collected or not) is what the next collection is counted from.
+  quiet?.collected();
   const controls = new LocalnetControls(localnet);
   localnet.chain.onBlock((block) => {
     if (block.id.workchain !== -1) return;
