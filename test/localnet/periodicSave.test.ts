@@ -119,13 +119,16 @@ describe('periodic atomic saves of the local chain', () => {
       const { stallMs: laterStallMs } = await withStallProbe(() => net.save(file));
       expect(laterStallMs).toBeLessThan(MAX_STALL_MS);
 
-      // The chain is big enough to matter: encoding it at once (what the save did before) stalls.
-      // (Measured after the saves, so its garbage is not collected inside them.)
+      // The chain is big enough to matter: encoding it at once (what the save did before) stalls
+      // the loop several times longer than the sliced saves did. Relative, not against the 100 ms
+      // bound: on a fast machine (28 November) the whole encoding of these 10 000 accounts took
+      // exactly 100 ms, while the slices stayed far below it. (Measured after the saves, so its
+      // garbage is not collected inside them.)
       const snap = await net.chain.snapshot();
       const { stallMs: wholeStallMs } = await withStallProbe(async () => {
         encodeSnapshot({ chain: snap, adnlSeed: Buffer.alloc(32, 1), mnemonic: [], accounts: 1 });
       });
-      expect(wholeStallMs).toBeGreaterThan(MAX_STALL_MS);
+      expect(wholeStallMs).toBeGreaterThan(3 * Math.max(stallMs, laterStallMs));
 
       const saved = readSnapshotFile(file)!;
       const head = net.chain.lastMasterchainBlock();
