@@ -8,7 +8,7 @@ import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
 import type { AppConfig } from './config';
 import { createHandlerTable } from './methods';
-import { INDEX_THREAD_NICE, indexEnabled, LiveChainFollower, startIndexThread, type IndexThreadService } from './indexer';
+import { ApiActivityBoard, INDEX_THREAD_NICE, indexEnabled, LiveChainFollower, startIndexThread, type IndexThreadService } from './indexer';
 import { lowerNodeThreads } from './platformThreads';
 import { type Localnet, type LocalnetControlApi, LocalnetControls } from './localnet';
 import { createLitePool, remoteLiteServers, type LitePool, type PooledServer, type TrustAnchor } from './liteclient';
@@ -77,6 +77,8 @@ export async function startServer(
   const unobserve = observePool(pool);
   let metrics: MetricsServer | undefined;
   let index: IndexThreadService | undefined;
+  // The API's requests as the index thread's catch-up sees them (it yields to a serving API).
+  const apiActivity = new ApiActivityBoard();
   try {
     await pool.start();
     // One line per lite server; none usable within --start-timeout stops the start with the reasons.
@@ -95,7 +97,7 @@ export async function startServer(
       // The index's garbage collection and compiles run on Node's shared threads: at the index
       // thread's priority, or a catch-up keeps them competing with the API's thread for the cores.
       lowerNodeThreads(INDEX_THREAD_NICE);
-      index = await startIndexThread(config, set, logger, localChain, { background: !config.databaseUrl, keyBlockSaved: source?.saveKeyBlock ?? true });
+      index = await startIndexThread(config, set, logger, localChain, { background: !config.databaseUrl, keyBlockSaved: source?.saveKeyBlock ?? true, apiActivity });
     }
   } catch (err) {
     unobserve();
@@ -228,6 +230,8 @@ export async function startServer(
   // Longer than load balancers' idle timeouts, so they never reuse a socket we are closing.
   http.keepAliveTimeout = config.keepAliveTimeout;
   http.headersTimeout = config.keepAliveTimeout + 1000;
+  // Every request is counted for the index thread: its catch-up yields to a serving API.
+  http.prependListener('request', () => apiActivity.requestStarted());
   // WebSocket upgrades: the streaming API's; any other is refused.
   http.on('upgrade', (req, socket, head: Buffer) => {
     if (!streaming.handleUpgrade(req, socket, head)) socket.destroy();

@@ -19,6 +19,7 @@ export { dnsRootsFor, type DomainMethod } from './dns';
 export { MetadataFetcher, fetchMetadataDocument, isPrivateAddress, MetadataFetchError, type MetadataFetchOptions, type MetadataRequests } from './metadataFetch';
 
 export { indexEnabled, indexDirFor } from './options';
+export { ApiActivityBoard, ApiActivityView, type ApiActivity } from './apiActivity';
 export { startIndex, type StartIndexOptions } from './startIndex';
 export { startIndexThread, type IndexThreadOptions, type IndexThreadService, type ThreadEventsTarget } from './indexThread';
 export type { AnnotationsWanted, StartStreamingInThread } from './threadProtocol';

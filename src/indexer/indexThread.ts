@@ -48,12 +48,15 @@ import {
   type StreamingInThread,
   type ToIndexThread,
 } from './threadProtocol';
+import type { ApiActivityBoard } from './apiActivity';
 
 export interface IndexThreadOptions {
   /** Resolve at once, the store opening in the background (the embedded PGlite); else once it is open (a bad URL is a start error). */
   readonly background?: boolean;
   /** The API's pool keeps the proven key block in --config-cache-dir: the thread's pool starts from it. */
   readonly keyBlockSaved?: boolean;
+  /** The API's request counter (the server counts every request): a catch-up yields to its requests. */
+  readonly apiActivity?: ApiActivityBoard;
 }
 
 /** Where the streaming events the index thread builds go (src/streaming/threadEvents.ts's API side). */
@@ -138,6 +141,7 @@ export async function startIndexThread(
     keyBlock: options.keyBlockSaved ? 'read' : false,
     embeddedChain,
     logLevel: logger.level,
+    ...(options.apiActivity ? { apiActivity: options.apiActivity.buffer } : {}),
   };
   const blockListeners = new IndexListeners<CommittedBlockRows>();
   const commitListeners = new IndexListeners<number>();

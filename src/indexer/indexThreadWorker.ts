@@ -14,6 +14,7 @@ import { indexMetricsRegistry } from '../metrics';
 import { closeTvm, configureTvm, DEFAULT_TVM_IDLE_TIMEOUT_MS } from '../tvm';
 import { startIndex } from './startIndex';
 import { CommitNotices } from './commitNotices';
+import { ApiActivityView } from './apiActivity';
 import {
   committedBlockRows,
   fromTransferable,
@@ -54,6 +55,11 @@ const REWIND_REFRESH_MS = 10_000;
 if (!parentPort) throw new Error('the index thread runs in a worker thread');
 const port = parentPort;
 const data = workerData as IndexThreadData;
+/**
+ * The API counts as serving when a request came in within this: a client that asks one thing after
+ * another (or one a second) keeps the catch-up yielding between its requests too.
+ */
+const API_RECENT_MS = 1000;
 const send = (message: FromIndexThread): void => port.postMessage(message);
 
 async function main(): Promise<void> {
@@ -76,7 +82,8 @@ async function main(): Promise<void> {
   const pool = createLitePool(fromTransferable<LiteServerSet>(data.liteServers), config, logger, data.keyBlock);
   await pool.start();
   // The off-chain metadata fetcher answers v3's reads: the API's thread runs it.
-  const index = await startIndex({ ...config, metadataFetch: false }, pool, logger, data.embeddedChain, { background: true });
+  const apiActivity = data.apiActivity ? new ApiActivityView(data.apiActivity, API_RECENT_MS) : undefined;
+  const index = await startIndex({ ...config, metadataFetch: false }, pool, logger, data.embeddedChain, { background: true, ...(apiActivity ? { apiActivity } : {}) });
   index.ready.then(
     (open) => send({ type: 'opened', temporaryPaths: open.store.temporaryPaths }),
     (err: unknown) => send({ type: 'failed', message: err instanceof Error ? err.message : String(err) }),

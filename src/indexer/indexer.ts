@@ -33,6 +33,7 @@ import { BASELINE_SQL, BASELINE_TABLES, baselineOf, STATISTICS_GROUPS, Statistic
 import { isConnectionError } from './connectionErrors';
 import { PrefetchWindow } from './prefetch';
 import { heldTraces } from './traceInputs';
+import type { ApiActivity } from './apiActivity';
 
 export interface IndexerOptions {
   /**
@@ -50,6 +51,12 @@ export interface IndexerOptions {
   readonly detectTokens?: boolean;
   /** The DNS collections whose items' records are indexed (./dns.ts dnsRootsFor; default none). */
   readonly dnsRoots?: ReadonlyMap<string, DomainMethod | 'either'>;
+  /**
+   * The API this index shares the machine with (its index thread): while it serves requests a
+   * catch-up prepares one block at a time and nothing during a commit (writeLoop). Absent: the
+   * pipeline always overlaps its stages (`ton-http-bridge index`, tests).
+   */
+  readonly apiActivity?: ApiActivity;
 }
 
 /** What one committed masterchain block added, as the streaming layer consumes it. */
@@ -107,6 +114,11 @@ const DEFAULT_FETCH_AHEAD = 8;
 const MAX_BATCH_BLOCKS = 8;
 /** A masterchain block this many behind the head or more: catching up (progress logged per minute). */
 const CATCHING_UP_BLOCKS = 10;
+/**
+ * A catch-up this many blocks behind yields to a busy API (writeLoop); live (a block or two behind)
+ * the pipeline never waits for the API: its seal-to-commit latency is a target of its own.
+ */
+const YIELD_BEHIND_BLOCKS = CATCHING_UP_BLOCKS;
 const ELECTION_RETRY_MS = 1000;
 /** Longest pause between retries of a pipeline that failed while this instance keeps the writer lease. */
 const PIPELINE_RETRY_MAX_MS = 30_000;
@@ -362,7 +374,8 @@ export class Indexer extends EventEmitter {
     try {
       while (!this.stopped) {
         const head = this.verifiedHead();
-        if (head !== null) window.fill(Math.min(head, next + ahead - 1));
+        const yielding = this.yieldsToApi(head, next);
+        if (head !== null) window.fill(Math.min(head, yielding ? next : next + ahead - 1));
         indexMetrics.fetchQueue.set(window.scheduled - next + 1);
         if (head === null || next > head) {
           if (checkpoint && head !== null && head < checkpoint.mcSeqno) {
@@ -395,7 +408,13 @@ export class Indexer extends EventEmitter {
         // With it, the blocks after it that are already prepared and link to it, up to a batch.
         const batch = [block];
         for (let seqno = next + 1; batch.length < MAX_BATCH_BLOCKS; seqno++) {
-          const following = window.readyBlock(seqno);
+          let following = window.readyBlock(seqno);
+          if (!following && yielding && head !== null && seqno <= head) {
+            // Yielding: the batch's blocks are prepared one after another, never two at once. A
+            // block that fails is left for its turn as `next`, where its error is handled.
+            window.fill(seqno);
+            following = await window.take(seqno).catch(() => undefined);
+          }
           const prev = following?.mc.previous[0];
           if (!following || !prev || !prev.rootHash.equals(batch[batch.length - 1]!.id.rootHash)) break;
           batch.push(following);
@@ -403,7 +422,9 @@ export class Indexer extends EventEmitter {
         // The blocks after the batch are fetched and prepared while it commits: the commit's
         // thread mostly waits on PostgreSQL (its statements, COMMIT), and with the window ending at
         // the batch it had nothing else to do then (the catch-up's thread idle ~24 % of the run).
-        if (head !== null) window.fill(Math.min(head, next + batch.length + ahead - 1));
+        // Not while yielding: then PostgreSQL's commit is the one thing the index runs.
+        if (head !== null && !yielding) window.fill(Math.min(head, next + batch.length + ahead - 1));
+        if (yielding) indexMetrics.yieldedBatches.inc();
         checkpoint = await this.commit(lease, checkpoint, batch);
         for (const done of batch) window.done(done.seqno);
         next += batch.length;
@@ -415,6 +436,20 @@ export class Indexer extends EventEmitter {
     } finally {
       indexMetrics.fetchQueue.set(0);
     }
+  }
+
+  /**
+   * Yielding to the API: catching up (YIELD_BEHIND_BLOCKS or more behind) while the API this
+   * index shares a machine with serves requests. The pipeline then runs one stage at a time (a
+   * block's fetch and preparation, then the next's, then the batch's commit) instead of fetching
+   * ahead during each commit: on 2 cores its three busy threads (this one, the chain's thread
+   * answering its reads, PostgreSQL's backend) left no core free, and a v2 request waited behind
+   * them (p99 3-4x idle). One stage at a time leaves the API a core, at the price of the
+   * catch-up's speed while requests come (docs/index.md, "Where it runs").
+   */
+  private yieldsToApi(head: number | null, next: number): boolean {
+    const activity = this.options.apiActivity;
+    return activity !== undefined && head !== null && head - next >= YIELD_BEHIND_BLOCKS && activity.busy();
   }
 
   /** Index from `seqno` (the configured start was not available): only when the index is empty. */

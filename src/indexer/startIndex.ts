@@ -9,6 +9,7 @@ import { dnsRootsFor } from './dns';
 import { Indexer, STARTING_STATUS, type CommittedMcBlock } from './indexer';
 import { indexDirFor } from './options';
 import { configuredMetadataFetcher, INDEX_STARTING, IndexListeners, queryOnceOpen, type LocalIndexService, type OpenIndex } from './service';
+import type { ApiActivity } from './apiActivity';
 
 export interface StartIndexOptions {
   /**
@@ -18,6 +19,8 @@ export interface StartIndexOptions {
    * index stays unavailable with its reason.
    */
   readonly background?: boolean;
+  /** The API sharing the machine (the index thread's): a catch-up yields to its requests (Indexer's apiActivity). */
+  readonly apiActivity?: ApiActivity;
 }
 
 /**
@@ -73,6 +76,7 @@ export async function startIndex(
       fromSeqno: config.indexFrom,
       retentionDays: config.indexRetention,
       dnsRoots,
+      ...(options.apiActivity ? { apiActivity: options.apiActivity } : {}),
     });
     indexer.on('block', (block: CommittedMcBlock) => {
       blockListeners.emit(block);

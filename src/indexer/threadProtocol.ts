@@ -24,6 +24,8 @@ export interface IndexThreadData {
   readonly blockRows: boolean;
   /** The streaming events to build here, when the API's thread asked for them (a restarted thread: at once). */
   readonly streaming?: StreamingInThread;
+  /** The API's request counter (apiActivity.ts's ApiActivityBoard), which a catch-up yields to. */
+  readonly apiActivity?: SharedArrayBuffer;
 }
 
 /** Which annotations of the streaming events are looked up (streaming's WantedAnnotations). */

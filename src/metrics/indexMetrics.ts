@@ -90,6 +90,11 @@ export const indexMetrics = {
     help: 'Masterchain blocks being fetched ahead of the commit',
     registers: [indexMetricsRegistry],
   }),
+  yieldedBatches: new Counter({
+    name: 'ton_bridge_index_yielded_batches_total',
+    help: 'Batches a catch-up prepared and committed one stage at a time because the API was serving requests',
+    registers: [indexMetricsRegistry],
+  }),
   writer: new Gauge({
     name: 'ton_bridge_index_writer',
     help: '1 while this instance is the index writer (holds the advisory lock), 0 otherwise',

@@ -91,6 +91,18 @@ describe('the index thread', () => {
       // The work counted in the thread: its metrics, not this thread's registry.
       const batches = (await index.metrics()).find((m) => m.name === 'ton_bridge_index_batches_total')!;
       expect(batches.values[0]!.value).toBeGreaterThan(0);
+      // No request came in so far: the catch-up overlapped its stages, it never yielded.
+      const yielded = async () => (await index.metrics()).find((m) => m.name === 'ton_bridge_index_yielded_batches_total')?.values[0]?.value ?? -1;
+      expect(await yielded()).toBe(0);
+      // Requests now, one after another: the server counts them for the thread, whose catch-up yields (one stage at a time).
+      expect(committed()).toBeLessThan(SAVED_BLOCKS - 20);
+      const asking = Date.now();
+      while (Date.now() - asking < 1500 && committed() < SAVED_BLOCKS - 10) {
+        const res = await fetch(`${server.url}/api/v2/getMasterchainInfo`);
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      expect(await yielded()).toBeGreaterThan(0);
       await until(() => committed() >= SAVED_BLOCKS, 240_000, 'the catch-up ends');
       await until(() => rowsSeen.at(-1) === committed(), 10_000, 'the last rows reach the API thread');
       // From the first block whose rows were asked for (the listener's message crossed meanwhile), each block once, in order.
