@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app';
-import { createIndexReads, createRequestListener, API_VERSION, type AppServices } from './routes';
+import { createIndexReads, createRequestListener, indexReadGate, indexServerUrl, API_VERSION, type AppServices } from './routes';
 import { createApiHttpServer } from './intake';
 import { createAccessControl, type AccessControl } from './auth';
 import { ResponseCache } from './cache';
@@ -208,7 +208,19 @@ export async function startServer(
     index.onRollback(() => headWatcher.refresh(true));
   }
   // Large v3 answers are assembled in threads of their own (src/v3/answers), never on the event loop.
-  const v3Answers = indexReads ? new AnswerPool({ threads: config.v3AnswerThreads, queue: config.v3AnswerQueue, inlineBelow: config.v3AnswerInlineBelow, maxTaskBytes: config.v3AnswerMax, nice: config.v3AnswerNice }) : undefined;
+  // On a PostgreSQL server the threads also read the large transactions pages themselves, so their text never reaches the event loop.
+  const answerReads = index ? indexServerUrl(config, index) : undefined;
+  const v3Answers =
+    index && indexReads
+      ? new AnswerPool({
+          threads: config.v3AnswerThreads,
+          queue: config.v3AnswerQueue,
+          inlineBelow: config.v3AnswerInlineBelow,
+          maxTaskBytes: config.v3AnswerMax,
+          nice: config.v3AnswerNice,
+          ...(answerReads ? { databaseUrl: answerReads, gate: indexReadGate(index) } : {}),
+        })
+      : undefined;
   const services: AppServices = {
     config,
     ...(indexReads ? { indexReads } : {}),

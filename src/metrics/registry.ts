@@ -129,7 +129,7 @@ export const responseCacheMisses = new Counter({
 
 export const v3AnswerTasks = new Counter({
   name: 'ton_bridge_v3_answer_tasks_total',
-  help: 'v3 answers assembled (PostgreSQL\'s JSON parsed, converted, written) by where: inline (the event loop: small answers, or --v3-answer-threads 0), thread, or refused (never assembled); and outcome: ok, busy (queue full: 503), failed (the thread died or the task threw: 500), too_large (past --v3-answer-max: 422)',
+  help: 'v3 answers assembled (PostgreSQL\'s JSON parsed, converted, written) by where: inline (the event loop: small answers, or --v3-answer-threads 0), thread, thread_read (the page read by the thread itself: a transactions page on a PostgreSQL server), or refused (never assembled); and outcome: ok, busy (queue full: 503), failed (the thread died or the task threw: 500), too_large (past --v3-answer-max: 422), read_failed (the thread\'s read failed: 503/504 as on the event loop)',
   labelNames: ['where', 'outcome'] as const,
   registers: [metricsRegistry],
 });

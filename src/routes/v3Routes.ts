@@ -125,24 +125,36 @@ function indexReadsOf(services: AppServices): V3Database | undefined {
   return services.index ? createIndexReads(services.config, services.index) : undefined;
 }
 
+/** The PostgreSQL server the index's reads go to (`--database-read-url` when given); undefined for the embedded store. */
+export function indexServerUrl(config: AppConfig, index: IndexService): string | undefined {
+  return index.kind === 'postgres' ? (config.databaseReadUrl ?? config.databaseUrl) : undefined;
+}
+
+/** Throws the 503 with the index's reason while it cannot be read (its database away, stopped, starting). */
+export function indexReadGate(index: IndexService): () => void {
+  return () => {
+    const health = index.health();
+    if (!health.available) throw new IndexUnavailableError(health.reason ?? undefined);
+  };
+}
+
 /**
  * The reads of the indexed routes over `index` (the server builds them once: the routes and the
  * head of the cache at the index's head read the same database, `--database-read-url` when given).
  */
 export function createIndexReads(config: AppConfig, index: IndexService): V3Database {
-  const url = config.databaseReadUrl ?? config.databaseUrl;
+  const url = indexServerUrl(config, index);
   // The embedded store opens in the background: its pool exists only once it is open.
-  let reads: V3Database | undefined = url && index.kind === 'postgres' ? createV3Database(url, { allowExitOnIdle: true }) : undefined;
+  let reads: V3Database | undefined = url ? createV3Database(url, { allowExitOnIdle: true }) : undefined;
+  const gate = indexReadGate(index);
   return {
     async query(text, values) {
-      const health = index.health();
-      if (!health.available) throw new IndexUnavailableError(health.reason ?? undefined);
+      gate();
       reads ??= v3DatabaseOf(index.store.readPool);
       return reads.query(text, values);
     },
     async queryTextBytes(text, values) {
-      const health = index.health();
-      if (!health.available) throw new IndexUnavailableError(health.reason ?? undefined);
+      gate();
       reads ??= v3DatabaseOf(index.store.readPool);
       // The embedded store has no such reads: its strings, which the answer's assembly reads alike.
       return reads.queryTextBytes ? reads.queryTextBytes(text, values) : reads.query(text, values);

@@ -8,10 +8,12 @@ import { ApiError, InternalError } from '../errors';
 export interface V3Database {
   query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
   /**
-   * The same for a statement whose columns are all `text`: each value the UTF-8 bytes PostgreSQL
-   * sent (a Buffer over an ArrayBuffer of its own when larger than 4 KB), never decoded into a
-   * string on the event loop (the JSON text an answer thread parses: src/v3/answers). Absent (the
-   * embedded store): `query` reads them as strings.
+   * The same for a statement whose columns are all `text`: each value as UTF-8 bytes (a Buffer
+   * over an ArrayBuffer of its own when larger than 4 KB) that can be moved to an answer thread,
+   * which parses them (src/v3/answers). Not free on the event loop: pg 8's protocol parser decodes
+   * every field into a string first, which the driver encodes back (so the largest pages are read
+   * by the threads themselves: answers/pool.ts's queryAndAssemble). Absent (the embedded store):
+   * `query` reads them as strings.
    */
   queryTextBytes?<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
 }
@@ -20,9 +22,9 @@ export interface V3Database {
 const TEXT_OID = 25;
 
 /**
- * Results in binary format, `text` columns kept as the driver's bytes (its binary parser of text
- * would decode them into a string). Other types keep the driver's binary parsers; the statements
- * read this way select text columns only.
+ * Results in binary format, `text` columns kept as the bytes the driver gives its binary parsers
+ * (Buffer.from of the string its protocol parser decoded). Other types keep the driver's binary
+ * parsers; the statements read this way select text columns only.
  */
 const TEXT_AS_BYTES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -51,6 +53,16 @@ export function createV3Database(url: string, config: PoolConfig = {}): V3Databa
       await Promise.all([pool.end(), bytesPool.end()]);
     },
   };
+}
+
+/**
+ * A few connections over `url` reading text as strings, statements bounded: an answer thread's own
+ * (answers/worker.ts), whose pages never cross the event loop.
+ */
+export function createThreadReads(url: string, connections: number): V3Database & { end(): Promise<void> } {
+  const pool = new Pool({ connectionString: url, max: connections, statement_timeout: STATEMENT_TIMEOUT_MS, allowExitOnIdle: true });
+  pool.on('error', () => undefined);
+  return { ...v3DatabaseOf(pool), end: () => pool.end() };
 }
 
 /** Reads through an existing pool (the index store's `readPool`). */

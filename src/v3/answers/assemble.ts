@@ -1,3 +1,4 @@
+import type { ErrorKind } from '../../errors';
 import { toActionAnswer, toActionJson, type ActionRow } from '../models/action';
 import { toMessageJson, type MessageRow } from '../models/message';
 import type { AddressMetadataJson } from '../models/metadata';
@@ -88,6 +89,38 @@ export interface TokensTask {
 }
 
 export type AnswerTask = TransactionsTask | MessagesTask | ActionsTask | TracesTask | TokensTask;
+
+/**
+ * A page of transactions whose statement the answer thread runs itself, on a connection of its own
+ * (pool.ts's queryAndAssemble): PostgreSQL's text of a large page never reaches the event loop.
+ * The driver makes a string of every text it reads (pg 8's protocol parser decodes each field as
+ * UTF-8, in binary mode too): reading a 1 000-row page on the event loop cost it the decoding of
+ * ~4 MB and the garbage of it, ~10 ms of the loop for a 580 KB page of 100 (docs/benchmarks.md).
+ */
+export interface TransactionsQueryTask {
+  readonly kind: 'transactionsQuery';
+  /** sql/bundle.ts's transactionBundleTextStatement. */
+  readonly statement: string;
+  /** Its bind parameters (byte arrays arrive as Uint8Arrays: worker.ts makes them Buffers again). */
+  readonly values: readonly unknown[];
+  readonly addressBook: boolean;
+  readonly testnet: boolean;
+}
+
+/** What a thread answers when a task failed for a reason the client is told (a domain error's kind and text). */
+export interface TaskFailure {
+  readonly failure: { readonly kind: ErrorKind; readonly message: string };
+}
+
+/** The refusal's text of a task holding `size` of JSON text where at most `max` may be assembled. */
+export function answerTooLargeText(size: number, max: number): string {
+  return `answer too large: ${sizeText(size)} of rows, at most ${sizeText(max)}; ask for fewer rows (a lower limit)`;
+}
+
+/** `bytes` as the refusal's text says it: MB with one decimal, or KB under 1 MB. */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
 
 /** The task's JSON texts (what its work grows with, and what may be moved to a thread). */
 function textsOf(task: AnswerTask): JsonText[] {

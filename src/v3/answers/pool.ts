@@ -2,16 +2,17 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError, ValidationError } from '../../errors';
 import { v3AnswerQueueLength, v3AnswerTasks } from '../../metrics';
-import { assembleAnswer, movableBuffers, taskSize, type AnswerTask } from './assemble';
+import { answerTooLargeText, assembleAnswer, movableBuffers, taskSize, type AnswerTask, type TaskFailure, type TransactionsQueryTask } from './assemble';
 
 /**
  * v3 answers assembled off the event loop. A page of 1 000 transactions is 2.6-2.8 MB of JSON;
  * parsing PostgreSQL's JSON, building the answer's objects and writing its text took ~70-130 ms
  * of the event loop, during which every other request (v2 included) waited: any client could
  * stall the server by asking for such pages in a loop. Here that work runs in a few worker threads
- * (piscina): the rows cross as the text PostgreSQL sent, as its bytes (V3Database.queryTextBytes:
- * never a string on the event loop, moved to the thread, not copied), and the answer comes back as
- * bytes moved too, written to the response as they are.
+ * (piscina): the rows cross as the text PostgreSQL sent, as its bytes (V3Database.queryTextBytes,
+ * moved to the thread, not copied), or, for the pages of transactions on a PostgreSQL server, the
+ * thread reads them itself (queryAndAssemble: the driver makes a string of all of it, which then
+ * happens in the thread); the answer comes back as bytes moved too, written to the response as they are.
  *
  * Small answers stay on the event loop: the hop to a thread and back costs ~0.1-0.3 ms of the
  * event loop's time (the task's clone, the answer's message, two wake-ups), more than assembling
@@ -40,12 +41,25 @@ export interface AnswerPoolOptions {
   readonly nice?: number;
   /** V8 old generation of a thread, MB (default THREAD_OLD_GENERATION_MB); past it the thread dies. */
   readonly maxOldGenerationMb?: number;
+  /**
+   * The index's PostgreSQL server (its read URL): each thread then reads the large pages of
+   * transactions itself (queryAndAssemble), on connections of its own. Absent (the embedded
+   * store, whose one connection is the index thread's): every statement runs on the event loop's side.
+   */
+  readonly databaseUrl?: string;
+  /** Throws the reason when the index cannot be read (as the event loop's reads check it first). */
+  readonly gate?: () => void;
 }
 
 /** What the routes need: a task's answer as the bytes of its JSON. */
 export interface AnswerAssembler {
   assemble(task: AnswerTask): Promise<Buffer>;
+  /** A page's statement run and its answer assembled in a thread; absent where threads cannot read the index. */
+  readonly queryAndAssemble?: (task: TransactionsQueryTask) => Promise<Buffer>;
 }
+
+/** Tasks a thread runs at once when it reads the index itself: one may assemble while another waits on PostgreSQL. */
+const QUERY_TASKS_PER_THREAD = 2;
 
 /** The answer on the event loop (no pool, or a small task). */
 export function assembleInline(task: AnswerTask): Buffer {
@@ -81,15 +95,17 @@ export const ANSWER_THREAD_NICE = 10;
 const CLOSE_WAIT_MS = 2000;
 
 export class AnswerPool implements AnswerAssembler {
-  private readonly piscina: Piscina<AnswerTask, Uint8Array> | undefined;
+  private readonly piscina: Piscina<AnswerTask | TransactionsQueryTask, Uint8Array | TaskFailure> | undefined;
   private readonly inlineBelow: number;
   private readonly maxTaskBytes: number;
+  readonly queryAndAssemble?: (task: TransactionsQueryTask) => Promise<Buffer>;
 
   constructor(options: AnswerPoolOptions) {
     this.inlineBelow = options.inlineBelow;
     this.maxTaskBytes = options.maxTaskBytes ?? MAX_TASK_BYTES;
     if (options.threads <= 0) return;
-    this.piscina = new Piscina<AnswerTask, Uint8Array>({
+    const reads = options.databaseUrl !== undefined;
+    this.piscina = new Piscina<AnswerTask | TransactionsQueryTask, Uint8Array | TaskFailure>({
       filename: path.join(__dirname, 'workerEntry.js'),
       // Started by the first large answer (a server, or a test, that never answers one carries
       // none: under tsx a thread compiles its code for ~1-2 s of CPU), then kept.
@@ -98,10 +114,22 @@ export class AnswerPool implements AnswerAssembler {
       idleTimeout: Number.POSITIVE_INFINITY,
       maxQueue: options.queue,
       // One task at a time per thread: a second would only wait inside it, out of the queue's count.
-      concurrentTasksPerWorker: 1,
-      workerData: { nice: options.nice ?? ANSWER_THREAD_NICE },
+      // Two where the threads read the index: one assembles while the other waits on PostgreSQL.
+      concurrentTasksPerWorker: reads ? QUERY_TASKS_PER_THREAD : 1,
+      workerData: {
+        nice: options.nice ?? ANSWER_THREAD_NICE,
+        maxTaskBytes: this.maxTaskBytes,
+        ...(reads ? { databaseUrl: options.databaseUrl, connections: QUERY_TASKS_PER_THREAD } : {}),
+      },
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationMb ?? THREAD_OLD_GENERATION_MB },
     });
+    if (reads) {
+      const gate = options.gate ?? (() => undefined);
+      this.queryAndAssemble = async (task) => {
+        gate();
+        return this.inThread(task);
+      };
+    }
   }
 
   /** Threads alive now. */
@@ -113,34 +141,46 @@ export class AnswerPool implements AnswerAssembler {
     const size = taskSize(task);
     if (size > this.maxTaskBytes) {
       v3AnswerTasks.inc({ where: 'refused', outcome: 'too_large' });
-      throw new ValidationError(`answer too large: ${sizeText(size)} of rows, at most ${sizeText(this.maxTaskBytes)}; ask for fewer rows (a lower limit)`);
+      throw new ValidationError(answerTooLargeText(size, this.maxTaskBytes));
     }
     if (!this.piscina || size < this.inlineBelow) {
       const bytes = assembleInline(task);
       v3AnswerTasks.inc({ where: 'inline', outcome: 'ok' });
       return bytes;
     }
-    const piscina = this.piscina;
-    let outcome = 'ok';
+    return this.inThread(task);
+  }
+
+  private async inThread(task: AnswerTask | TransactionsQueryTask): Promise<Buffer> {
+    const piscina = this.piscina!;
+    const where = task.kind === 'transactionsQuery' ? 'thread_read' : 'thread';
+    let answer: Uint8Array | TaskFailure;
     try {
       // The rows' bytes are moved, not copied (the route never reads them again).
-      const running = piscina.run(task, { transferList: movableBuffers(task) });
+      const running = piscina.run(task, { transferList: task.kind === 'transactionsQuery' ? [] : movableBuffers(task) });
       v3AnswerQueueLength.set(piscina.queueSize);
-      const bytes = await running;
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      answer = await running;
     } catch (err) {
+      v3AnswerQueueLength.set(piscina.queueSize);
       if (err instanceof Error && /queue is at limit/i.test(err.message)) {
-        outcome = 'busy';
+        v3AnswerTasks.inc({ where, outcome: 'busy' });
         throw new ApiError('unavailable', 'all v3 answer threads are busy; try again later');
       }
       // The thread died under the task (or the task threw): piscina replaces a dead thread.
-      outcome = 'failed';
+      v3AnswerTasks.inc({ where, outcome: 'failed' });
       throw new ApiError('failed', 'v3 answer thread failed');
-    } finally {
-      v3AnswerQueueLength.set(piscina.queueSize);
-      v3AnswerTasks.inc({ where: 'thread', outcome });
     }
+    v3AnswerQueueLength.set(piscina.queueSize);
+    if ('failure' in answer) {
+      // The thread's read failed (the database's timeout, or its absence) or its rows were too many: the error the event loop's side gives.
+      const { kind, message } = answer.failure;
+      v3AnswerTasks.inc({ where, outcome: kind === 'badInput' ? 'too_large' : 'read_failed' });
+      throw kind === 'badInput' ? new ValidationError(message) : new ApiError(kind, message);
+    }
+    v3AnswerTasks.inc({ where, outcome: 'ok' });
+    return Buffer.from(answer.buffer, answer.byteOffset, answer.byteLength);
   }
+
 
   /** Ends the threads (a stop comes after the requests were answered or cut). */
   async close(): Promise<void> {
@@ -152,7 +192,3 @@ export class AnswerPool implements AnswerAssembler {
   }
 }
 
-/** `bytes` as the refusal's text says it: MB with one decimal, or KB under 1 MB. */
-function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
-}

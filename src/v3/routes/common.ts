@@ -19,7 +19,7 @@ import { addressBookOf, queryAddressBook, type AddressBookEntry } from '../sql/a
 import { messagesOf, transactionAddresses, type LoadedTransactions, type LoadOptions } from '../sql/transactions';
 import { JsonBytes, type RouteContext, type RouteParameter } from './route';
 import { assembleInline } from '../answers/pool';
-import type { BundleText } from '../sql/bundle';
+import { transactionBundleText, transactionBundleTextStatement, type BundleText } from '../sql/bundle';
 import type { AnswerTask } from '../answers/assemble';
 import type { AddressMetadataJson } from '../models/metadata';
 import { queryAddressMetadata } from '../sql/metadata';
@@ -124,6 +124,25 @@ export async function transactionsResponse<B extends Bytes>(context: RouteContex
  */
 export async function transactionsAnswer(context: RouteContext, text: BundleText): Promise<JsonBytes> {
   return assembled(context, { kind: 'transactions', text, testnet: context.settings.testnet });
+}
+
+/** Pages of more rows than this are read and assembled in an answer thread where one can: a few rows cost the hop more. */
+const THREAD_PAGE_ABOVE_ROWS = 10;
+
+/**
+ * models.TransactionsResponse of a page (`page` selects TRANSACTION_JSON_COLUMNS, its bind
+ * parameters in `values`; at most `limit` rows): read and assembled in an answer thread when the
+ * threads read the index themselves (a PostgreSQL server) and the page may be large, so that its
+ * text never reaches the event loop; else read here and assembled where its size says.
+ */
+export async function transactionsPageAnswer(context: RouteContext, page: { text: string; values: unknown[] }, limit: number): Promise<JsonBytes> {
+  const options = loadOptions(context);
+  const queryAndAssemble = context.answers?.queryAndAssemble;
+  if (queryAndAssemble && limit > THREAD_PAGE_ABOVE_ROWS) {
+    const statement = transactionBundleTextStatement(page.text, options);
+    return new JsonBytes(await queryAndAssemble({ kind: 'transactionsQuery', statement, values: page.values, addressBook: options.addressBook, testnet: context.settings.testnet }));
+  }
+  return transactionsAnswer(context, await transactionBundleText(context.db, page.text, page.values, options));
 }
 
 /** A task's answer (answers/assemble.ts), assembled where the context says, as its JSON bytes. */

@@ -1,6 +1,6 @@
 import { parseGroup } from '../params/query';
 import { readSingle, toUint64 } from '../params/rules';
-import { queryTransactionPageText } from '../sql/transactions';
+import { buildTransactionsQuery } from '../sql/transactions';
 import {
   accountList,
   blockGroup,
@@ -9,8 +9,7 @@ import {
   PAGING_PARAMETERS,
   pagingGroup,
   RANGE_PARAMETERS,
-  transactionsAnswer,
-  loadOptions,
+  transactionsPageAnswer,
   utimeGroup,
 } from './common';
 import { defineRoute } from './route';
@@ -43,7 +42,6 @@ export const transactions = defineRoute({
   },
   async run(context, { block, tx, utime, lt, paging }) {
     const { workchain, shard, seqno, mcSeqno } = block;
-    const text = await queryTransactionPageText(context.db, { workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging, loadOptions(context));
-    return transactionsAnswer(context, text);
+    return transactionsPageAnswer(context, buildTransactionsQuery({ workchain, shard, seqno, mcSeqno, ...tx, ...utime, ...lt }, paging), paging.limit);
   },
 });

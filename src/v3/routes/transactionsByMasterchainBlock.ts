@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../errors';
 import { masterchainBlockExists } from '../sql/blocks';
-import { queryTransactionPageText } from '../sql/transactions';
-import { loadOptions, PAGING_PARAMETERS, pagingGroup, queryIntOrZero, transactionsAnswer } from './common';
+import { buildTransactionsQuery } from '../sql/transactions';
+import { PAGING_PARAMETERS, pagingGroup, queryIntOrZero, transactionsPageAnswer } from './common';
 import { defineRoute } from './route';
 
 /** GetTransactionsByMasterchainBlock: every transaction of an mc block and its shard blocks. */
@@ -14,6 +14,6 @@ export const transactionsByMasterchainBlock = defineRoute({
   immutableAt: ({ seqno }, settings) => (settings.noAddressBook ? seqno : undefined),
   async run(context, { seqno, paging }) {
     if (!(await masterchainBlockExists(context.db, seqno))) throw new NotFoundError(`masterchain block ${seqno} not found`);
-    return transactionsAnswer(context, await queryTransactionPageText(context.db, { mcSeqno: seqno }, paging, loadOptions(context)));
+    return transactionsPageAnswer(context, buildTransactionsQuery({ mcSeqno: seqno }, paging), paging.limit);
   },
 });

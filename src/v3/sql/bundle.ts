@@ -213,11 +213,24 @@ export function parseJsonText<T>(text: JsonText | undefined): T | null {
   return text == null ? null : (JSON.parse(typeof text === 'string' ? text : utf8.decode(text)) as T);
 }
 
+/** transactionBundleText's statement over `page` (its one row: BundleTextRow). */
+export function transactionBundleTextStatement(page: string, options: Omit<BundleOptions, 'extraColumn'>): string {
+  return bundleStatement(page, options, true);
+}
+
+/** The one row of transactionBundleTextStatement. */
+export type BundleTextRow = { txs: JsonText; messages: JsonText; states: JsonText; codes?: JsonText };
+
+/** The bundle's text of the statement's row (none: no rows). */
+export function bundleTextOfRow(row: BundleTextRow | undefined, addressBook: boolean): BundleText {
+  const base = { txs: row?.txs ?? null, messages: row?.messages ?? null, states: row?.states ?? null };
+  return addressBook ? { ...base, codes: row?.codes ?? null } : base;
+}
+
 /** transactionBundle's statement with its JSON columns as text (no extra column). */
 export async function transactionBundleText(db: V3Database, page: string, values: readonly unknown[], options: Omit<BundleOptions, 'extraColumn'>): Promise<BundleText> {
-  const [row] = await (db.queryTextBytes ?? db.query).call(db, bundleStatement(page, options, true), values) as { txs: JsonText; messages: JsonText; states: JsonText; codes?: JsonText }[];
-  const base = { txs: row?.txs ?? null, messages: row?.messages ?? null, states: row?.states ?? null };
-  return options.addressBook ? { ...base, codes: row?.codes ?? null } : base;
+  const [row] = (await (db.queryTextBytes ?? db.query).call(db, transactionBundleTextStatement(page, options), values)) as BundleTextRow[];
+  return bundleTextOfRow(row, options.addressBook);
 }
 
 /**
