@@ -3,9 +3,8 @@ import type { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { accountAt } from '../../src/chain';
-import { loadConfig } from '../../src/config';
 import { sameBlock } from '../../src/proofs';
-import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../../src/liteclient';
+import { type LitePool } from '../../src/liteclient';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { BlockFetcher } from '../../src/indexer/blockFetcher';
 import { accountInUpdate, CellMemory, updatedAccounts } from '../../src/indexer/blockStates';
@@ -13,6 +12,7 @@ import { McBlockSource, readOfBlockState } from '../../src/indexer/mcBlockSource
 import type { ParsedBlock } from '../../src/indexer/parseBlock';
 import { indexMetrics } from '../../src/metrics/indexMetrics';
 import { jettonWalletAddress, jettonWalletInit, mintBody } from '../helpers/jetton';
+import { startLocalnetPool } from '../helpers/localnetPool';
 
 jest.setTimeout(120_000);
 
@@ -30,10 +30,7 @@ describe('account reads from a block state update', () => {
 
   beforeAll(async () => {
     net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000, shards: 2 });
-    const { config } = loadConfig(['--health-interval', '200'], {});
-    const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
-    pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
-    await pool.start();
+    pool = await startLocalnetPool(net, logger);
   });
 
   afterAll(async () => {

@@ -1,14 +1,14 @@
 import { beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import pino from 'pino';
-import { loadConfig } from '../../src/config';
-import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../../src/liteclient';
+import { type LitePool } from '../../src/liteclient';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { BlockFetcher } from '../../src/indexer/blockFetcher';
 import { McBlockSource, type PreparedMcBlock } from '../../src/indexer/mcBlockSource';
 import { TokenDetector, type BlockTokens } from '../../src/indexer/tokenDetection';
 import { tvmRuns } from '../../src/metrics';
 import { jettonWalletAddress, jettonWalletInit, mintBody } from '../helpers/jetton';
+import { startLocalnetPool } from '../helpers/localnetPool';
 
 jest.setTimeout(180_000);
 
@@ -31,10 +31,7 @@ describe('token detection classifies a new code once', () => {
 
   beforeAll(async () => {
     net = await startLocalnet({ accounts: WALLETS, blockIntervalMs: 3_600_000, shards: 2 });
-    const { config } = loadConfig(['--health-interval', '200'], {});
-    const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
-    pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
-    await pool.start();
+    pool = await startLocalnetPool(net, logger);
     const { keyPair } = net.wallets;
     const v4 = net.wallets.wallets.filter((w) => w.version === 'v4r2');
     // Two rounds: every wallet mints its own jetton (its jetton wallet deployed, then touched again).

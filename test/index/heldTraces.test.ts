@@ -8,11 +8,12 @@ import { classifyTrace, readTraceInputs } from '../../src/actions';
 import { indexedTokenDirectory } from '../../src/actions/indexing';
 import { loadConfig } from '../../src/config';
 import { startIndex, type IndexService } from '../../src/indexer';
-import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../../src/liteclient';
+import { type LitePool } from '../../src/liteclient';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../helpers/jetton';
 import { until } from '../helpers/waiting';
+import { startLocalnetPool } from '../helpers/localnetPool';
 
 jest.setTimeout(300_000);
 
@@ -42,10 +43,7 @@ describe.each(INDEX_BACKENDS)('traces classified from the commit\'s own rows (%s
   beforeAll(async () => {
     db = await createTestDatabase(backend);
     net = await startLocalnet({ accounts: 4, blockIntervalMs: 3_600_000, shards: 2 });
-    const { config } = loadConfig(['--health-interval', '200'], {});
-    const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
-    pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
-    await pool.start();
+    pool = await startLocalnetPool(net, logger);
   });
 
   afterAll(async () => {

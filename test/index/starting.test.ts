@@ -2,11 +2,12 @@ import pino from 'pino';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
 import { startIndex, type IndexService } from '../../src/indexer';
-import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../../src/liteclient';
+import { type LitePool } from '../../src/liteclient';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { buildTestApp } from '../helpers/app';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
 import { until } from '../helpers/waiting';
+import { startLocalnetPool } from '../helpers/localnetPool';
 
 jest.setTimeout(120_000);
 
@@ -26,10 +27,7 @@ describe.each(INDEX_BACKENDS)('the index opening in the background (%s)', (backe
   beforeAll(async () => {
     db = await createTestDatabase(backend);
     net = await startLocalnet({ accounts: 1, blockIntervalMs: 0 });
-    const { config } = loadConfig(['--health-interval', '200'], {});
-    const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
-    pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
-    await pool.start();
+    pool = await startLocalnetPool(net, logger);
     for (let i = 0; i < 3; i++) await net.chain.seal();
   });
 

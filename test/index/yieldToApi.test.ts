@@ -1,10 +1,10 @@
 import pino from 'pino';
-import { loadConfig } from '../../src/config';
 import { IndexStore } from '../../src/indexdb';
 import { Indexer, type ApiActivity, type CommittedMcBlock } from '../../src/indexer';
-import { createLitePool, parseGlobalConfig, trustAnchorOf, type LitePool } from '../../src/liteclient';
+import { type LitePool } from '../../src/liteclient';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
+import { startLocalnetPool } from '../helpers/localnetPool';
 
 jest.setTimeout(180_000);
 
@@ -38,10 +38,7 @@ describe('a catch-up yielding to the API (postgres)', () => {
     net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000, shards: 2 });
     // 60 masterchain blocks (the empty ones seal in ms) before any index starts: a catch-up.
     for (let i = 0; i < 60; i++) await net.chain.seal();
-    const { config } = loadConfig(['--health-interval', '200'], {});
-    const servers = parseGlobalConfig(net.globalConfig, 'local chain').map((s) => ({ ...s, archival: true }));
-    pool = createLitePool({ servers, anchor: trustAnchorOf(net.globalConfig, 'local chain', undefined) }, config, logger, false);
-    await pool.start();
+    pool = await startLocalnetPool(net, logger);
   });
 
   afterAll(async () => {
