@@ -31,6 +31,7 @@
  * `npm start` healthy in < 3 s with the index on, its RSS at rest at most 100 MB above --index off.
  */
 import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -125,6 +126,12 @@ const logger = pino({ level: 'silent' });
 
 function rssMb(): number {
   return Math.round(process.memoryUsage().rss / 1024 / 1024);
+}
+
+/** Seconds the index's commits took so far (ton_bridge_index_write_seconds' sum). */
+async function commitSeconds(): Promise<number> {
+  const { values } = await indexMetrics.writeSeconds.get();
+  return values.find((value) => value.metricName === 'ton_bridge_index_write_seconds_sum')?.value ?? 0;
 }
 
 /** CPU seconds of every PostgreSQL process on this machine (its backends, the WAL writer, the checkpointer): the database's side of an ingest. */
@@ -414,6 +421,11 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   const tvmAtStart = await getMethodFigures();
   // The timed window on the clock of a --cpu-prof profile (µs), to cut the chain's load out of it.
   if (COUNT_QUERIES) console.log(`  ${label}: ingest from ${process.hrtime.bigint() / 1000n} µs`);
+  // The commits' wall time (the index's own histogram) and how late this thread's event loop ran:
+  // the commit is the run's critical path, and each of its database answers waits for the loop.
+  const commitsAtStart = await commitSeconds();
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const index = await startIndex(config, pool, logger, true);
   const phases = new RunPhases(started, head, threadAtStart);
   const offBlock = index.onBlock((block) => phases.committed(block.mcSeqno, block.transactions.length));
@@ -469,7 +481,13 @@ async function ingest(net: ServedChain, label: string, flags: string[]): Promise
   );
   // The pipeline's event loop: busy (its work, and waiting for a core while busy) vs idle (waiting for blocks and commits).
   const elu = performance.eventLoopUtilization(eluAtStart);
-  console.log(`    the pipeline's event loop: utilization ${elu.utilization.toFixed(2)} (active ${(elu.active / 1000).toFixed(1)} s)`);
+  loopDelay.disable();
+  const commits = (await commitSeconds()) - commitsAtStart;
+  const delayMs = (ns: number) => (ns / 1e6).toFixed(0);
+  console.log(
+    `    the pipeline's event loop: utilization ${elu.utilization.toFixed(2)} (active ${(elu.active / 1000).toFixed(1)} s), its delay p50 / p99 / max ` +
+      `${delayMs(loopDelay.percentile(50))} / ${delayMs(loopDelay.percentile(99))} / ${delayMs(loopDelay.max)} ms; the commits ${commits.toFixed(1)} s of the ${seconds.toFixed(1)} s`,
+  );
   return { index, pool };
 }
 
