@@ -7,6 +7,7 @@ import { ApiError, LiteServerError, LiteServerProofError } from '../errors';
 import type { LitePool } from '../liteclient';
 import type { BlockData } from '../tl';
 import { indexMetrics } from '../metrics';
+import { blockWorkTurns } from './turns';
 
 /** Longest one getBlock attempt may take (a full block of a busy shard is megabytes). */
 const ATTEMPT_MS = 15_000;
@@ -58,7 +59,9 @@ export class BlockFetcher {
       let root: Cell | undefined;
       const session = this.pool.openSession(this.archival === undefined ? {} : { archival: this.archival }, Date.now() + ATTEMPT_MS);
       try {
-        const answer = await session.liteQuery({ kind: 'liteServer.getBlock', id: tlBlockId(id) }, (sent) => {
+        const answer = await session.liteQuery({ kind: 'liteServer.getBlock', id: tlBlockId(id) }, async (sent) => {
+          // The decode (every cell hashed) is long: on a turn of its own, not chained to the others' (turns.ts).
+          await blockWorkTurns.next();
           try {
             root = verifiedBlockRoot(id, sent);
           } catch (err) {
@@ -70,7 +73,9 @@ export class BlockFetcher {
           }
         });
         // With --trust-liteservers the session skips checks; the index checks its blocks anyway.
-        return root ?? verifiedBlockRoot(id, answer);
+        if (root) return root;
+        await blockWorkTurns.next();
+        return verifiedBlockRoot(id, answer);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err instanceof LiteServerProofError && !this.pool.checksProofs) {

@@ -7,6 +7,7 @@ import type { AccountStateRow, LatestAccountStateRow, MessageContentRow, Message
 import type { LitePool } from '../liteclient';
 import type { BlockFetcher } from './blockFetcher';
 import { extraCurrenciesJson, parseBlock, type ParsedBlock, type ParsedTransaction } from './parseBlock';
+import { blockWorkTurns } from './turns';
 import { accountInUpdate, CellMemory, updatedAccounts, type StateAccount } from './blockStates';
 import { indexMetrics } from '../metrics';
 import { NO_TOKENS, type BlockTokens, type DetectionLane, type TokenDetector, type TouchedAccount } from './tokenDetection';
@@ -230,7 +231,14 @@ export class McBlockSource {
         seen.add(key);
         return true;
       });
-      const parsed = await Promise.all(fresh.map(async (id) => parseBlock(id, await this.fetcher.fetch(id), seqno)));
+      const parsed = await Promise.all(
+        fresh.map(async (id) => {
+          const root = await this.fetcher.fetch(id);
+          // The parse is long too: a turn of its own (turns.ts).
+          await blockWorkTurns.next();
+          return parseBlock(id, root, seqno);
+        }),
+      );
       shardBlocks.push(...parsed);
       frontier = parsed.flatMap((block) => block.previous).filter((prev) => !coveredBy(previousTops, prev));
     }

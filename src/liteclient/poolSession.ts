@@ -137,7 +137,7 @@ export class PoolSession extends EventEmitter implements LiteSession, LiteEngine
       const member = this.member;
       if (check && member && this.pool.checksProofs) {
         try {
-          check(answer);
+          await check(answer);
         } catch (err) {
           if (!(err instanceof LiteServerProofError)) throw err;
           this.pool.reportProofFailure(member, err);

@@ -38,8 +38,12 @@ export interface ChainSession {
   noteMasterchainBlock?(block: McBlock): void;
 }
 
-/** Proves one answer of a lite function; throws LiteServerProofError when it does not hold. */
-export type AnswerCheck<K extends LiteQueryKind> = (answer: LiteAnswerMap[K]) => void;
+/**
+ * Proves one answer of a lite function; throws (or rejects with) LiteServerProofError when it does
+ * not hold. What it returns is ignored, awaited when a promise: the index's block checks wait for a
+ * turn of the event loop of their own (src/indexer/blockFetcher.ts).
+ */
+export type AnswerCheck<K extends LiteQueryKind> = (answer: LiteAnswerMap[K]) => unknown;
 
 /** Anything with a block's five identifying fields (a TL BlockIdExt and the like). */
 export interface BlockRef {
