@@ -1,6 +1,8 @@
 import { Address, Cell } from '@ton/core';
 import { randomBytes } from 'crypto';
 import { EventEmitter } from 'events';
+// Resolves in a later macrotask, after the I/O callbacks that are ready (see `exclusive`).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LocalnetLogger } from '../adnlServer/logger';
 import { addRestoredRounds, ChainSnapshot, InFlightMessage, savedBlockOf, snapshotOf } from './chainSnapshot';
 import { ChainClock } from './clock';
@@ -584,9 +586,4 @@ export class LocalChain {
     for (const [key, dict] of this.live.accounts) if (key.startsWith(`${workchain}:`)) count += dict.size;
     return count;
   }
-}
-
-/** Resolves in a later macrotask, after the I/O callbacks that are ready (see `exclusive`). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
