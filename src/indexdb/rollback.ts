@@ -25,7 +25,8 @@ export async function rollbackTo(client: ClientBase, mcSeqno: number): Promise<v
     'create temp table _rollback_traces on commit drop as select distinct trace_id from transactions where mc_block_seqno > $1 and trace_id is not null',
     [mcSeqno],
   );
-  await client.query('delete from messages where mc_seqno > $1', [mcSeqno]);
+  // Through their transactions: messages have no index on mc_seqno (migration 7).
+  await client.query('delete from messages m using transactions t where t.mc_block_seqno > $1 and m.tx_hash = t.hash and m.tx_lt = t.lt', [mcSeqno]);
   await client.query('delete from transactions where mc_block_seqno > $1', [mcSeqno]);
   await client.query('delete from blocks where mc_block_seqno > $1', [mcSeqno]);
   await client.query('delete from shard_state where mc_seqno > $1', [mcSeqno]);
@@ -98,7 +99,7 @@ export async function pruneBefore(client: ClientBase, beforeUtime: number, maxBl
   if (last === null || last === undefined) return 0;
   await client.query('delete from trace_edges where trace_id in (select trace_id from traces where mc_seqno_end <= $1)', [last]);
   await client.query('delete from traces where mc_seqno_end <= $1', [last]);
-  await client.query('delete from messages where mc_seqno <= $1', [last]);
+  await client.query('delete from messages m using transactions t where t.mc_block_seqno <= $1 and m.tx_hash = t.hash and m.tx_lt = t.lt', [last]);
   await client.query('delete from transactions where mc_block_seqno <= $1', [last]);
   await client.query('delete from blocks where mc_block_seqno <= $1', [last]);
   await client.query('delete from shard_state where mc_seqno <= $1', [last]);

@@ -123,7 +123,8 @@ const ELECTION_RETRY_MS = 1000;
 /** Longest pause between retries of a pipeline that failed while this instance keeps the writer lease. */
 const PIPELINE_RETRY_MAX_MS = 30_000;
 const PROGRESS_LOG_MS = 60_000;
-const RETENTION_EVERY_MS = 60_000;
+/** Chain time between two retention passes, s. */
+const RETENTION_EVERY_S = 60;
 const ROLLBACK_SEARCH_LIMIT = 100_000;
 const STOP_WAIT_MS = 5000;
 
@@ -169,7 +170,8 @@ export class Indexer extends EventEmitter {
   private lastProgressLog = 0;
   /** Where to start instead of the configured block, when that one turned out unavailable. */
   private startOverride: number | undefined;
-  private lastRetention = 0;
+  /** The committed head's gen_utime at the last retention pass. */
+  private lastRetentionUtime = 0;
   /**
    * When the index's tables are analyzed (statistics.ts): null until the baseline is read, false
    * where the server's autovacuum does it.
@@ -430,7 +432,7 @@ export class Indexer extends EventEmitter {
         next += batch.length;
         this.reportProgress(checkpoint);
         this.logProgress(checkpoint);
-        await this.maybePrune(lease);
+        await this.maybePrune(lease, checkpoint);
         this.maybeAnalyze();
       }
     } finally {
@@ -589,12 +591,18 @@ export class Indexer extends EventEmitter {
     }
   }
 
-  private async maybePrune(lease: WriterLease): Promise<void> {
+  /**
+   * `--index-retention`: deletes the masterchain blocks older than the retention, measured on the
+   * chain's own clock (the committed head's gen_utime), once a minute of it. On a live network that
+   * clock is the wall clock; the embedded chain's can be moved forward (`/localnet/time`), and
+   * its blocks then age with it, as a client of it sees their times.
+   */
+  private async maybePrune(lease: WriterLease, head: Checkpoint): Promise<void> {
     const days = this.options.retentionDays;
     // Not while a backfill fills the blocks below the first one (it would prune what it writes).
-    if (!days || this.statusValue.backfill || Date.now() - this.lastRetention < RETENTION_EVERY_MS) return;
-    this.lastRetention = Date.now();
-    const before = Math.floor(Date.now() / 1000) - days * 86_400;
+    if (!days || this.statusValue.backfill || head.genUtime - this.lastRetentionUtime < RETENTION_EVERY_S) return;
+    this.lastRetentionUtime = head.genUtime;
+    const before = head.genUtime - days * 86_400;
     const removed = await lease.run(async (client) => {
       await client.query('begin');
       try {

@@ -70,6 +70,11 @@ describe.each(INDEX_BACKENDS)('index follows a rewound local chain (%s)', (backe
     }
     const gone = await pool.query('select 1 from transactions where hash = $1', [abandoned]);
     expect(gone.rowCount).toBe(0);
+    // Its messages went with it, and no message is left without its transaction.
+    const goneMessages = await pool.query('select 1 from messages where tx_hash = $1', [abandoned]);
+    expect(goneMessages.rowCount).toBe(0);
+    const orphans = await pool.query<{ n: number }>('select count(*)::int as n from messages m where not exists (select 1 from transactions t where t.hash = m.tx_hash and t.lt = m.tx_lt)');
+    expect(orphans.rows[0]!.n).toBe(0);
     // Bob's funding was abandoned: he is unknown again (or not active) in the latest states.
     const bobState = await pool.query<{ balance: string }>('select balance::text from latest_account_states where account = $1', [bob.toUpperCase()]);
     expect(bobState.rows.length).toBe(0);

@@ -9,6 +9,7 @@ import { MIGRATION_0003_TOKENS } from './0003_tokens';
 import { MIGRATION_0004_MULTISIG_VESTING } from './0004_multisig_vesting';
 import { MIGRATION_0005_DNS_METADATA } from './0005_dns_metadata';
 import { MIGRATION_0006_BACKFILL } from './0006_backfill';
+import { MIGRATION_0007_FEWER_WRITE_INDEXES } from './0007_fewer_write_indexes';
 
 export interface Migration {
   readonly version: number;
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'multisig vesting', sql: MIGRATION_0004_MULTISIG_VESTING },
   { version: 5, name: 'dns and metadata', sql: MIGRATION_0005_DNS_METADATA },
   { version: 6, name: 'backfill', sql: MIGRATION_0006_BACKFILL },
+  { version: 7, name: 'fewer write indexes', sql: MIGRATION_0007_FEWER_WRITE_INDEXES },
 ];
 
 /** The schema version this code writes and reads. A database above it is refused at start. */
