@@ -28,13 +28,25 @@ export interface McHead {
   readonly parsed: ParsedBlock;
 }
 
+/**
+ * A parsed block without its cell tree: what a prepared block keeps until its commit. The tree
+ * (tens of thousands of cells a block) is needed only while the block is prepared (its state
+ * update); a prepared block waits for its commit behind up to 8 others, and holding every one's
+ * tree then kept them all alive through the collector's old generation.
+ */
+export type IndexedBlock = Omit<ParsedBlock, 'block'>;
+
+function withoutCells(parsed: ParsedBlock): IndexedBlock {
+  return { id: parsed.id, row: parsed.row, previous: parsed.previous, shardTops: parsed.shardTops, transactions: parsed.transactions };
+}
+
 /** Everything one masterchain block adds to the index, before traces (which need the database). */
 export interface PreparedMcBlock {
   readonly seqno: number;
   readonly id: BlockRef;
-  readonly mc: ParsedBlock;
+  readonly mc: IndexedBlock;
   /** The shard blocks new since the previous masterchain block, oldest first per shard. */
-  readonly shardBlocks: ParsedBlock[];
+  readonly shardBlocks: IndexedBlock[];
   /** The state after this masterchain block of every account its blocks touched. */
   readonly accounts: LatestAccountStateRow[];
   /** The token contracts among those accounts (detected before the commit, in the TVM pool). */
@@ -119,8 +131,8 @@ function readState(read: Awaited<ReturnType<typeof accountAt>>): StateAccount {
  * detection runs get-methods on it instead of reading the account again. Undefined when the top
  * block of the account's shard is not among `blocks` (then detection reads it).
  */
-export function readOfBlockState(address: Address, state: StateAccount, mcId: BlockRef, blocks: readonly ParsedBlock[]): AccountRead | undefined {
-  let top: ParsedBlock | undefined;
+export function readOfBlockState(address: Address, state: StateAccount, mcId: BlockRef, blocks: readonly IndexedBlock[]): AccountRead | undefined {
+  let top: IndexedBlock | undefined;
   if (address.workChain === -1) top = blocks.find((b) => b.id.workchain === -1 && b.id.seqno === mcId.seqno && b.id.rootHash.equals(mcId.rootHash));
   else {
     const mc = blocks.find((b) => b.id.workchain === -1);
@@ -245,7 +257,7 @@ export class McBlockSource {
     shardBlocks.sort((a, b) => a.id.workchain - b.id.workchain || (a.id.shard < b.id.shard ? -1 : a.id.shard > b.id.shard ? 1 : 0) || a.id.seqno - b.id.seqno);
     const touched = await this.accountStates(head.id, [head.parsed, ...shardBlocks]);
     const tokens = this.detector ? await this.detector.detect(this.pool, head.id, head.parsed.block.stateUpdate, touched, this.lane) : NO_TOKENS;
-    return { seqno, id: head.id, mc: head.parsed, shardBlocks, accounts: touched.map((t) => t.row), tokens };
+    return { seqno, id: head.id, mc: withoutCells(head.parsed), shardBlocks: shardBlocks.map(withoutCells), accounts: touched.map((t) => t.row), tokens };
   }
 
   private async accountStates(mcId: BlockRef, blocks: readonly ParsedBlock[]): Promise<TouchedAccount[]> {

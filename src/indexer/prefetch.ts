@@ -1,5 +1,5 @@
 import type { BlockRef } from '../proofs';
-import type { McBlockSource, McHead, PreparedMcBlock } from './mcBlockSource';
+import type { McBlockSource, PreparedMcBlock } from './mcBlockSource';
 
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
@@ -13,7 +13,8 @@ function quiet<T>(promise: Promise<T>): Promise<T> {
  * preparation: the window fetches its blocks in parallel and the caller takes them in order.
  */
 export class PrefetchWindow {
-  private readonly heads = new Map<number, Promise<McHead>>();
+  /** The shard tops of each scheduled block, which the next one's preparation needs (not the whole head: its cells). */
+  private readonly tops = new Map<number, Promise<readonly BlockRef[]>>();
   private readonly prepared = new Map<number, Promise<PreparedMcBlock>>();
   /** Blocks prepared and not taken yet: what a batch may add without waiting. */
   private readonly ready = new Map<number, PreparedMcBlock>();
@@ -36,10 +37,10 @@ export class PrefetchWindow {
 
   private schedule(seqno: number): void {
     const head = quiet(this.source.head(seqno));
-    this.heads.set(seqno, head);
+    this.tops.set(seqno, quiet(head.then((h) => h.parsed.shardTops)));
     const prepared = quiet(
       (async () => {
-        const tops = seqno === this.first ? this.firstTops : (await this.heads.get(seqno - 1)!).parsed.shardTops;
+        const tops = seqno === this.first ? this.firstTops : await this.tops.get(seqno - 1)!;
         const block = await this.source.prepare(await head, tops);
         if (this.prepared.has(seqno)) this.ready.set(seqno, block);
         return block;
@@ -60,7 +61,7 @@ export class PrefetchWindow {
 
   /** Forgets block `seqno` (committed). */
   done(seqno: number): void {
-    this.heads.delete(seqno - 1);
+    this.tops.delete(seqno - 1);
     this.prepared.delete(seqno);
     this.ready.delete(seqno);
   }

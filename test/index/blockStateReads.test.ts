@@ -9,7 +9,7 @@ import { startLocalnet, type Localnet } from '../../src/localnet';
 import { BlockFetcher } from '../../src/indexer/blockFetcher';
 import { accountInUpdate, CellMemory, updatedAccounts } from '../../src/indexer/blockStates';
 import { McBlockSource, readOfBlockState } from '../../src/indexer/mcBlockSource';
-import type { ParsedBlock } from '../../src/indexer/parseBlock';
+import { parseBlock, type ParsedBlock } from '../../src/indexer/parseBlock';
 import { indexMetrics } from '../../src/metrics/indexMetrics';
 import { jettonWalletAddress, jettonWalletInit, mintBody } from '../helpers/jetton';
 import { startLocalnetPool } from '../helpers/localnetPool';
@@ -59,7 +59,8 @@ describe('account reads from a block state update', () => {
       await net.chain.seal();
     }
     const head = net.chain.lastMasterchainBlock().id.seqno;
-    const source = new McBlockSource(pool, new BlockFetcher(pool, logger, () => false), logger);
+    const fetcher = new BlockFetcher(pool, logger, () => false);
+    const source = new McBlockSource(pool, fetcher, logger);
     let previousTops = (await source.head(1)).parsed.shardTops;
     const memory = new CellMemory();
     let compared = 0;
@@ -83,7 +84,9 @@ describe('account reads from a block state update', () => {
         }
       }
       previousTops = mc.parsed.shardTops;
-      const blocks: ParsedBlock[] = [mc.parsed, ...prepared.shardBlocks];
+      // A prepared block keeps no cell tree: the shard blocks' trees (their state updates) fetched again.
+      const shardTrees = await Promise.all(prepared.shardBlocks.map(async (b) => parseBlock(b.id, await fetcher.fetch(b.id), seqno)));
+      const blocks: ParsedBlock[] = [mc.parsed, ...shardTrees];
       // Each account's last transaction in this masterchain block, and the block holding it.
       const last = new Map<string, { address: Address; lt: bigint; block: ParsedBlock }>();
       for (const block of blocks) {

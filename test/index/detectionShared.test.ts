@@ -1,4 +1,4 @@
-import { beginCell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
+import { beginCell, type Cell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
 import pino from 'pino';
 import { type LitePool } from '../../src/liteclient';
@@ -27,7 +27,8 @@ describe('token detection classifies a new code once', () => {
   let pool: LitePool;
   const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
   /** Blocks in which the jetton wallets were touched, prepared without detection. */
-  const blocks: PreparedMcBlock[] = [];
+  /** Prepared blocks with their masterchain block's state update (a prepared block keeps no cell tree). */
+  const blocks: (PreparedMcBlock & { stateUpdate: Cell })[] = [];
 
   beforeAll(async () => {
     net = await startLocalnet({ accounts: WALLETS, blockIntervalMs: 3_600_000, shards: 2 });
@@ -68,7 +69,7 @@ describe('token detection classifies a new code once', () => {
       const mc = await source.head(seqno);
       const prepared = await source.prepare(mc, previousTops);
       previousTops = mc.parsed.shardTops;
-      if (prepared.accounts.some((row) => jettonWallets.has(row.account) && row.account_status === 'active')) blocks.push(prepared);
+      if (prepared.accounts.some((row) => jettonWallets.has(row.account) && row.account_status === 'active')) blocks.push({ ...prepared, stateUpdate: mc.parsed.block.stateUpdate });
     }
   });
 
@@ -77,11 +78,11 @@ describe('token detection classifies a new code once', () => {
     await net?.stop();
   });
 
-  const detect = (detector: TokenDetector, block: PreparedMcBlock): Promise<BlockTokens> =>
+  const detect = (detector: TokenDetector, block: PreparedMcBlock & { stateUpdate: Cell }): Promise<BlockTokens> =>
     detector.detect(
       pool,
       block.id,
-      block.mc.block.stateUpdate,
+      block.stateUpdate,
       block.accounts.map((row) => ({ row })),
     );
 
