@@ -523,7 +523,7 @@ export const OPTIONS = {
     flag: 'index-retention',
     kind: 'int',
     defaultValue: 0,
-    description: 'delete indexed masterchain blocks older than this many days (0 = keep all)',
+    description: 'delete indexed masterchain blocks older than this many days before the newest indexed block (0 = keep all)',
     min: 0,
     max: 100_000,
   },

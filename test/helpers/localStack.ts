@@ -70,6 +70,14 @@ export async function rpc(stack: LocalStack, method: string, params: Record<stri
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** POSTs a JSON body to a `/localnet/` control (fund, mine, time, snapshot, restore) and returns its result; throws on an error envelope. */
+export async function localnetControl<T>(stack: LocalStack, path: string, body: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${stack.url}/localnet/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await res.json()) as { ok: boolean; result: T };
+  if (!json.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
+  return json.result;
+}
+
 /**
  * The same stack served by the Express app alone (no fast path ahead of it): another HTTP server
  * over the very services (pool, response cache, access gate and its buckets), for tests that

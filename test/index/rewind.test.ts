@@ -1,7 +1,7 @@
 import { Address } from '@ton/core';
 import { indexMetricSum } from '../helpers/indexMetrics';
 import { createTestDatabase, INDEX_BACKENDS, type TestDatabase } from '../helpers/indexDatabases';
-import { startLocalStack, type LocalStack } from '../helpers/localStack';
+import { localnetControl, startLocalStack, type LocalStack } from '../helpers/localStack';
 import { until } from '../helpers/waiting';
 
 jest.setTimeout(240_000);
@@ -25,12 +25,7 @@ describe.each(INDEX_BACKENDS)('index follows a rewound local chain (%s)', (backe
     await db?.drop();
   });
 
-  async function post<T>(path: string, body: Record<string, unknown>): Promise<T> {
-    const res = await fetch(`${stack.url}/localnet/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { ok: boolean; result: T };
-    if (!json.ok) throw new Error(`${path}: ${JSON.stringify(json)}`);
-    return json.result;
-  }
+  const post = <T>(path: string, body: Record<string, unknown>): Promise<T> => localnetControl<T>(stack, path, body);
 
   const index = () => stack.server.services.index!;
   const committed = () => index().health().status.committedMcSeqno ?? 0;
