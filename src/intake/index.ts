@@ -16,7 +16,7 @@ export interface IntakeServices {
 export { checkUrl, MAX_URL_BYTES, urlError } from './url';
 export type { BodyLimits } from './body';
 export { createApiHttpServer, MAX_HEADER_BYTES } from './httpServer';
-export { MAX_JSON_DEPTH } from './json';
+export { boundsRefusal, MAX_JSON_DEPTH, MAX_JSON_ELEMENTS, scanJson } from './json';
 export { handedOver, markHandedOver, type HandedOver } from './handover';
 export { observeApiRequestStarts, publishApiRequestStart, type ApiRequestStart } from './requestEvents';
 
@@ -25,7 +25,7 @@ export { observeApiRequestStarts, publishApiRequestStart, type ApiRequestStart }
  * 1. the access gate's first stage (API key, bucket): a refused client's body is never read;
  * 2. the body: declared size and Content-Encoding checked before reading (413, 415), read
  *    within the byte limit (after decompression too) and a deadline, JSON with bounded nesting
- *    and exact 64-bit integers (422); a JSON-RPC batch bounded by --max-batch (422);
+ *    and element count and exact 64-bit integers (422); a JSON-RPC batch bounded by --max-batch (422);
  * 3. the gate's second stage: a JSON-RPC call or batch takes its tokens.
  * Mounts that add routes (JSON-RPC at `/`, v3 endpoints) reuse it with their own JSON-RPC test.
  */
@@ -77,7 +77,7 @@ export async function readBoundedJson(req: IncomingMessage, limits: BodyLimits, 
     return parseRequestJson(bytes);
   } catch (err) {
     if (err instanceof JsonBodyError) {
-      throw new UnparseableBodyError(err.tooDeep ? err.message : 'the body is not valid JSON', jsonRpc);
+      throw new UnparseableBodyError(err.message, jsonRpc);
     }
     throw err;
   }

@@ -6,7 +6,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { AccessControl, KeylessStreamLimits, StreamAllowance } from '../auth';
 import type { AppConfig } from '../config';
 import { ApiError, ValidationError } from '../errors';
-import { readBoundedJson } from '../intake';
+import { boundsRefusal, readBoundedJson, scanJson } from '../intake';
 import { EventBus, parseEventId, ResumeError, type EventId, type ReplaySource, type SourceBlock } from './bus';
 import type { WantedAnnotations } from './builder';
 import { ConnectionCounter, StreamConnection } from './connection';
@@ -360,10 +360,16 @@ export class StreamingService {
     nextGeneration: () => number,
     currentGeneration: () => number,
   ): Promise<void> {
-    const text = isBinary ? '' : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    const bytes = isBinary ? Buffer.alloc(0) : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    // The request bodies' bounds (nesting, elements), checked before JSON.parse spends on them.
+    const refusal = boundsRefusal(scanJson(bytes));
+    if (refusal !== undefined) {
+      transport.answer({ error: `invalid request envelope: ${refusal}` });
+      return;
+    }
     let message: unknown;
     try {
-      message = JSON.parse(text);
+      message = JSON.parse(bytes.toString('utf8'));
     } catch (err) {
       transport.answer({ error: `invalid request envelope: ${err instanceof SyntaxError ? err.message : 'not JSON'}` });
       return;

@@ -1,5 +1,5 @@
 import { contentDecoders } from '../../src/intake/body';
-import { MAX_JSON_DEPTH, parseRequestJson, scanJson } from '../../src/intake/json';
+import { JsonBodyError, MAX_JSON_DEPTH, MAX_JSON_ELEMENTS, parseRequestJson, scanJson } from '../../src/intake/json';
 import { redactUrl } from '../../src/logging/index';
 import { quoteInput } from '../../src/params/quote';
 
@@ -23,10 +23,32 @@ describe('quoteInput', () => {
 
 describe('request JSON', () => {
   test('the depth pre-scan skips brackets inside strings and stops at the bound', () => {
-    expect(scanJson(Buffer.from(`{"a":"${'['.repeat(5000)}"}`))).toEqual({ tooDeep: false, longNumbers: false });
+    expect(scanJson(Buffer.from(`{"a":"${'['.repeat(5000)}"}`))).toEqual({ tooDeep: false, tooManyElements: false, longNumbers: false });
     expect(scanJson(Buffer.from(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`)).tooDeep).toBe(true);
     expect(scanJson(Buffer.from(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`)).tooDeep).toBe(false);
-    expect(scanJson(Buffer.from('{"a":"\\"[[[[","n":12345678901234567}'))).toEqual({ tooDeep: false, longNumbers: true });
+    expect(scanJson(Buffer.from('{"a":"\\"[[[[","n":12345678901234567}'))).toEqual({ tooDeep: false, tooManyElements: false, longNumbers: true });
+  });
+
+  test('the element pre-scan counts array items and object members, not commas in strings nor empty containers', () => {
+    const bounds = { maxDepth: MAX_JSON_DEPTH, maxElements: 4 };
+    // 4 elements each: the bound is reached, not passed.
+    for (const text of ['[1,2,3,4]', '{"a":1,"b":[],"c":{},"d":"x,y,z"}', '[ \n\t{"a" : [ 1 , 2 ] } ]', '[[[[1]]]]']) {
+      expect(scanJson(Buffer.from(text), bounds)).toEqual({ tooDeep: false, tooManyElements: false, longNumbers: false });
+    }
+    // 5 elements each.
+    for (const text of ['[1,2,3,4,5]', '[{},{},{},{},{}]', '{"a":[1,2],"b":{"c":null}}', '[[[[[1]]]]]', '[ "a" , "b" , [ ] , { } , 1 ]']) {
+      expect(scanJson(Buffer.from(text), bounds).tooManyElements).toBe(true);
+    }
+    expect(() => parseRequestJson(Buffer.from('[1,2,3,4,5]'), bounds)).toThrow(
+      new JsonBodyError('JSON has more than 4 array items and object members'),
+    );
+    expect(parseRequestJson(Buffer.from('[1,2,3,4]'), bounds)).toEqual([1, 2, 3, 4]);
+  });
+
+  test('the default element bound: a body at it parses, one element more is refused', () => {
+    const at = `[${Array.from({ length: MAX_JSON_ELEMENTS }, () => '{}').join(',')}]`;
+    expect(parseRequestJson(Buffer.from(at))).toHaveLength(MAX_JSON_ELEMENTS);
+    expect(() => parseRequestJson(Buffer.from(`[{},${at.slice(1)}`))).toThrow(JsonBodyError);
   });
 
   test('integers beyond 2^53 arrive as bigint with every digit; other numbers as number', () => {

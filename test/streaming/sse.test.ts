@@ -66,6 +66,12 @@ describe('SSE wire (eventsource client, real sockets)', () => {
     const notJson = await post(server.url, '{"types":');
     expect(notJson.status).toBe(400);
     expect(String(notJson.json?.['error'])).toMatch(/^invalid subscription request: /);
+    // 20 001 elements in 60 KB (under the body limit): refused by the pre-scan, not parsed.
+    const manyElements = await post(server.url, `{"types":["transactions"],"addresses":[${'1,'.repeat(20_000)}1]}`);
+    expect({ status: manyElements.status, error: manyElements.json?.['error'] }).toEqual({
+      status: 400,
+      error: 'invalid subscription request: JSON has more than 16384 array items and object members',
+    });
     // The keyless address limit (5 here): toncenter's text.
     const six = [ALICE, BOB, CAROL, `0:${'D4'.repeat(32)}`, `0:${'E5'.repeat(32)}`, `0:${'F6'.repeat(32)}`];
     expect((await post(server.url, JSON.stringify({ types: ['transactions'], addresses: six }))).json).toEqual({ error: 'too many addresses: 6 > max 5' });

@@ -37,6 +37,13 @@ describe('WebSocket wire (ws client, real sockets)', () => {
     expect(await client.request({ operation: 'ping', id: 'p1' })).toEqual({ id: 'p1', status: 'pong' });
     expect(await client.request({ operation: 'ping' })).toEqual({ status: 'pong' });
     expect(await client.request('{')).toEqual({ error: expect.stringMatching(/^invalid request envelope: /) });
+    // The request bodies' pre-scan bounds hold for messages too, before JSON.parse.
+    expect(await client.request(`[${'{},'.repeat(20_000)}{}]`)).toEqual({
+      error: 'invalid request envelope: JSON has more than 16384 array items and object members',
+    });
+    expect(await client.request(`${'['.repeat(2000)}${']'.repeat(2000)}`)).toEqual({
+      error: 'invalid request envelope: JSON nesting is deeper than 1024 levels',
+    });
     expect(await client.request({ operation: 'dance', id: 'x' })).toEqual({ id: 'x', error: 'unknown operation: dance' });
     expect(await client.request({ operation: 'subscribe', id: 's0' })).toEqual({ id: 's0', error: 'types are required' });
     expect(await client.request({ operation: 'subscribe', types: ['transactions'] })).toEqual({ error: 'addresses are required' });
