@@ -28,7 +28,30 @@ export function decodeBocFast(boc: Buffer): Cell[] {
 
 const GENERIC_MAGIC = 0xb5ee9c72;
 
-function tryDecode(source: Buffer): Cell[] | null {
+/**
+ * The layout of a BoC read with byte reads and checked (header bounds, CRC-32C, every reference
+ * pointing forward): per cell, typed arrays rather than an object or array each. The one reader
+ * of the BoC format's header and descriptors for both decoders of this folder.
+ */
+export interface BocLayout {
+  /** The BoC the cells' bits are views of (a copy of the source when that was a small part of a larger allocation). */
+  readonly boc: Buffer;
+  readonly cellCount: number;
+  /** Indexes of the root cells. */
+  readonly roots: readonly number[];
+  /** Where each cell's data begins in `boc`. */
+  readonly dataAt: Int32Array;
+  readonly bitLength: Int16Array;
+  /** Each cell's second descriptor byte (its data length). */
+  readonly d2s: Uint8Array;
+  readonly exotic: Uint8Array;
+  readonly refCounts: Uint8Array;
+  /** Cell i's refs at i * 4 .. i * 4 + refCounts[i] - 1; each greater than i. */
+  readonly refIndex: Int32Array;
+}
+
+/** The layout of a generic BoC (b5ee9c72) without stored hashes; null for anything else or anything inconsistent. */
+export function readBocLayout(source: Buffer): BocLayout | null {
   if (source.length < 6 || source.readUInt32BE(0) !== GENERIC_MAGIC) return null;
   // The cells' bits are views of the BoC: one that is a small part of a larger allocation (Node's
   // 8 KB pool holds every small Buffer.from(base64), as the chain's thread decodes the emulator's
@@ -62,14 +85,16 @@ function tryDecode(source: Buffer): Cell[] | null {
   if (cellCount * 2 > totalSize || rootCount > cellCount) return null;
   if (at + rootCount * size > boc.length) return null;
   const roots: number[] = [];
-  for (let i = 0; i < rootCount; i++) roots.push(read(size));
+  for (let i = 0; i < rootCount; i++) {
+    const root = read(size);
+    if (root >= cellCount) return null;
+    roots.push(root);
+  }
   if (hasIndex) at += cellCount * offsetBytes;
   const dataStart = at;
   const end = dataStart + totalSize;
   if (end + (hasCrc ? 4 : 0) !== boc.length) return null;
   if (hasCrc && crc32cValue(boc.subarray(0, end)) !== boc.readUInt32LE(end)) return null;
-  // Per cell: where its data begins in the BoC, its bit length, its second descriptor byte,
-  // exotic or not, its refs (up to 4 from refAt * 4): typed arrays, not an object or array per cell.
   const dataAt = new Int32Array(cellCount);
   const bitLength = new Int16Array(cellCount);
   const d2s = new Uint8Array(cellCount);
@@ -106,6 +131,13 @@ function tryDecode(source: Buffer): Cell[] | null {
     }
   }
   if (at !== end) return null;
+  return { boc, cellCount, roots, dataAt, bitLength, d2s, exotic, refCounts, refIndex };
+}
+
+function tryDecode(source: Buffer): Cell[] | null {
+  const layout = readBocLayout(source);
+  if (!layout) return null;
+  const { boc, cellCount, roots, dataAt, bitLength, d2s, exotic, refCounts, refIndex } = layout;
   const built: Cell[] = new Array<Cell>(cellCount);
   // Every level-0 hash of this BoC (a pruned branch's own) in one buffer (one allocation, not one per cell).
   const hashSlab = Buffer.allocUnsafeSlow(32 * cellCount);

@@ -29,6 +29,7 @@ export { nativeSha256, useNativeCellHashing } from './nativeHashing';
 export { useFastBits } from './fastBits';
 export { cellStats, type CellStats } from './cellStats';
 export { decodeBocFast } from './fastBoc';
+export { decodeAuthenticatedBoc } from './lazyCells';
 export { useLeanCells, useCoreCells } from './useLeanCells';
 export { BitCursor, CursorError } from './bitCursor';
 export { dictLookupCursor, forEachDictLeafCursor, skipCurrencyCollection } from './dictCursor';

@@ -10,12 +10,12 @@ interface LevelMaskModule {
 const { LevelMask } = require('@ton/core/dist/boc/cell/LevelMask') as LevelMaskModule;
 
 /** Level masks by value (@ton/core's LevelMask is not changed after construction). */
-const LEVEL_MASKS: readonly Cell['mask'][] = Array.from({ length: 8 }, (_, mask) => new LevelMask(mask));
+export const LEVEL_MASKS: readonly Cell['mask'][] = Array.from({ length: 8 }, (_, mask) => new LevelMask(mask));
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** The refs of every leaf: one frozen array (@ton/core freezes a cell's refs as well). */
-const NO_REFS: Cell[] = Object.freeze([] as Cell[]) as Cell[];
+export const NO_REFS: Cell[] = Object.freeze([] as Cell[]) as Cell[];
 
 /**
  * An ordinary cell with @ton/core's fields and answers, held in as few heap objects as it takes.
@@ -201,7 +201,7 @@ class LeanBitString {
   ) {}
 }
 
-function inspectAsString(this: { toString(): string }): string {
+export function inspectAsString(this: { toString(): string }): string {
   return this.toString();
 }
 
@@ -233,11 +233,18 @@ const reprMemory = new ArrayBuffer(MAX_REPR);
  */
 const REPR_VIEWS: readonly Buffer[] = Array.from({ length: MAX_REPR + 1 }, (_, n) => Buffer.from(reprMemory, 0, n));
 const REPR = REPR_VIEWS[MAX_REPR]!;
+/** The scratch memory a representation is written into before it is hashed (lazyCells.ts writes there too). */
+export const REPR_SCRATCH = REPR;
+
+/** SHA-256 of the scratch memory's first `length` bytes as 32 latin1 characters (for a slab's `write`). */
+export function scratchHashLatin1(length: number): string {
+  return sha256Latin1(REPR_VIEWS[length]!);
+}
 /** The depth of the representation writeRepr wrote last (returned apart: no object per call). */
 let reprDepth = 0;
 
 /** Copies `cell`'s hash at `level` into `target` at `at` (a hash still in its BoC's slab is copied from there, no buffer made). */
-function copyHash(cell: Cell, level: number, target: Buffer, at: number): void {
+export function copyHash(cell: Cell, level: number, target: Buffer, at: number): void {
   if (cell instanceof CompactCell || cell instanceof LeanCell || cell instanceof LeanPrunedCell) cell.copyHash(level, target, at);
   else cell.hash(level).copy(target, at);
 }
