@@ -1,6 +1,6 @@
 import { BitReader, type BitString, Cell, CellType, Slice } from '@ton/core';
 import { decodeBocFast, readBocLayout, type BocLayout } from './fastBoc';
-import { copyHash, inspectAsString, leanBitString, leanOrdinaryCell, LEVEL_MASKS, NO_REFS, REPR_SCRATCH, scratchHashLatin1 } from './leanCell';
+import { copyHash, inspectAsString, leanBitString, leanOrdinaryCell, LEVEL_MASKS, NO_REFS, ReprScratch } from './leanCell';
 
 /**
  * Cells of an authenticated BoC whose hashes and depths are computed when first asked.
@@ -34,6 +34,14 @@ const PRUNED_BITS = 8 + 8 + 256 + 16;
 /** A Merkle update's data: type 4, two hashes and two depths. */
 const MERKLE_UPDATE_BITS = 8 + 2 * (256 + 16);
 
+/**
+ * Where this file writes representations: not leanCell.ts's memory, which a cell being built
+ * there (over a lazy cell not hashed yet, as `beginCell().storeRef(lazy).endCell()`) is in the
+ * middle of filling when it asks its refs for their depths.
+ */
+const SCRATCH = new ReprScratch();
+const REPR_SCRATCH = SCRATCH.bytes;
+
 /** The cells LazyBoc.ensure has still to compute, children above parents; grown when full. */
 let pendingCells = new Int32Array(4096);
 
@@ -42,8 +50,8 @@ class LazyBoc {
   readonly kind: Uint8Array;
   readonly mask: Uint8Array;
   readonly done: Uint8Array;
-  readonly depth0: Uint16Array;
-  readonly depth1: Uint16Array;
+  readonly depth0: Uint32Array;
+  readonly depth1: Uint32Array;
   /** Level-0 hashes, 32 bytes a cell. */
   readonly slab0: Buffer;
   /** Level-1 hashes of the cells with a level (32 bytes a cell), made with the first of them. */
@@ -60,8 +68,8 @@ class LazyBoc {
     this.kind = new Uint8Array(count);
     this.mask = new Uint8Array(count);
     this.done = new Uint8Array(count);
-    this.depth0 = new Uint16Array(count);
-    this.depth1 = new Uint16Array(count);
+    this.depth0 = new Uint32Array(count);
+    this.depth1 = new Uint32Array(count);
     this.slab0 = Buffer.allocUnsafeSlow(32 * count);
   }
 
@@ -144,13 +152,13 @@ class LazyBoc {
         REPR_SCRATCH[0] = 8 + 32;
         REPR_SCRATCH[1] = 72;
         boc.copy(REPR_SCRATCH, 2, start, start + 36);
-        this.levelSlab().write(scratchHashLatin1(38), slot, 32, 'latin1');
+        this.levelSlab().write(SCRATCH.hashLatin1(38), slot, 32, 'latin1');
         this.depth1[index] = 0;
         return;
       case KIND_MERKLE_UPDATE: {
         // Its one level (0): its data, then its refs' depths and hashes at level 1.
         const length = this.writeRepr(index, 2 + 8, d2s[index]!, boc, start, (d2s[index]! + 1) >> 1, 1);
-        this.slab0.write(scratchHashLatin1(length), slot, 32, 'latin1');
+        this.slab0.write(SCRATCH.hashLatin1(length), slot, 32, 'latin1');
         this.depth0[index] = this.reprDepth;
         return;
       }
@@ -158,13 +166,13 @@ class LazyBoc {
         const refCount = refCounts[index]!;
         const d2 = d2s[index]!;
         const length = this.writeRepr(index, refCount, d2, boc, start, (d2 + 1) >> 1, 0);
-        this.slab0.write(scratchHashLatin1(length), slot, 32, 'latin1');
+        this.slab0.write(SCRATCH.hashLatin1(length), slot, 32, 'latin1');
         this.depth0[index] = this.reprDepth;
         if (this.mask[index] === 0) return;
         // Level 1: the level mask's bit in the descriptor, the level-0 hash in place of the data.
         const slab1 = this.levelSlab();
         const above = this.writeRepr(index, refCount + 32, d2, this.slab0, slot, 32, 1);
-        slab1.write(scratchHashLatin1(above), slot, 32, 'latin1');
+        slab1.write(SCRATCH.hashLatin1(above), slot, 32, 'latin1');
         this.depth1[index] = this.reprDepth;
       }
     }
@@ -342,18 +350,14 @@ export function decodeAuthenticatedBoc(source: Buffer): Cell[] {
     } else if (refCount === 2 && bitLength[i] === MERKLE_UPDATE_BITS && boc[start] === 4 && childMask <= 1) {
       kind[i] = KIND_MERKLE_UPDATE;
       mask[i] = 0;
-      const refs = [built[refIndex[base]!]!, built[refIndex[base + 1]!]!];
+      const refs = Object.freeze([built[refIndex[base]!]!, built[refIndex[base + 1]!]!]) as Cell[];
       built[i] = new LazyExoticCell(CellType.MerkleUpdate, owner, i, refs) as unknown as Cell;
       continue;
     }
-    // Anything else as decodeBocFast builds it, hashed now. Its lazy refs are computed first: their
-    // computation writes the scratch memory its own representation is being written into.
+    // Anything else as decodeBocFast builds it, hashed now (its lazy refs with it).
     kind[i] = KIND_EAGER;
     const cellRefs: Cell[] = new Array<Cell>(refCount);
-    for (let r = 0; r < refCount; r++) {
-      owner.ensure(refIndex[base + r]!);
-      cellRefs[r] = built[refIndex[base + r]!]!;
-    }
+    for (let r = 0; r < refCount; r++) cellRefs[r] = built[refIndex[base + r]!]!;
     const bits = leanBitString(boc, start * 8, bitLength[i]!);
     const cell = exotic[i] ? new Cell({ exotic: true, bits, refs: cellRefs }) : leanOrdinaryCell(boc, start, d2s[i]!, bits, cellRefs);
     built[i] = cell;

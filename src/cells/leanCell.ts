@@ -224,22 +224,37 @@ export function leanBitString(data: Buffer, offset: number, length: number): Bit
 
 /** The longest representation a cell's hash takes: 2 descriptor bytes, 128 data bytes, 4 refs' depths and hashes. */
 const MAX_REPR = 2 + 128 + 4 * 34;
-const reprMemory = new ArrayBuffer(MAX_REPR);
 /**
- * Views of one scratch memory's first n bytes, by n: a cell's representation is written there and
- * hashed through the view of its length, with no buffer made per cell (decoding a block makes
- * hundreds of thousands of cells, and their garbage was the largest part of the index thread's
- * collector's work after the cells themselves: --heap-prof of the jetton ingest).
+ * A scratch memory for cell representations, with views of its first n bytes by n: a cell's
+ * representation is written there and hashed through the view of its length, with no buffer made
+ * per cell (decoding a block makes hundreds of thousands of cells, and their garbage was the
+ * largest part of the index thread's collector's work after the cells themselves: --heap-prof of
+ * the jetton ingest). Each hashing scheme has its own: lazyCells.ts computes a cell's hash when a
+ * cell built here reads its depth, in the middle of writing this one's.
  */
-const REPR_VIEWS: readonly Buffer[] = Array.from({ length: MAX_REPR + 1 }, (_, n) => Buffer.from(reprMemory, 0, n));
-const REPR = REPR_VIEWS[MAX_REPR]!;
-/** The scratch memory a representation is written into before it is hashed (lazyCells.ts writes there too). */
-export const REPR_SCRATCH = REPR;
+export class ReprScratch {
+  readonly bytes: Buffer;
+  private readonly views: readonly Buffer[];
 
-/** SHA-256 of the scratch memory's first `length` bytes as 32 latin1 characters (for a slab's `write`). */
-export function scratchHashLatin1(length: number): string {
-  return sha256Latin1(REPR_VIEWS[length]!);
+  constructor() {
+    const memory = new ArrayBuffer(MAX_REPR);
+    this.views = Array.from({ length: MAX_REPR + 1 }, (_, n) => Buffer.from(memory, 0, n));
+    this.bytes = this.views[MAX_REPR]!;
+  }
+
+  /** SHA-256 of the first `length` bytes as 32 latin1 characters (for a slab's `write`). */
+  hashLatin1(length: number): string {
+    return sha256Latin1(this.views[length]!);
+  }
+
+  /** SHA-256 of the first `length` bytes, as a buffer of its own memory. */
+  hash(length: number): Buffer {
+    return nativeSha256(this.views[length]!);
+  }
 }
+
+const SCRATCH = new ReprScratch();
+const REPR = SCRATCH.bytes;
 /** The depth of the representation writeRepr wrote last (returned apart: no object per call). */
 let reprDepth = 0;
 
@@ -287,7 +302,7 @@ function bitCount(n: number): number {
  * of Node's shared 8 KB pool, which a long-lived cell of the chain's thread would keep whole).
  */
 function reprHash(length: number): Buffer {
-  return nativeSha256(REPR_VIEWS[length]!);
+  return SCRATCH.hash(length);
 }
 
 /**
@@ -310,7 +325,7 @@ export function leanOrdinaryCell(body: Buffer, start: number, d2: number, bits: 
   if (mask === 0) {
     const length = writeRepr(refs, 0, 0, d2, body, start, dataBytes);
     const { _data: data, _offset: bitStart, _length: bitLength } = bitStringFields(bits);
-    if (slab) slab.write(sha256Latin1(REPR_VIEWS[length]!), slot, 32, 'latin1');
+    if (slab) slab.write(SCRATCH.hashLatin1(length), slot, 32, 'latin1');
     const hashSource = slab ?? reprHash(length);
     return new CompactCell(data, bitStart, bitLength, refs[0], refs[1], refs[2], refs[3], refs.length, reprDepth, hashSource, slab ? slot : 0) as unknown as Cell;
   }
@@ -347,7 +362,7 @@ export function leanPrunedCell(source: Buffer, start: number, bits: BitString, r
   REPR[0] = 8 + 32;
   REPR[1] = 72;
   source.copy(REPR, 2, start, start + 36);
-  slab.write(sha256Latin1(REPR_VIEWS[38]!), slot, 32, 'latin1');
+  slab.write(SCRATCH.hashLatin1(38), slot, 32, 'latin1');
   return new LeanPrunedCell(bits, source, start, slab, slot) as unknown as Cell;
 }
 

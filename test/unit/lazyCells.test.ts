@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, Cell, CellType, Dictionary, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
 import type { WalletContractV4 } from '@ton/ton';
-import { decodeAuthenticatedBoc, merkleProof, merkleUpdate, prunedBranch, serializeBoc } from '../../src/cells';
+import { decodeAuthenticatedBoc, merkleProof, merkleUpdate, prunedBranch, serializeBoc, useCoreCells, useLeanCells } from '../../src/cells';
+import { coreDeserializeBoc } from '../../src/cells/fastBoc';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { jettonWalletAddress, jettonWalletInit, mintBody } from '../helpers/jetton';
 
@@ -42,11 +43,16 @@ function dictTree(seed: number): Cell {
   return beginCell().storeUint(seed, 16).storeDict(dict).endCell();
 }
 
+/** @ton/core's own decoder (Cell.fromBoc is decodeBocFast in a thread that ran useLeanCells, as startLocalnet does). */
+function coreCells(boc: Buffer): Cell[] {
+  return coreDeserializeBoc(boc);
+}
+
 function expectSameAsCore(boc: Buffer): void {
-  expect(shape(decodeAuthenticatedBoc(boc))).toEqual(shape(Cell.fromBoc(boc)));
+  expect(shape(decodeAuthenticatedBoc(boc))).toEqual(shape(coreCells(boc)));
   // Asked from the leaves up (each hash computed alone) and from the root down: the same values.
   const leavesFirst = decodeAuthenticatedBoc(boc);
-  const core = cellsBottomUp(Cell.fromBoc(boc)).map((c) => c.hash(0).toString('hex') + c.hash(3).toString('hex'));
+  const core = cellsBottomUp(coreCells(boc)).map((c) => c.hash(0).toString('hex') + c.hash(3).toString('hex'));
   expect(cellsBottomUp(leavesFirst).map((c) => c.hash(0).toString('hex') + c.hash(3).toString('hex'))).toEqual(core);
 }
 
@@ -87,7 +93,47 @@ describe('decodeAuthenticatedBoc', () => {
     const two = beginCell().storeUint(1, 8).storeUint(3, 8).storeBuffer(randomBytes(32)).storeBuffer(randomBytes(32)).storeUint(7, 16).storeUint(5, 16).endCell({ exotic: true });
     const proved = beginCell().storeRef(leaf).storeRef(prunedBranch(leaf)).endCell();
     const proof = merkleProof(proved, { open: new Set([proved]) });
-    for (const cell of [two, proof, beginCell().storeRef(two).storeRef(leaf).endCell()]) expectSameAsCore(serializeBoc([cell]));
+    // A Merkle update over trees of level 2 (its own mask 1): @ton/core's too.
+    const deepLeft = beginCell().storeRef(two).endCell();
+    const deepRight = beginCell().storeRef(two).storeUint(1, 1).endCell();
+    const updateOfLevel2 = beginCell()
+      .storeUint(4, 8)
+      .storeBuffer(deepLeft.hash(0))
+      .storeBuffer(deepRight.hash(0))
+      .storeUint(deepLeft.depth(0), 16)
+      .storeUint(deepRight.depth(0), 16)
+      .storeRef(deepLeft)
+      .storeRef(deepRight)
+      .endCell({ exotic: true });
+    const cells = [two, proof, beginCell().storeRef(two).storeRef(leaf).endCell(), updateOfLevel2];
+    // And lazy cells over those built at once (an ordinary cell over a Merkle proof and a leaf).
+    cells.push(beginCell().storeUint(5, 3).storeRef(proof).storeRef(leaf).endCell(), beginCell().storeRef(updateOfLevel2).endCell());
+    for (const cell of cells) expectSameAsCore(serializeBoc([cell]));
+  });
+
+  it('cells built over lazy cells not hashed yet hash as over @ton/core cells, with lean builders on (as in the chain and index threads)', () => {
+    const before = dictTree(6);
+    const after = beginCell().storeUint(2, 16).storeRef(dictTree(7)).storeRef(before).endCell();
+    const boc = serializeBoc([beginCell().storeRef(merkleUpdate(before, after)).storeRef(dictTree(8)).endCell()]);
+    const reference = coreCells(boc)[0]!;
+    const built = (root: Cell) => [
+      beginCell().storeUint(1, 8).storeRef(root.refs[1]!).endCell(),
+      beginCell().storeRef(root.refs[0]!.refs[1]!).storeRef(root.refs[1]!.refs[0]!).endCell(),
+      beginCell().storeSlice(root.refs[1]!.beginParse()).endCell(),
+    ];
+    useCoreCells();
+    const expected = built(reference).map((c) => `${c.hash(0).toString('hex')}/${c.hash(3).toString('hex')}/${c.depth()}`);
+    try {
+      for (const lean of [true, false]) {
+        if (lean) useLeanCells();
+        else useCoreCells();
+        // Decoded afresh each time: nothing hashed before the builders ask.
+        const cells = built(decodeAuthenticatedBoc(boc)[0]!);
+        expect(cells.map((c) => `${c.hash(0).toString('hex')}/${c.hash(3).toString('hex')}/${c.depth()}`)).toEqual(expected);
+      }
+    } finally {
+      useLeanCells();
+    }
   });
 
   it('leaves a BoC it does not read to decodeBocFast (and so a damaged one is refused)', () => {
