@@ -1,6 +1,6 @@
 import { BitReader, type BitString, Cell, CellType, Slice } from '@ton/core';
 import { decodeBocFast, readBocLayout, type BocLayout } from './fastBoc';
-import { copyHash, inspectAsString, leanBitString, leanOrdinaryCell, LEVEL_MASKS, NO_REFS, ReprScratch } from './leanCell';
+import { copyHash, inspectAsString, leanBitString, leanOrdinaryCell, LEVEL_MASKS, NO_REFS, refsArray, ReprScratch } from './leanCell';
 
 /**
  * Cells of an authenticated BoC whose hashes and depths are computed when first asked.
@@ -208,35 +208,16 @@ class LazyBoc {
   }
 }
 
-/** An ordinary cell of level mask 0 or 1 whose hashes wait for the first ask. */
-class LazyOrdinaryCell {
+/** What every lazy cell answers from its BoC's arrays: bits, level mask, hashes and depths. */
+abstract class LazyCell {
   constructor(
-    private readonly owner: LazyBoc,
-    private readonly index: number,
-    private readonly r0: Cell | undefined,
-    private readonly r1: Cell | undefined,
-    private readonly r2: Cell | undefined,
-    private readonly r3: Cell | undefined,
+    protected readonly owner: LazyBoc,
+    protected readonly index: number,
   ) {}
 
   get bits(): BitString {
     const { boc, dataAt, bitLength } = this.owner.layout;
     return leanBitString(boc, dataAt[this.index]! * 8, bitLength[this.index]!);
-  }
-
-  get refs(): Cell[] {
-    switch (this.owner.layout.refCounts[this.index]) {
-      case 0:
-        return NO_REFS;
-      case 1:
-        return [this.r0!];
-      case 2:
-        return [this.r0!, this.r1!];
-      case 3:
-        return [this.r0!, this.r1!, this.r2!];
-      default:
-        return [this.r0!, this.r1!, this.r2!, this.r3!];
-    }
   }
 
   get mask(): Cell['mask'] {
@@ -251,12 +232,31 @@ class LazyOrdinaryCell {
     return this.owner.depth(this.index, level);
   }
 
+  /** The level of a mask of 0 or 1 (the only ones a lazy cell has) is the mask. */
   level(): number {
     return this.owner.mask[this.index]!;
   }
 
   equals(other: Cell): boolean {
     return this.hash().equals(other.hash());
+  }
+}
+
+/** An ordinary cell of level mask 0 or 1 whose hashes wait for the first ask. */
+class LazyOrdinaryCell extends LazyCell {
+  constructor(
+    owner: LazyBoc,
+    index: number,
+    private readonly r0: Cell | undefined,
+    private readonly r1: Cell | undefined,
+    private readonly r2: Cell | undefined,
+    private readonly r3: Cell | undefined,
+  ) {
+    super(owner, index);
+  }
+
+  get refs(): Cell[] {
+    return refsArray(this.owner.layout.refCounts[this.index]!, this.r0, this.r1, this.r2, this.r3);
   }
 
   beginParse(): Slice {
@@ -265,37 +265,14 @@ class LazyOrdinaryCell {
 }
 
 /** An exotic cell (a level-1 pruned branch, a Merkle update) whose hashes wait for the first ask. */
-class LazyExoticCell {
+class LazyExoticCell extends LazyCell {
   constructor(
     readonly type: CellType,
-    private readonly owner: LazyBoc,
-    private readonly index: number,
+    owner: LazyBoc,
+    index: number,
     readonly refs: Cell[],
-  ) {}
-
-  get bits(): BitString {
-    const { boc, dataAt, bitLength } = this.owner.layout;
-    return leanBitString(boc, dataAt[this.index]! * 8, bitLength[this.index]!);
-  }
-
-  get mask(): Cell['mask'] {
-    return LEVEL_MASKS[this.owner.mask[this.index]!]!;
-  }
-
-  hash(level = 3): Buffer {
-    return this.owner.hash(this.index, level);
-  }
-
-  depth(level = 3): number {
-    return this.owner.depth(this.index, level);
-  }
-
-  level(): number {
-    return this.owner.mask[this.index]!;
-  }
-
-  equals(other: Cell): boolean {
-    return this.hash().equals(other.hash());
+  ) {
+    super(owner, index);
   }
 
   beginParse(allowExotic = false): Slice {
@@ -305,11 +282,10 @@ class LazyExoticCell {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-Object.setPrototypeOf(LazyOrdinaryCell.prototype, Cell.prototype);
+// Chained to Cell.prototype: `instanceof Cell` and Cell's own methods (toBoc, asSlice, ...) hold.
+Object.setPrototypeOf(LazyCell.prototype, Cell.prototype);
+Object.defineProperty(LazyCell.prototype, INSPECT, { value: inspectAsString });
 Object.defineProperty(LazyOrdinaryCell.prototype, 'type', { value: CellType.Ordinary });
-Object.defineProperty(LazyOrdinaryCell.prototype, INSPECT, { value: inspectAsString });
-Object.setPrototypeOf(LazyExoticCell.prototype, Cell.prototype);
-Object.defineProperty(LazyExoticCell.prototype, INSPECT, { value: inspectAsString });
 
 /**
  * The roots of a BoC whose bytes are already authenticated (a block checked by its file hash),

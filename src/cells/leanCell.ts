@@ -68,6 +68,22 @@ class LeanCell {
   }
 }
 
+/** A cell's refs kept in four fields, as the array @ton/core's cells have (made when asked). */
+export function refsArray(count: number, r0: Cell | undefined, r1: Cell | undefined, r2: Cell | undefined, r3: Cell | undefined): Cell[] {
+  switch (count) {
+    case 0:
+      return NO_REFS;
+    case 1:
+      return [r0!];
+    case 2:
+      return [r0!, r1!];
+    case 3:
+      return [r0!, r1!, r2!];
+    default:
+      return [r0!, r1!, r2!, r3!];
+  }
+}
+
 /**
  * A level-0 ordinary cell in one heap object: its bits as the buffer, first bit and length they
  * are read from (the BoC it was decoded from, or its builder's buffer), its refs in four fields,
@@ -98,18 +114,7 @@ class CompactCell {
   }
 
   get refs(): Cell[] {
-    switch (this.refCount) {
-      case 0:
-        return NO_REFS;
-      case 1:
-        return [this.r0!];
-      case 2:
-        return [this.r0!, this.r1!];
-      case 3:
-        return [this.r0!, this.r1!, this.r2!];
-      default:
-        return [this.r0!, this.r1!, this.r2!, this.r3!];
-    }
+    return refsArray(this.refCount, this.r0, this.r1, this.r2, this.r3);
   }
 
   hash(): Buffer {

@@ -77,7 +77,7 @@ export function merkleUpdateStub(oldRoot: Cell, newRoot: Cell): Cell {
 }
 
 /** `!merkle_update#04 old_hash new_hash old_depth new_depth old:^X new:^X` over the two states' (pruned) copies. */
-function merkleUpdateCell(oldRoot: Cell, newRoot: Cell, oldPart: Cell, newPart: Cell): Cell {
+export function merkleUpdateCell(oldRoot: Cell, newRoot: Cell, oldPart: Cell, newPart: Cell): Cell {
   return beginCell()
     .storeUint(4, 8)
     .storeBuffer(oldRoot.hash(0))

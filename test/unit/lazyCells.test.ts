@@ -3,6 +3,7 @@ import { Address, beginCell, Cell, CellType, Dictionary, external, internal, Sen
 import type { WalletContractV4 } from '@ton/ton';
 import { decodeAuthenticatedBoc, merkleProof, merkleUpdate, prunedBranch, serializeBoc, useCoreCells, useLeanCells } from '../../src/cells';
 import { coreDeserializeBoc } from '../../src/cells/fastBoc';
+import { merkleUpdateCell } from '../../src/cells/merkle';
 import { startLocalnet, type Localnet } from '../../src/localnet';
 import { jettonWalletAddress, jettonWalletInit, mintBody } from '../helpers/jetton';
 
@@ -96,15 +97,7 @@ describe('decodeAuthenticatedBoc', () => {
     // A Merkle update over trees of level 2 (its own mask 1): @ton/core's too.
     const deepLeft = beginCell().storeRef(two).endCell();
     const deepRight = beginCell().storeRef(two).storeUint(1, 1).endCell();
-    const updateOfLevel2 = beginCell()
-      .storeUint(4, 8)
-      .storeBuffer(deepLeft.hash(0))
-      .storeBuffer(deepRight.hash(0))
-      .storeUint(deepLeft.depth(0), 16)
-      .storeUint(deepRight.depth(0), 16)
-      .storeRef(deepLeft)
-      .storeRef(deepRight)
-      .endCell({ exotic: true });
+    const updateOfLevel2 = merkleUpdateCell(deepLeft, deepRight, deepLeft, deepRight);
     const cells = [two, proof, beginCell().storeRef(two).storeRef(leaf).endCell(), updateOfLevel2];
     // And lazy cells over those built at once (an ordinary cell over a Merkle proof and a leaf).
     cells.push(beginCell().storeUint(5, 3).storeRef(proof).storeRef(leaf).endCell(), beginCell().storeRef(updateOfLevel2).endCell());
