@@ -77,26 +77,26 @@ class LazyBoc {
     return (this.slab1 ??= Buffer.allocUnsafeSlow(32 * this.layout.cellCount));
   }
 
+  /** The slab holding lazy cell `index`'s hash at `level` (a cell without a level has one hash for all). */
+  private slabOf(index: number, level: number): Buffer {
+    return level > 0 && this.mask[index] !== 0 ? this.slab1! : this.slab0;
+  }
+
   /** Cell `index`'s hash at `level`, a view of its slab (computed first if need be); asked of lazy cells only. */
   hash(index: number, level: number): Buffer {
     this.ensure(index);
-    const slab = level > 0 && this.mask[index] !== 0 ? this.slab1! : this.slab0;
-    return slab.subarray(32 * index, 32 * index + 32);
+    return this.slabOf(index, level).subarray(32 * index, 32 * index + 32);
   }
 
   depth(index: number, level: number): number {
     this.ensure(index);
-    return level > 0 && this.mask[index] !== 0 ? this.depth1[index]! : this.depth0[index]!;
+    return this.computedDepth(index, level);
   }
 
   /** Copies cell `index`'s hash at `level` into `target` at `at` (computed already). */
   private copyComputedHash(index: number, level: number, target: Buffer, at: number): void {
-    if (this.kind[index] === KIND_EAGER) {
-      copyHash(this.eager.get(index)!, level, target, at);
-      return;
-    }
-    const slab = level > 0 && this.mask[index] !== 0 ? this.slab1! : this.slab0;
-    slab.copy(target, at, 32 * index, 32 * index + 32);
+    if (this.kind[index] === KIND_EAGER) copyHash(this.eager.get(index)!, level, target, at);
+    else this.slabOf(index, level).copy(target, at, 32 * index, 32 * index + 32);
   }
 
   private computedDepth(index: number, level: number): number {
