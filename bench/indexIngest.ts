@@ -49,7 +49,7 @@ import { DEFAULT_LOCALNET_MNEMONIC, deriveLocalnetWallets, LocalnetThread, start
 import { jettonTransferBody, jettonWalletAddress, jettonWalletInit, mintBody } from '../test/helpers/jetton';
 import { cpus, loadavg } from 'node:os';
 import { freePort } from '../test/helpers/waiting';
-import { committedSeqno, indexProcessRss } from './indexProcess';
+import { committedSeqno, indexProcessRss, processCpuSeconds, processRssMb } from './indexProcess';
 
 const TRANSFERS = Number(process.env['BENCH_INDEX_TRANSFERS'] ?? 2000);
 const PER_BLOCK = Math.max(1, Number(process.env['BENCH_INDEX_PER_BLOCK'] ?? 20));
@@ -805,11 +805,6 @@ function npmStartEnv(): NodeJS.ProcessEnv {
 }
 
 /** VmRSS of process `pid`, MB. */
-function processRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024);
-}
-
 /**
  * The scheduler's account of thread `tid` of process `pid` (/proc/<pid>/task/<tid>/schedstat): ns
  * on a CPU, ns runnable but waiting for one, time slices. What the API's thread waited for a core
@@ -921,12 +916,11 @@ async function idleWithIndexOff(source: string, dir: string): Promise<{ latencie
     if (!healthy) throw new Error('the served process (index off) never became healthy');
     // Warm-up, then until the process is quiet: a chain restored from a large file collects its
     // heap for seconds after it serves (its thread and V8's), which is start-up, not idle.
-    const cpuSeconds = (): number => [...threadCpuTicks(child.pid!).values()].reduce((a, b) => a + b, 0) / 100;
     await masterchainInfoLatencies(port, 5_000);
     const quietFrom = performance.now();
-    for (let last = cpuSeconds(); performance.now() - quietFrom < 60_000; ) {
+    for (let last = processCpuSeconds(child.pid!); performance.now() - quietFrom < 60_000; ) {
       await sleep(2_000);
-      const now = cpuSeconds();
+      const now = processCpuSeconds(child.pid!);
       if (now - last < 0.2) break;
       last = now;
     }

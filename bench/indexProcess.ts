@@ -90,13 +90,13 @@ export async function committedSeqno(port: number): Promise<number | null> {
   return match ? Number(match[1]) : null;
 }
 
-function processRssMb(pid: number): number {
+export function processRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024);
 }
 
 /** utime + stime of process `pid` (its threads together), seconds. */
-function processCpuSeconds(pid: number): number {
+export function processCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
