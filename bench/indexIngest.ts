@@ -576,6 +576,13 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
     majorAt.set(seqno, majorGcMs);
     heapAt.set(seqno, heapMb);
   });
+  // When this thread's pool (the sender's) has each head proven: the index thread's own pool long-polls
+  // and proves the same heads, so seal -> proven here is about the index's wait before it can fetch.
+  const provenAt = new Map<number, number>();
+  const onHead = (_server: number, info: { last: { seqno: number } }): void => {
+    if (!provenAt.has(info.last.seqno)) provenAt.set(info.last.seqno, wallClockMs());
+  };
+  pool.heads.on('head', onHead);
   const offIndex = index.onBlock((block) => {
     const sealed = sealedAt.get(block.mcSeqno);
     if (sealed === undefined) return;
@@ -642,6 +649,8 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   const majorWindow = ([...majorAt.values()].pop() ?? 0) - (majorAtStart ?? 0);
   offChain();
   offIndex();
+  pool.heads.off('head', onHead);
+  const toProven = order.map((seqno) => (provenAt.get(seqno) ?? NaN) - (sealedAt.get(seqno) ?? NaN)).filter((ms) => Number.isFinite(ms));
   console.log(
     `  live (chain in its own thread${LIVE_BLOCK_MS > 0 ? `, a block every ${LIVE_BLOCK_MS} ms` : ', a block per transfer'}): ` +
       `warm-up ${LIVE_WARMUP_SECONDS} s (${warmupSent ?? sent} transfers, ${warmup.length} blocks, seal to commit max ${warmup.length ? Math.max(...warmup).toFixed(0) : '-'} ms, not counted); ` +
@@ -652,7 +661,7 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
   console.log(
     `    window: the chain's thread loop utilization ${chainLoop.utilization.toFixed(2)} (active ${(chainLoop.active / 1000).toFixed(1)} s), its collector's pauses ${(gcWindow / 1000).toFixed(2)} s ` +
       `(full collections ${(majorWindow / 1000).toFixed(2)} s; ${LIVE_QUIET_GC ? `${([...quietAt.values()].pop() ?? 0) - (quietAtStart ?? 0)} made between blocks` : 'left to V8'}), its heap ${heapAtStart ?? '-'} -> ${[...heapAt.values()].pop() ?? '-'} MB; ` +
-      `the index's loop (this thread) ${indexLoop.utilization.toFixed(2)}`,
+      `the index's loop (this thread) ${indexLoop.utilization.toFixed(2)}; seal to head proven (the sender's pool) p50 ${percentile(toProven, 50).toFixed(0)} / p99 ${percentile(toProven, 99).toFixed(0)} ms`,
   );
   // Each block over the target: when it was sealed (s after the sends began), the gap since the
   // previous seal and the chain thread's collector pauses in that gap: a late seal or a paused chain
@@ -670,7 +679,7 @@ async function live(thread: LocalnetThread, pool: LitePool, index: IndexService,
         const nextGc = (gcAt.get(seqno + 1) ?? NaN) - (gcAt.get(seqno) ?? NaN);
         const nextQuiet = (quietAt.get(seqno + 1) ?? NaN) - (quietAt.get(seqno) ?? NaN);
         return (
-          `mc ${seqno} +${((at - startedAt) / 1000).toFixed(1)} s ${ms.toFixed(0)} ms (gap ${gap.toFixed(0)}, gc ${gc.toFixed(0)} of it full ${major.toFixed(0)}, heap ${heapAt.get(seqno) ?? '-'} MB; ` +
+          `mc ${seqno} +${((at - startedAt) / 1000).toFixed(1)} s ${ms.toFixed(0)} ms (proven at +${((provenAt.get(seqno) ?? NaN) - at).toFixed(0)}, gap ${gap.toFixed(0)}, gc ${gc.toFixed(0)} of it full ${major.toFixed(0)}, heap ${heapAt.get(seqno) ?? '-'} MB; ` +
           `after it gc ${nextGc.toFixed(0)}, ${nextQuiet} collection(s) between blocks)`
         );
       })

@@ -49,6 +49,7 @@ import {
   type ToIndexThread,
 } from './threadProtocol';
 import type { ApiActivityBoard } from './apiActivity';
+import type { ThreadPriorityState } from './threadPriority';
 
 export interface IndexThreadOptions {
   /** Resolve at once, the store opening in the background (the embedded PGlite); else once it is open (a bad URL is a start error). */
@@ -84,6 +85,8 @@ export interface IndexThreadService extends IndexService {
   threadLoop(since?: EventLoopUtilization): EventLoopUtilization | null;
   /** The running thread's id (null between a crash and the restart). */
   readonly threadId: number | null;
+  /** The thread's kernel id and nice value as it last reported them (threadPriority.ts); null before its first report. */
+  readonly priority: { readonly tid: number | null; readonly nice: number; readonly reason: ThreadPriorityState['reason'] } | null;
   /** The running thread's store files outside its data directory, removed when it dies (tests). */
   readonly temporaryPaths: readonly string[];
   /** Build the streaming events of committed blocks in the thread, from now on and after every restart. */
@@ -156,6 +159,7 @@ export async function startIndexThread(
   let nextId = 0;
   let worker: Worker | null = null;
   let health: IndexHealth = { available: false, reason: INDEX_STARTING, status: STARTING_STATUS };
+  let priority: IndexThreadService['priority'] = null;
   /** Why the thread is not running (it failed and waits for its restart), null while it runs. */
   let down: string | null = null;
   let failure: string | null = null;
@@ -253,6 +257,9 @@ export async function startIndexThread(
         return;
       case 'health':
         health = message.health;
+        return;
+      case 'priority':
+        priority = { tid: message.tid, nice: message.nice, reason: message.reason };
         return;
       case 'committed':
         for (const block of message.blocks) blockListeners.emit(fromTransferable<CommittedBlockRows>(block));
@@ -371,6 +378,9 @@ export async function startIndexThread(
     },
     get threadId() {
       return worker && !down ? worker.threadId : null;
+    },
+    get priority() {
+      return priority;
     },
     liteServers: async () => (await request({ type: 'liteServers', id: 0 }, METRICS_WAIT_MS)) as ServerStatus[],
     threadLoop: (since) => (worker && !down ? worker.performance.eventLoopUtilization(since) : null),

@@ -6,15 +6,17 @@
  * change, each committed block, each rollback; and it answers the reads the API sends it (the
  * embedded database serves one connection, this thread's: see indexThread.ts).
  */
-import { setPriority } from 'node:os';
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { createLitePool, type LiteServerSet } from '../liteclient';
-import { indexMetricsRegistry } from '../metrics';
+import { indexMetrics, indexMetricsRegistry } from '../metrics';
 import { closeTvm, configureTvm, DEFAULT_TVM_IDLE_TIMEOUT_MS } from '../tvm';
 import { startIndex } from './startIndex';
 import { CommitNotices } from './commitNotices';
 import { ApiActivityView } from './apiActivity';
+import { IndexThreadPriority } from './threadPriority';
 import {
   committedBlockRows,
   fromTransferable,
@@ -62,14 +64,45 @@ const data = workerData as IndexThreadData;
 const API_RECENT_MS = 1000;
 const send = (message: FromIndexThread): void => port.postMessage(message);
 
+/** This thread's id in the kernel (Linux), null elsewhere. */
+function threadId(): number | null {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) ? tid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** This thread's nice value now (the process's, inherited), 0 when it cannot be read. */
+function ownNice(): number {
+  try {
+    return getPriority();
+  } catch {
+    return 0;
+  }
+}
+
 async function main(): Promise<void> {
   const { config } = data;
   const logger = pino({ level: data.logLevel }).child({ thread: 'index' });
-  try {
-    setPriority(INDEX_THREAD_NICE);
-  } catch (err) {
-    logger.warn({ err: (err as Error).message }, 'cannot lower the index thread priority');
-  }
+  // At the process's priority until it catches up (threadPriority.ts); the threads it starts
+  // (PGlite's, its TVM threads) inherit the priority it has when it starts them.
+  const tid = threadId();
+  const priority = new IndexThreadPriority((nice) => setPriority(nice), ownNice(), INDEX_THREAD_NICE, (state, refused) => {
+    indexMetrics.threadNice.set(state.nice);
+    send({ type: 'priority', tid, nice: state.nice, reason: state.reason });
+    if (refused && state.reason === 'cannot_raise') {
+      logger.info(
+        { nice: state.nice, err: refused.message },
+        "the index thread stays at its catch-up priority: raising a thread's priority back needs CAP_SYS_NICE (e.g. docker run --cap-add SYS_NICE) or a high enough RLIMIT_NICE",
+      );
+    } else if (refused) {
+      logger.warn({ err: refused.message }, 'cannot lower the index thread priority');
+    }
+  });
+  indexMetrics.threadNice.set(priority.state.nice);
+  send({ type: 'priority', tid, nice: priority.state.nice, reason: priority.state.reason });
   // Token detection runs get-methods: in TVM threads of this thread's own, started on demand and
   // ended when idle (whatever --tvm-idle-timeout keeps warm for the API), so the index's tasks never
   // queue before the API's get-methods nor take their threads, and an idle index holds none.
@@ -111,6 +144,8 @@ async function main(): Promise<void> {
   let lastSentAt = 0;
   const lookAtHealth = () => {
     const health = index.health();
+    const backfill = health.status.backfill;
+    priority.follow(health.status.state === 'catching_up' || (backfill !== null && backfill.next <= backfill.until));
     // The lag in ms moves at every look while live: alone, it is sent once a second, so the API's
     // loop gets a message per change of state, not ten a second.
     const text = JSON.stringify({ ...health, status: { ...health.status, lagMs: null } });

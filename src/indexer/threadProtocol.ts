@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config';
 import type { CommittedMcBlock } from './indexer';
 import type { CommittedBlockRows, IndexHealth, LocalIndexService } from './service';
+import type { ThreadPriorityState } from './threadPriority';
 
 /**
  * The messages between the API's thread and the index thread (indexThread.ts, indexThreadWorker.ts).
@@ -118,6 +119,8 @@ export type FromIndexThread =
   | { readonly type: 'opened'; readonly temporaryPaths: readonly string[] }
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'health'; readonly health: IndexHealth }
+  /** The thread's nice value, at its start and at each change (threadPriority.ts); `tid` its kernel thread id (Linux). */
+  | { readonly type: 'priority'; readonly tid: number | null; readonly nice: number; readonly reason: ThreadPriorityState['reason'] }
   /**
    * Masterchain blocks committed since the last such message, up to `seqno` (always sent: the v3
    * cache at the head re-reads it); `blocks`: each one's CommittedBlockRows in toTransferable form,
@@ -194,12 +197,14 @@ function revive(value: unknown): unknown {
 }
 
 /**
- * The index thread's nice value. On a machine whose cores are all busy (a catch-up keeps this thread,
+ * The index thread's nice value while it catches up or backfills (threadPriority.ts; at the head it
+ * runs at the process's own). On a machine whose cores are all busy (a catch-up keeps this thread,
  * the database and the chain at work) the scheduler would hand the API's thread a core only at
  * its turn among them (Linux CFS: slices of up to ~24 ms with several runnable threads); a lower
  * priority for the index lets the API's thread run as soon as a request comes. Linux keeps the nice
  * value per thread (setpriority of "the calling process" changes the calling thread), and threads
- * started from the index thread (PGlite's, the index's TVM threads) inherit it; Node's own threads,
+ * started from the index thread inherit what it has then (PGlite's starts with it at the process's
+ * priority, as PostgreSQL's backends run; TVM threads started during a catch-up get it); Node's own threads,
  * which run the index's garbage collection and compiles, are given it by the server
  * (src/platformThreads.ts).
  */

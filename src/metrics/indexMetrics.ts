@@ -90,6 +90,11 @@ export const indexMetrics = {
     help: 'Masterchain blocks being fetched ahead of the commit',
     registers: [indexMetricsRegistry],
   }),
+  threadNice: new Gauge({
+    name: 'ton_bridge_index_thread_nice',
+    help: 'The nice value the index thread runs at: raised while it catches up or backfills, the process\'s own at the head',
+    registers: [indexMetricsRegistry],
+  }),
   yieldedBatches: new Counter({
     name: 'ton_bridge_index_yielded_batches_total',
     help: 'Batches a catch-up prepared and committed one stage at a time because the API was serving requests',

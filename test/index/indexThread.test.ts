@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Address } from '@ton/core';
 import pino from 'pino';
@@ -15,6 +15,12 @@ import { until } from '../helpers/waiting';
 jest.setTimeout(300_000);
 
 const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
+
+/** The nice value of thread `tid` of this process as the kernel has it (field 19 of its stat). */
+function kernelNice(tid: number): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
 
 /** Masterchain blocks of the saved chain the index catches up on (each with a faucet transfer). */
 const SAVED_BLOCKS = 240;
@@ -84,6 +90,10 @@ describe('the index thread', () => {
       expect(outcome.result).toBeGreaterThanOrEqual(BLOCKS_PER_PROBE);
       expect(probes).toBeGreaterThanOrEqual(1);
       expectNoStall(outcome);
+      // Catching up, the thread runs at the lower priority (threadPriority.ts), as the kernel says.
+      const linux = process.platform === 'linux';
+      expect(index.priority).toMatchObject({ nice: 10, reason: 'catching_up' });
+      if (linux) expect(kernelNice(index.priority!.tid!)).toBe(10);
       // The work was the index thread's: its event loop was busier than the API's over the probes.
       const mainLoop = performance.eventLoopUtilization(mainBefore);
       const threadLoop = index.threadLoop(threadBefore)!;
@@ -104,6 +114,19 @@ describe('the index thread', () => {
       }
       expect(await yielded()).toBeGreaterThan(0);
       await until(() => committed() >= SAVED_BLOCKS, 240_000, 'the catch-up ends');
+      // At the head it goes back to the process's priority (this test's: 0 unless run niced), where
+      // the system lets a thread raise its priority (root, CAP_SYS_NICE); else it says it cannot.
+      const own = getPriority();
+      await until(() => index.priority?.reason !== 'catching_up', 10_000, 'the thread leaves its catch-up priority');
+      if (index.priority!.reason === 'at_head') {
+        expect(index.priority!.nice).toBe(own);
+        if (linux) expect(kernelNice(index.priority!.tid!)).toBe(own);
+      } else {
+        expect(index.priority).toMatchObject({ nice: 10, reason: 'cannot_raise' });
+        expect(process.getuid?.()).not.toBe(0);
+      }
+      const niceGauge = (await index.metrics()).find((m) => m.name === 'ton_bridge_index_thread_nice')!;
+      expect(niceGauge.values[0]!.value).toBe(index.priority!.nice);
       await until(() => rowsSeen.at(-1) === committed(), 10_000, 'the last rows reach the API thread');
       // From the first block whose rows were asked for (the listener's message crossed meanwhile), each block once, in order.
       const first = rowsSeen[0]!;

@@ -168,6 +168,41 @@ describe('a backlog of messages does not hold the lite server', () => {
   }, 60_000);
 });
 
+describe('the timed seal and a backlog of messages', () => {
+  let ctx: ConnectedLocalnet;
+
+  beforeAll(async () => {
+    // No timer: the test calls the timer's seal (sealAtSlot) itself, at a known point of the backlog.
+    ctx = await startConnectedLocalnet({ accounts: 1, blockIntervalMs: 3_600_000 });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('seals at its slot ahead of the messages still waiting, which land in the next block; POST /localnet/mine waits for them', async () => {
+    const chain = ctx.net.chain;
+    const messages = Array.from({ length: 8 }, (_, seqno) => transfer(ctx.net.wallets, seqno));
+    const executed: number[] = [];
+    const firstBatch = messages.slice(0, 4).map((message, seqno) => chain.submitExternalMessage(message.toBoc()).then(() => executed.push(seqno)));
+    // Once the first send ran, three are still waiting when the slot comes.
+    await firstBatch[0];
+    const timed = await chain.sealAtSlot();
+    await Promise.all(firstBatch);
+    const inTimed = messages.slice(0, 4).map((m) => blockWith(basechainBlocks(ctx), m)?.masterchainSeqno);
+    expect(inTimed[0]).toBe(timed.id.seqno);
+    // With the seal in line (as before) all four were in it; now the three waiting are not.
+    expect(inTimed.slice(1)).toEqual([undefined, undefined, undefined]);
+    expect(executed).toEqual([0, 1, 2, 3]);
+
+    // seal() (POST /localnet/mine) keeps its place in line: the messages sent before it are in its block.
+    const secondBatch = messages.slice(4).map((message) => chain.submitExternalMessage(message.toBoc()));
+    const mined = await chain.seal();
+    await Promise.all(secondBatch);
+    expect(mined.id.seqno).toBe(timed.id.seqno + 1);
+    for (const message of messages.slice(1)) expect(blockWith(basechainBlocks(ctx), message)?.masterchainSeqno).toBe(mined.id.seqno);
+  }, 60_000);
+});
+
 describe("an accepted message's journal flush and the chain's queue", () => {
   it('the next message executes while the first one is being flushed; each answer waits for its own flush', async () => {
     const net = await startLocalnet({ accounts: 2, blockIntervalMs: 3_600_000 });

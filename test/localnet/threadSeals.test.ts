@@ -56,8 +56,9 @@ describe('seal times from the chain thread', () => {
         thread.onSealed((_seqno, _at, _gcMs, { quietCollections: count }) => counts.push(count));
         for (let i = 0; i < 5; i++) {
           await thread.mine();
-          // Quiet: no lite query for longer than the 25 ms the thread waits after a seal.
-          await new Promise((resolve) => setTimeout(resolve, 150));
+          // Quiet, and nobody reads the blocks: the thread waits 250 ms for their readers (no
+          // getBlock of them answered), then 25 ms with no lite query.
+          await new Promise((resolve) => setTimeout(resolve, 350));
         }
         return counts;
       } finally {

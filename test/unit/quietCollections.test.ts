@@ -84,6 +84,56 @@ describe('QuietCollections', () => {
     expect(collections).toEqual([140]);
   });
 
+  it("waits for the round's blocks to be read, though no query ran for quietMs before the reader asked", () => {
+    const { quiet, collections, setHeap, advance } = setup({ startMb: 400, liveMb: 400 });
+    setHeap(700);
+    const mc = Buffer.alloc(32, 1);
+    const shard = Buffer.alloc(32, 2);
+    quiet.sealed([mc, shard]);
+    // The head's proof at once, then the reader's thread waits 80 ms for a core before its getBlocks.
+    quiet.queryStarted();
+    advance(5);
+    quiet.queryFinished();
+    advance(80);
+    expect(collections).toEqual([]);
+    quiet.queryStarted();
+    advance(3);
+    quiet.blockRead(mc);
+    quiet.queryFinished();
+    advance(60);
+    // The shard block is still unread: no collection, though quiet for 60 ms.
+    expect(collections).toEqual([]);
+    quiet.queryStarted();
+    advance(2);
+    quiet.blockRead(shard);
+    quiet.queryFinished(); // at 150
+    advance(24);
+    expect(collections).toEqual([]);
+    // Polled at most every quietMs: 25 ms after the last read at the earliest, before the next.
+    advance(25);
+    expect(collections).toHaveLength(1);
+    expect(collections[0]).toBeGreaterThanOrEqual(175);
+    expect(collections[0]).toBeLessThanOrEqual(200);
+  });
+
+  it('with no reader of the blocks, collects readWaitMs (250 ms) after the seal', () => {
+    const { quiet, collections, setHeap, advance } = setup({ startMb: 400, liveMb: 400 });
+    setHeap(700);
+    quiet.sealed([Buffer.alloc(32, 1)]);
+    advance(240);
+    expect(collections).toEqual([]);
+    advance(35);
+    expect(collections).toHaveLength(1);
+    expect(collections[0]).toBeGreaterThanOrEqual(250);
+    // Another block's read does not count for this round's.
+    const { quiet: other, collections: otherCollections, setHeap: setOther, advance: advanceOther } = setup({ startMb: 400, liveMb: 400 });
+    setOther(700);
+    other.sealed([Buffer.alloc(32, 1)]);
+    other.blockRead(Buffer.alloc(32, 9));
+    advanceOther(200);
+    expect(otherCollections).toEqual([]);
+  });
+
   it('a collection still due when V8 collects by itself (no quiet moment came) is dropped', () => {
     const { quiet, collections, setHeap, advance } = setup({ startMb: 400, liveMb: 400 });
     setHeap(700);

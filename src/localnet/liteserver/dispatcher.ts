@@ -54,6 +54,8 @@ export interface LiteDispatcherOptions {
 export interface LiteActivity {
   started(kind: LiteQueryKind): void;
   finished(kind: LiteQueryKind): void;
+  /** A getBlock was answered with the block (before `finished`): its readers have it. */
+  blockServed?(rootHash: Buffer): void;
 }
 
 export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryHandler {
@@ -94,6 +96,7 @@ export function createLiteDispatcher(options: LiteDispatcherOptions): AdnlQueryH
         logger.error({ connection: connection.id, bytes: encoded.length }, `${query.kind} answer is too large`);
         return encodeLiteServerError(LITE_ERROR.fatal, 'answer is too large');
       }
+      if (query.kind === 'liteServer.getBlock') options.activity?.blockServed?.(query.id.rootHash);
       return encoded;
     } catch (err) {
       return failure(err, `lite handler ${query.kind} failed`);

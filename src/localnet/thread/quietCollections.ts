@@ -8,8 +8,13 @@
  * seal, while the followers (the index) read the new block, and its marking ran on this thread for
  * 400-600 ms of that read (docs/benchmarks.md, "Live: collections between blocks").
  *
- * This thread knows better when nobody waits on it: after a masterchain seal, once the lite
- * queries about it are answered and none has run for `quietMs`. There it collects itself, when
+ * This thread knows better when nobody waits on it: after a masterchain seal, once its blocks
+ * were read (a getBlock of each answered: the index has them) and no lite query has run for
+ * `quietMs`. "No query for 25 ms" alone was taken for "read" when the reader was slow to ask (its
+ * thread waiting for a core: the index runs at a lower priority while it catches up), and the
+ * collection then held the very read it was to avoid (a 562 ms block in the live bench beside a
+ * busy loop). With no reader (no index), `readWaitMs` after the seal counts as read. There it
+ * collects itself, when
  * its heap has grown enough since the last full collection that V8 would soon do it anyway, and
  * so V8's own trigger is not reached. Sends that arrive meanwhile wait for the collection; a
  * reader of the block does not.
@@ -30,6 +35,8 @@ export interface QuietCollectionsOptions {
   readonly minGrowthBytes?: number;
   /** No lite query (but sends) for this long after a seal: the readers of the block are done. */
   readonly quietMs?: number;
+  /** A round's blocks not all read by then: nobody reads them (no follower), quiet alone decides. */
+  readonly readWaitMs?: number;
   /** Clock, ms (tests). */
   readonly now?: () => number;
   /** Told of each collection made here. */
@@ -49,7 +56,11 @@ export class QuietCollections {
   private readonly growthFactor: number;
   private readonly minGrowthBytes: number;
   private readonly quietMs: number;
+  private readonly readWaitMs: number;
   private readonly now: () => number;
+  /** The newest round's blocks (root hashes, hex) no getBlock has been answered for yet. */
+  private unread = new Set<string>();
+  private sealedAt = -Infinity;
   /** The heap a full collection (ours or V8's) left. */
   private baselineBytes: number;
   private due = false;
@@ -66,6 +77,7 @@ export class QuietCollections {
     this.growthFactor = options.growthFactor ?? 1.2;
     this.minGrowthBytes = options.minGrowthBytes ?? 64 * 1024 * 1024;
     this.quietMs = options.quietMs ?? 25;
+    this.readWaitMs = options.readWaitMs ?? 250;
     this.now = options.now ?? (() => performance.now());
     this.onCollection = options.onCollection ?? (() => undefined);
     this.baselineBytes = this.heapUsed();
@@ -76,9 +88,15 @@ export class QuietCollections {
     return Math.max(this.baselineBytes * this.growthFactor, this.baselineBytes + this.minGrowthBytes);
   }
 
-  /** A masterchain block was sealed: its readers come now; collect after them if the heap is due. */
-  sealed(): void {
+  /**
+   * A masterchain block was sealed (`blocks`: the root hashes of the round's new blocks, the
+   * masterchain block's and its new shard blocks'): its readers come now; collect after them if the
+   * heap is due.
+   */
+  sealed(blocks: readonly Buffer[] = []): void {
     if (this.stopped) return;
+    this.unread = new Set(blocks.map((hash) => hash.toString('hex')));
+    this.sealedAt = this.now();
     if (!this.due && this.heapUsed() >= this.thresholdBytes) this.due = true;
     // The readers of this block start now: quiet is counted from the seal at the earliest.
     this.lastActivity = Math.max(this.lastActivity, this.now());
@@ -89,6 +107,11 @@ export class QuietCollections {
   queryStarted(): void {
     this.active++;
     this.lastActivity = this.now();
+  }
+
+  /** A getBlock of the block with this root hash was answered. */
+  blockRead(rootHash: Buffer): void {
+    if (this.unread.size > 0) this.unread.delete(rootHash.toString('hex'));
   }
 
   /** That query was answered (or failed). */
@@ -125,9 +148,11 @@ export class QuietCollections {
 
   private check(): void {
     if (!this.due || this.stopped) return;
-    const quietFor = this.now() - this.lastActivity;
-    if (this.active > 0 || quietFor < this.quietMs) {
-      this.schedule(Math.max(1, this.quietMs - Math.max(0, quietFor)));
+    const now = this.now();
+    const quietFor = now - this.lastActivity;
+    const readWaitLeft = this.unread.size > 0 ? this.readWaitMs - (now - this.sealedAt) : 0;
+    if (this.active > 0 || quietFor < this.quietMs || readWaitLeft > 0) {
+      this.schedule(Math.max(1, this.quietMs - Math.max(0, quietFor), Math.min(readWaitLeft, this.quietMs)));
       return;
     }
     this.due = false;

@@ -14,6 +14,8 @@ import { fullCollection } from '../../tvm';
 import { LocalnetControls } from '../controls';
 import { describeLocalnet, startLocalnet, type Localnet } from '../index';
 import { ControlRefusedError } from '../ledger/errors';
+import type { BlockId } from '../ledger/ids';
+import type { StoredBlock } from '../ledger/store';
 import type { LiteActivity } from '../liteserver/dispatcher';
 import type { ControlError, ControlRequest, FromWorker, StartCollection, ToWorker, WorkerData } from './protocol';
 import { QuietCollections } from './quietCollections';
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
   // The restored heap (collected or not) is what the next collection is counted from.
   quiet?.collected();
   const controls = new LocalnetControls(localnet);
+  let previousTops: readonly BlockId[] = [];
   localnet.chain.onBlock((block) => {
     if (block.id.workchain !== -1) return;
     if (reportSeals) {
@@ -114,7 +117,8 @@ async function main(): Promise<void> {
         quietCollections: quietCount,
       });
     }
-    quiet?.sealed();
+    quiet?.sealed(roundBlocks(block, previousTops));
+    previousTops = block.shardTops;
   });
   port.on('message', (message: ToWorker) => {
     run(localnet, controls, message.request).then(
@@ -142,6 +146,12 @@ function heapMb(): number {
   return mb(getHeapStatistics().used_heap_size);
 }
 
+/** The root hashes of a round's new blocks: the masterchain block's and the shard tops it registers anew. */
+function roundBlocks(mc: StoredBlock, previousTops: readonly BlockId[]): Buffer[] {
+  const fresh = mc.shardTops.filter((top) => !previousTops.some((before) => before.rootHash.equals(top.rootHash)));
+  return [mc.id.rootHash, ...fresh.map((top) => top.rootHash)];
+}
+
 /** The lite queries that read the chain; a send only waits for a collection, nobody reads after it. */
 function sendsExcluded(quiet: QuietCollections): LiteActivity {
   return {
@@ -151,6 +161,7 @@ function sendsExcluded(quiet: QuietCollections): LiteActivity {
     finished: (kind) => {
       if (kind !== 'liteServer.sendMessage') quiet.queryFinished();
     },
+    blockServed: (rootHash) => quiet.blockRead(rootHash),
   };
 }
 
