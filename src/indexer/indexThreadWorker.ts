@@ -16,7 +16,7 @@ import { closeTvm, configureTvm, DEFAULT_TVM_IDLE_TIMEOUT_MS } from '../tvm';
 import { startIndex } from './startIndex';
 import { CommitNotices } from './commitNotices';
 import { ApiActivityView } from './apiActivity';
-import { IndexThreadPriority } from './threadPriority';
+import { IndexThreadPriority, type ThreadPriorityState } from './threadPriority';
 import {
   committedBlockRows,
   fromTransferable,
@@ -89,9 +89,12 @@ async function main(): Promise<void> {
   // At the process's priority until it catches up (threadPriority.ts); the threads it starts
   // (PGlite's, its TVM threads) inherit the priority it has when it starts them.
   const tid = threadId();
-  const priority = new IndexThreadPriority((nice) => setPriority(nice), ownNice(), INDEX_THREAD_NICE, (state, refused) => {
+  const report = (state: ThreadPriorityState): void => {
     indexMetrics.threadNice.set(state.nice);
     send({ type: 'priority', tid, nice: state.nice, reason: state.reason });
+  };
+  const priority = new IndexThreadPriority((nice) => setPriority(nice), ownNice(), INDEX_THREAD_NICE, (state, refused) => {
+    report(state);
     if (refused && state.reason === 'cannot_raise') {
       logger.info(
         { nice: state.nice, err: refused.message },
@@ -101,8 +104,7 @@ async function main(): Promise<void> {
       logger.warn({ err: refused.message }, 'cannot lower the index thread priority');
     }
   });
-  indexMetrics.threadNice.set(priority.state.nice);
-  send({ type: 'priority', tid, nice: priority.state.nice, reason: priority.state.reason });
+  report(priority.state);
   // Token detection runs get-methods: in TVM threads of this thread's own, started on demand and
   // ended when idle (whatever --tvm-idle-timeout keeps warm for the API), so the index's tasks never
   // queue before the API's get-methods nor take their threads, and an idle index holds none.

@@ -21,13 +21,15 @@ export interface ThreadPriorityState {
   /** The nice value the thread runs at now. */
   readonly nice: number;
   /** Why it is at that value. */
-  readonly reason: 'at_head' | 'catching_up' | 'cannot_raise';
+  readonly reason: 'at_head' | 'catching_up' | 'cannot_raise' | 'cannot_lower';
 }
 
 export class IndexThreadPriority {
   private current: number;
   private raiseRefused = false;
   private lowerRefused = false;
+  /** What the index does now, as last told. */
+  private bulk = false;
 
   constructor(
     private readonly setNice: SetNice,
@@ -42,11 +44,13 @@ export class IndexThreadPriority {
   }
 
   get state(): ThreadPriorityState {
-    return { nice: this.current, reason: this.current === this.normal ? 'at_head' : this.raiseRefused ? 'cannot_raise' : 'catching_up' };
+    if (this.current === this.normal) return { nice: this.current, reason: this.bulk && this.lowerRefused ? 'cannot_lower' : 'at_head' };
+    return { nice: this.current, reason: !this.bulk && this.raiseRefused ? 'cannot_raise' : 'catching_up' };
   }
 
   /** The index's state now: `bulk` while catching up or backfilling. */
   follow(bulk: boolean): void {
+    this.bulk = bulk;
     const wanted = bulk ? this.low : this.normal;
     if (wanted === this.current) return;
     const raising = wanted < this.current;

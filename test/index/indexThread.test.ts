@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Address } from '@ton/core';
@@ -10,17 +10,13 @@ import { startServer, type RunningServer } from '../../src/server';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
 import { expectNoStall, leastStall } from '../helpers/stallProbe';
+import { threadNice } from '../helpers/threadNice';
 import { until } from '../helpers/waiting';
 
 jest.setTimeout(300_000);
 
 const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
-/** The nice value of thread `tid` of this process as the kernel has it (field 19 of its stat). */
-function kernelNice(tid: number): number {
-  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-}
 
 /** Masterchain blocks of the saved chain the index catches up on (each with a faucet transfer). */
 const SAVED_BLOCKS = 240;
@@ -93,7 +89,7 @@ describe('the index thread', () => {
       // Catching up, the thread runs at the lower priority (threadPriority.ts), as the kernel says.
       const linux = process.platform === 'linux';
       expect(index.priority).toMatchObject({ nice: 10, reason: 'catching_up' });
-      if (linux) expect(kernelNice(index.priority!.tid!)).toBe(10);
+      if (linux) expect(threadNice(index.priority!.tid!)).toBe(10);
       // The work was the index thread's: its event loop was busier than the API's over the probes.
       const mainLoop = performance.eventLoopUtilization(mainBefore);
       const threadLoop = index.threadLoop(threadBefore)!;
@@ -120,7 +116,7 @@ describe('the index thread', () => {
       await until(() => index.priority?.reason !== 'catching_up', 10_000, 'the thread leaves its catch-up priority');
       if (index.priority!.reason === 'at_head') {
         expect(index.priority!.nice).toBe(own);
-        if (linux) expect(kernelNice(index.priority!.tid!)).toBe(own);
+        if (linux) expect(threadNice(index.priority!.tid!)).toBe(own);
       } else {
         expect(index.priority).toMatchObject({ nice: 10, reason: 'cannot_raise' });
         expect(process.getuid?.()).not.toBe(0);
