@@ -17,7 +17,8 @@
  *    and the RSS of each after BENCH_REST_SECONDS (default 60).
  * 4. Served catch-up: `npm start` on a saved chain of BENCH_INDEX_RSS_BLOCKS (10 000) blocks (a transfer
  *    in every BENCH_INDEX_RSS_EVERY-th, default each), index into PostgreSQL (in the index thread):
- *    RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle.
+ *    RSS at start/middle/end, getMasterchainInfo p99 during ingest vs idle (inside the catch-up, the
+ *    index held now and then; BENCH_INDEX_SERVED_HOLDS=0 never holds it).
  * 5. Jetton ingest (issue 24): the saved chain with a jetton transfer in every tenth trace (BENCH_INDEX_JETTON_TRANSFERS
  *    transfers, default 20 000: ~104 000 transactions), tx/s over the whole run (the figure) and traces classified/s;
  *    also the start-up (to the first commit) and the second half's rate apart.
@@ -118,6 +119,15 @@ const LIVE_HEAP_POLICY = process.env['BENCH_INDEX_LIVE_HEAP_POLICY'] === 'servin
  */
 const LIVE_QUIET_GC = process.env['BENCH_INDEX_LIVE_QUIET_GC'] !== '0';
 const LIVE_PLATFORM_NICE = Number(process.env['BENCH_INDEX_LIVE_PLATFORM_NICE'] ?? INDEX_THREAD_NICE);
+/**
+ * The served catch-up's holds of the index (pauseIndexNowAndThen): BENCH_INDEX_SERVED_HOLDS=0 runs
+ * the catch-up without them (no idle inside it; the two other ratios only), so that held and
+ * unheld runs can be alternated to see whether the pauses themselves move "during".
+ */
+const SERVED_HOLDS = process.env['BENCH_INDEX_SERVED_HOLDS'] !== '0';
+/** The index runs this long between two holds, then is held this long (ms). */
+const SERVED_HOLD_EVERY_MS = 15_000;
+const SERVED_HOLD_MS = 5_000;
 const START_RUNS = Number(process.env['BENCH_START_RUNS'] ?? 5);
 const REST_SECONDS = Number(process.env['BENCH_REST_SECONDS'] ?? 60);
 const ROOT = path.join(__dirname, '..');
@@ -857,20 +867,82 @@ function schedstatText(before: ReturnType<typeof threadSchedstat>, after: Return
 }
 
 /** getMasterchainInfo answered one after another for `ms` (or until `stop()`): each answer's ms. */
-async function masterchainInfoLatencies(port: number, ms: number, stop: () => boolean = () => false, startedAt?: number[]): Promise<number[]> {
+/**
+ * Where one getMasterchainInfo's time went, from the kernel's counters of the two threads that
+ * handle it (/proc/<pid>/task/<tid>/schedstat, read just outside the timed request): the API's
+ * thread running, the API's thread waiting for a core, and this bench's own thread waiting for one.
+ */
+interface RequestAttribution {
+  readonly at: number;
+  readonly latencyMs: number;
+  readonly apiRunMs: number;
+  readonly apiWaitMs: number;
+  readonly clientWaitMs: number;
+}
+
+async function masterchainInfoLatencies(
+  port: number,
+  ms: number,
+  stop: () => boolean = () => false,
+  attribution?: { apiPid: number; samples: RequestAttribution[] },
+): Promise<number[]> {
   const latencies: number[] = [];
   const end = performance.now() + ms;
   while (performance.now() < end && !stop()) {
+    const apiBefore = attribution ? threadSchedstat(attribution.apiPid) : null;
+    const clientBefore = attribution ? threadSchedstat(process.pid) : null;
     const started = performance.now();
     const res = await fetch(`http://127.0.0.1:${port}/api/v2/getMasterchainInfo`);
     await res.arrayBuffer();
+    const latency = performance.now() - started;
     if (res.status === 200) {
-      latencies.push(performance.now() - started);
-      startedAt?.push(started);
+      latencies.push(latency);
+      if (attribution) {
+        // Without /proc (not Linux) the counters read as 0: each request's time is then all "the rest".
+        const apiAfter = threadSchedstat(attribution.apiPid);
+        const clientAfter = threadSchedstat(process.pid);
+        const ms = (after: number | undefined, before: number | undefined) => (after ?? 0) / 1e6 - (before ?? 0) / 1e6;
+        attribution.samples.push({
+          at: started,
+          latencyMs: latency,
+          apiRunMs: ms(apiAfter?.runNs, apiBefore?.runNs),
+          apiWaitMs: ms(apiAfter?.waitNs, apiBefore?.waitNs),
+          clientWaitMs: ms(clientAfter?.waitNs, clientBefore?.waitNs),
+        });
+      }
     }
     await sleep(10);
   }
   return latencies;
+}
+
+/**
+ * The slowest 1 % of `samples` (at or above their p99) and where their time went, on average, against
+ * the other 99 %: the API's thread running (its own work, its collector), the API's thread waiting
+ * for a core, the client's thread waiting for one. Not a sum: the client may wait while the API runs.
+ */
+function attributionText(samples: readonly RequestAttribution[]): string {
+  if (samples.length === 0) return 'no samples';
+  const p99 = percentile(samples.map((s) => s.latencyMs), 99);
+  const mean = (group: readonly RequestAttribution[], key: keyof RequestAttribution): number =>
+    group.length === 0 ? 0 : group.reduce((sum, s) => sum + s[key], 0) / group.length;
+  const describe = (group: readonly RequestAttribution[]): string =>
+    `${mean(group, 'latencyMs').toFixed(2)} ms: the API running ${mean(group, 'apiRunMs').toFixed(2)}, the API waiting for a core ${mean(group, 'apiWaitMs').toFixed(2)}, ` +
+    `the client waiting for one ${mean(group, 'clientWaitMs').toFixed(2)} (${group.length}; the parts overlap where two happen at once)`;
+  const tail = samples.filter((s) => s.latencyMs >= p99);
+  const rest = samples.filter((s) => s.latencyMs < p99);
+  return `p99 without the client's own wait ${apiSideP99(samples).toFixed(1)} ms; slowest 1 % ${describe(tail)}; the rest ${describe(rest)}`;
+}
+
+/**
+ * The p99 of each request's latency less the time the client's own thread waited for a core in it:
+ * what a client with a core of its own (any client on another machine) would see of the same API.
+ */
+function apiSideP99(samples: readonly RequestAttribution[]): number {
+  return percentile(
+    samples.map((s) => Math.max(0, s.latencyMs - s.clientWaitMs)),
+    99,
+  );
 }
 
 /**
@@ -914,7 +986,10 @@ function servedArgs(port: number, stateFile: string, index: string[]): string[] 
  * Measured minutes before the catch-up, in another process; its p99 has ranged 1.2-20 ms from run
  * to run with the build unchanged, so part 4's figure divides by the idle inside the catch-up.
  */
-async function idleWithIndexOff(source: string, dir: string): Promise<{ latencies: number[]; schedstat: string; postgresCpu: number }> {
+async function idleWithIndexOff(
+  source: string,
+  dir: string,
+): Promise<{ latencies: number[]; attribution: RequestAttribution[]; schedstat: string; postgresCpu: number }> {
   const stateFile = path.join(dir, 'idle.state');
   copyFileSync(source, stateFile);
   const port = await freePort();
@@ -942,9 +1017,11 @@ async function idleWithIndexOff(source: string, dir: string): Promise<{ latencie
     const before = threadSchedstat(child.pid!);
     const postgresBefore = postgresCpuSeconds();
     const started = performance.now();
-    const latencies = await masterchainInfoLatencies(port, 30_000);
+    const attribution = { apiPid: child.pid!, samples: [] as RequestAttribution[] };
+    const latencies = await masterchainInfoLatencies(port, 30_000, undefined, attribution);
     return {
       latencies,
+      attribution: attribution.samples,
       schedstat: schedstatText(before, threadSchedstat(child.pid!), (performance.now() - started) / 1000),
       postgresCpu: postgresCpuSeconds() - postgresBefore,
     };
@@ -968,7 +1045,7 @@ interface Pause {
  * same process and the same minutes as the catch-up, where this machine's own noise (the idle p99
  * of one build has ranged 1.2-20 ms from run to run) is the same for both.
  */
-async function pauseIndexNowAndThen(url: string, done: () => boolean, pauses: Pause[], runMs = 15_000, pauseMs = 5_000): Promise<void> {
+async function pauseIndexNowAndThen(url: string, done: () => boolean, pauses: Pause[], runMs: number, pauseMs: number): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -1028,10 +1105,10 @@ async function servedCatchUp(): Promise<void> {
         const apiBefore = threadSchedstat(child.pid!);
         const threadsBefore = threadCpuTicks(child.pid!);
         const postgresBefore = postgresCpuSeconds();
-        const duringAt: number[] = [];
-        const during = masterchainInfoLatencies(port, 3_600_000, () => caughtUp, duringAt);
+        const duringAttribution = { apiPid: child.pid!, samples: [] as RequestAttribution[] };
+        const during = masterchainInfoLatencies(port, 3_600_000, () => caughtUp, duringAttribution);
         const pauses: Pause[] = [];
-        const pausing = pauseIndexNowAndThen(url, () => caughtUp, pauses);
+        const pausing = SERVED_HOLDS ? pauseIndexNowAndThen(url, () => caughtUp, pauses, SERVED_HOLD_EVERY_MS, SERVED_HOLD_MS) : Promise.resolve();
         while (!caughtUp) {
           await sleep(500);
           const now = await health();
@@ -1045,18 +1122,14 @@ async function servedCatchUp(): Promise<void> {
         }
         const seconds = (performance.now() - started) / 1000;
         rss.push(processRssMb(child.pid!));
-        const allDuring = await during;
+        await during;
         await pausing;
         // Requests sent in a pause's first SETTLE_MS (the work in flight when it began) count as neither.
         const SETTLE_MS = 750;
-        const pausedIdle: number[] = [];
-        const busy: number[] = [];
-        allDuring.forEach((latency, i) => {
-          const at = duringAt[i]!;
-          const pause = pauses.find((p) => at >= p.from && at < p.to);
-          if (!pause) busy.push(latency);
-          else if (at >= pause.from + SETTLE_MS) pausedIdle.push(latency);
-        });
+        const busySamples = duringAttribution.samples.filter((s) => !pauses.some((p) => s.at >= p.from && s.at < p.to));
+        const pausedSamples = duringAttribution.samples.filter((s) => pauses.some((p) => s.at >= p.from + SETTLE_MS && s.at < p.to));
+        const busy = busySamples.map((s) => s.latencyMs);
+        const pausedIdle = pausedSamples.map((s) => s.latencyMs);
         const apiDuring = threadSchedstat(child.pid!);
         const postgresDuring = postgresCpuSeconds() - postgresBefore;
         const threadsAfter = threadCpuTicks(child.pid!);
@@ -1067,7 +1140,8 @@ async function servedCatchUp(): Promise<void> {
           .map(([tid, cpu]) => `${tid === child.pid ? 'API' : tid} ${cpu.toFixed(1)}`);
         const idleStarted = performance.now();
         const postgresAfterStarted = postgresCpuSeconds();
-        const after = await masterchainInfoLatencies(port, Math.min(30_000, seconds * 1000));
+        const afterAttribution = { apiPid: child.pid!, samples: [] as RequestAttribution[] };
+        const after = await masterchainInfoLatencies(port, Math.min(30_000, seconds * 1000), undefined, afterAttribution);
         const apiIdle = threadSchedstat(child.pid!);
         const postgresAfter = postgresCpuSeconds() - postgresAfterStarted;
         console.log(`    CPU-s during the catch-up: the process's busiest threads ${busiest.join(', ')}; PostgreSQL's processes ${postgresDuring.toFixed(1)}`);
@@ -1082,15 +1156,32 @@ async function servedCatchUp(): Promise<void> {
         const p99Idle = percentile(idle, 99);
         const p99After = percentile(after, 99);
         const p99Paused = percentile(pausedIdle, 99);
-        console.log(
-          `    idle inside the catch-up (the index held ${pauses.length} times for 5 s, every 15 s): getMasterchainInfo p50/p99 ${percentile(pausedIdle, 50).toFixed(1)} / ${p99Paused.toFixed(1)} ms (${pausedIdle.length}); ` +
-            `during, outside the pauses ${percentile(busy, 50).toFixed(1)} / ${p99Busy.toFixed(1)} ms (${busy.length}): ${(p99Busy / p99Paused).toFixed(2)}x (target <= 2x)`,
-        );
+        console.log(`    where getMasterchainInfo's time went, during the catch-up: ${attributionText(busySamples)}`);
+        if (SERVED_HOLDS) console.log(`      idle inside it: ${attributionText(pausedSamples)}`);
+        console.log(`      idle with the index off: ${attributionText(baseline.attribution)}`);
+        console.log(`      idle after it: ${attributionText(afterAttribution.samples)}`);
+        if (SERVED_HOLDS) {
+          const apiSideDuring = apiSideP99(busySamples);
+          const apiSideInside = apiSideP99(pausedSamples);
+          console.log(
+            `    without the client's own waits for a core: p99 during ${apiSideDuring.toFixed(1)} ms, idle inside ${apiSideInside.toFixed(1)} ms: ${(apiSideDuring / apiSideInside).toFixed(2)}x`,
+          );
+        }
+        const holds = `the index held ${pauses.length} times for ${SERVED_HOLD_MS / 1000} s, every ${SERVED_HOLD_EVERY_MS / 1000} s`;
+        if (SERVED_HOLDS) {
+          console.log(
+            `    idle inside the catch-up (${holds}): getMasterchainInfo p50/p99 ${percentile(pausedIdle, 50).toFixed(1)} / ${p99Paused.toFixed(1)} ms (${pausedIdle.length}); ` +
+              `during, outside the pauses ${percentile(busy, 50).toFixed(1)} / ${p99Busy.toFixed(1)} ms (${busy.length}): ${(p99Busy / p99Paused).toFixed(2)}x (target <= 2x)`,
+          );
+        }
+        const figure = SERVED_HOLDS
+          ? `against idle inside it (the figure) ${(p99Busy / p99Paused).toFixed(2)}x (target <= 2x)`
+          : `no idle inside it (BENCH_INDEX_SERVED_HOLDS=0: the index never held)`;
         console.log(
           `  served catch-up (npm start, PostgreSQL${every > 1 ? `, a transfer every ${every} blocks` : ''}): ${head} mc blocks in ${seconds.toFixed(0)} s; RSS start/middle/end ${rss.join(' / ')} MB; ` +
             `getMasterchainInfo p50/p99 during ingest ${percentile(busy, 50).toFixed(1)} / ${p99Busy.toFixed(1)} ms (${busy.length}), idle with the index off ` +
             `${percentile(idle, 50).toFixed(1)} / ${p99Idle.toFixed(1)} ms (${idle.length}): ${(p99Busy / p99Idle).toFixed(2)}x, against after it ${(p99Busy / p99After).toFixed(2)}x, ` +
-            `against idle inside it (the figure) ${(p99Busy / p99Paused).toFixed(2)}x (target <= 2x); load ${loadavg()[0]!.toFixed(1)}`,
+            `${figure}; load ${loadavg()[0]!.toFixed(1)}`,
         );
       } finally {
         child.kill('SIGTERM');
