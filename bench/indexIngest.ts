@@ -866,7 +866,6 @@ function schedstatText(before: ReturnType<typeof threadSchedstat>, after: Return
   return `${run.toFixed(2)} CPU-s (${((run / seconds) * 100).toFixed(0)} %), waited for a core ${wait.toFixed(2)} s, ${slices} slices, ${((wait / Math.max(1, slices)) * 1000).toFixed(2)} ms a slice`;
 }
 
-/** getMasterchainInfo answered one after another for `ms` (or until `stop()`): each answer's ms. */
 /**
  * Where one getMasterchainInfo's time went, from the kernel's counters of the two threads that
  * handle it (/proc/<pid>/task/<tid>/schedstat, read just outside the timed request): the API's
@@ -880,6 +879,10 @@ interface RequestAttribution {
   readonly clientWaitMs: number;
 }
 
+/**
+ * getMasterchainInfo answered one after another for `ms` (or until `stop()`): each answer's ms, and
+ * with `attribution` where each one's time went.
+ */
 async function masterchainInfoLatencies(
   port: number,
   ms: number,
@@ -945,18 +948,6 @@ function apiSideP99(samples: readonly RequestAttribution[]): number {
   );
 }
 
-/**
- * The served catch-up: `npm start`'s command on a copy of a saved chain of BENCH_INDEX_RSS_BLOCKS
- * masterchain blocks (one transfer of 7 transactions in each, or in every BENCH_INDEX_RSS_EVERY-th),
- * the index into PostgreSQL catching up from genesis in the very process that serves the API (in
- * its index thread). Printed: the process's RSS at the start,
- * middle and end of the catch-up (flat: nothing grows with the blocks indexed), and v2
- * getMasterchainInfo's p50/p99 from one client while it catches up, against idle three times: the
- * same command with the index off, this process after the catch-up, and this process inside the
- * catch-up while the index is held (pauseIndexNowAndThen; target: p99 during ingest within 2x
- * idle). The figure is the ratio against idle inside the catch-up: the same process and the same
- * minutes, so the machine's own noise divides out; the other two are printed beside it.
- */
 /** The chain of parts 4 and 6: its file and its masterchain blocks. */
 async function catchUpChain(): Promise<{ source: string; blocks: number; every: number }> {
   const blocks = Number(process.env['BENCH_INDEX_RSS_BLOCKS'] ?? 10_000);
@@ -1069,6 +1060,18 @@ async function pauseIndexNowAndThen(url: string, done: () => boolean, pauses: Pa
   }
 }
 
+/**
+ * The served catch-up: `npm start`'s command on a copy of a saved chain of BENCH_INDEX_RSS_BLOCKS
+ * masterchain blocks (one transfer of 7 transactions in each, or in every BENCH_INDEX_RSS_EVERY-th),
+ * the index into PostgreSQL catching up from genesis in the very process that serves the API (in
+ * its index thread). Printed: the process's RSS at the start,
+ * middle and end of the catch-up (flat: nothing grows with the blocks indexed), and v2
+ * getMasterchainInfo's p50/p99 from one client while it catches up, against idle three times: the
+ * same command with the index off, this process after the catch-up, and this process inside the
+ * catch-up while the index is held (pauseIndexNowAndThen; target: p99 during ingest within 2x
+ * idle). The figure is the ratio against idle inside the catch-up: the same process and the same
+ * minutes, so the machine's own noise divides out; the other two are printed beside it.
+ */
 async function servedCatchUp(): Promise<void> {
   const { source, blocks, every } = await catchUpChain();
   const dir = path.join(ROOT, '.cache', `bench-index-served-${process.pid}`);
@@ -1166,9 +1169,7 @@ async function servedCatchUp(): Promise<void> {
           console.log(
             `    without the client's own waits for a core: p99 during ${apiSideDuring.toFixed(1)} ms, idle inside ${apiSideInside.toFixed(1)} ms: ${(apiSideDuring / apiSideInside).toFixed(2)}x`,
           );
-        }
-        const holds = `the index held ${pauses.length} times for ${SERVED_HOLD_MS / 1000} s, every ${SERVED_HOLD_EVERY_MS / 1000} s`;
-        if (SERVED_HOLDS) {
+          const holds = `the index held ${pauses.length} times for ${SERVED_HOLD_MS / 1000} s, every ${SERVED_HOLD_EVERY_MS / 1000} s`;
           console.log(
             `    idle inside the catch-up (${holds}): getMasterchainInfo p50/p99 ${percentile(pausedIdle, 50).toFixed(1)} / ${p99Paused.toFixed(1)} ms (${pausedIdle.length}); ` +
               `during, outside the pauses ${percentile(busy, 50).toFixed(1)} / ${p99Busy.toFixed(1)} ms (${busy.length}): ${(p99Busy / p99Paused).toFixed(2)}x (target <= 2x)`,
