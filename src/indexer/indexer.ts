@@ -177,7 +177,7 @@ export class Indexer extends EventEmitter {
    * where the server's autovacuum does it.
    */
   private statistics: StatisticsSchedule | false | null = null;
-  /** The ANALYZE under way (one at a time). */
+  /** The ANALYZE (or VACUUM) under way (one at a time). */
   private analyzing: Promise<void> | null = null;
   private committedSinceLog = { blocks: 0, transactions: 0 };
 
@@ -549,10 +549,11 @@ export class Indexer extends EventEmitter {
   }
 
   /**
-   * Starts an ANALYZE of the tables the schedule says are due, unless one runs (statistics.ts). It
-   * runs beside the pipeline on a connection of the store's pool (a real server's: not the writer's,
-   * so commits never wait for it; the embedded one's single connection takes it between two of
-   * them), and a failure only waits for the next commit to be tried again.
+   * Starts an ANALYZE of the tables the schedule says are due, and a VACUUM of `transactions` and
+   * `messages` when due, unless one runs (statistics.ts). It runs beside the pipeline on a
+   * connection of the store's pool (a real server's: not the writer's, so commits never wait for
+   * it; the embedded one's single connection takes it between two of them), and a failure only
+   * waits for the next commit to be tried again.
    */
   private maybeAnalyze(): void {
     if (this.analyzing || this.stopped) return;
@@ -588,6 +589,17 @@ export class Indexer extends EventEmitter {
       this.statistics.analyzed(group, written, rows[0]?.reltuples ?? 0);
       indexMetrics.analyzes.inc({ group });
       this.logger.info({ group, tables: STATISTICS_GROUPS[group], ms: Math.round(performance.now() - started) }, 'index: tables analyzed');
+    }
+    for (const table of this.statistics.vacuumDue()) {
+      if (this.stopped) return;
+      const written = this.statistics.writtenSinceLastVacuum(table);
+      const started = performance.now();
+      // Table names from the fixed list; VACUUM runs outside a transaction, as one statement.
+      await this.store.pool.query(`vacuum ${table}`);
+      const { rows } = await this.store.pool.query<{ relname: string; reltuples: number }>(BASELINE_SQL, [[table]]);
+      this.statistics.vacuumed(table, written, rows[0]?.reltuples ?? 0);
+      indexMetrics.vacuums.inc({ table });
+      this.logger.debug({ table, ms: Math.round(performance.now() - started) }, 'index: table vacuumed');
     }
   }
 

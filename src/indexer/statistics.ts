@@ -50,6 +50,10 @@ export class StatisticsSchedule {
   /** Rows written since then. */
   private readonly written = new Map<StatisticsGroup, number>();
   private readonly neverAnalyzed = new Set<StatisticsGroup>();
+  /** Each VACUUMED_TABLES table's rows at its last VACUUM by this process (absent: none yet, so one is due). */
+  private readonly vacuumedRows = new Map<VacuumedTable, number>();
+  /** Their rows written since then. */
+  private readonly writtenSinceVacuum = new Map<VacuumedTable, number>(VACUUMED_TABLES.map((table) => [table, 0]));
 
   constructor(baseline: Readonly<Partial<Record<StatisticsGroup, number | null>>>) {
     for (const group of GROUPS) {
@@ -63,6 +67,30 @@ export class StatisticsSchedule {
   /** A commit's rows. */
   add(counts: Readonly<WrittenRows>): void {
     for (const group of GROUPS) this.written.set(group, this.written.get(group)! + counts[group]);
+    for (const table of VACUUMED_TABLES) this.writtenSinceVacuum.set(table, this.writtenSinceVacuum.get(table)! + counts[table]);
+  }
+
+  /**
+   * The VACUUMED_TABLES due for a VACUUM: each once at start (the rows written before this process
+   * may never have been vacuumed; where they were, it reads only the pages written since), then on
+   * autovacuum's insert schedule, VACUUM_MIN_ROWS + VACUUM_SCALE x its rows at the last one.
+   */
+  vacuumDue(): VacuumedTable[] {
+    return VACUUMED_TABLES.filter((table) => {
+      const before = this.vacuumedRows.get(table);
+      return before === undefined || this.writtenSinceVacuum.get(table)! >= VACUUM_MIN_ROWS + VACUUM_SCALE * before;
+    });
+  }
+
+  /** Rows written to `table` since its last VACUUM. */
+  writtenSinceLastVacuum(table: VacuumedTable): number {
+    return this.writtenSinceVacuum.get(table)!;
+  }
+
+  /** `table` was vacuumed: as `analyzed`, the rows counted before it began are spent; it holds `rowsNow`. */
+  vacuumed(table: VacuumedTable, rowsWrittenBefore: number, rowsNow: number): void {
+    this.vacuumedRows.set(table, Math.max(0, rowsNow));
+    this.writtenSinceVacuum.set(table, this.writtenSinceVacuum.get(table)! - rowsWrittenBefore);
   }
 
   /** The groups due for an ANALYZE now. */
@@ -93,6 +121,25 @@ export class StatisticsSchedule {
     return this.written.get(group)!;
   }
 }
+
+/**
+ * The tables the writer vacuums where nothing else does, for their visibility maps. The indexes the
+ * pages of one account are read by hold every column their keys need (migration 8:
+ * `transactions (account, lt) include (hash)`, `messages (source, created_lt, msg_hash)` and the
+ * same by destination), so those keys are an index-only scan; it still reads the heap row of each
+ * entry on a page the map does not mark all-visible, and only VACUUM marks pages. A server's
+ * autovacuum does it for tables that are only appended to (PostgreSQL 13 and later); PGlite and a
+ * server with autovacuum off never would, and the planner then also costs the index-only scan as an
+ * index scan (migration 8's comment). A VACUUM of such a table reads only the pages written since
+ * the last one (the map skips the rest), so it is cheap to run as often as autovacuum would. Each
+ * is a table the pipeline counts the rows of (a key of WrittenRows).
+ */
+export const VACUUMED_TABLES = ['transactions', 'messages'] as const satisfies readonly (keyof WrittenRows)[];
+export type VacuumedTable = (typeof VACUUMED_TABLES)[number];
+/** autovacuum_vacuum_insert_threshold's default: rows inserted before a VACUUM. */
+export const VACUUM_MIN_ROWS = 1000;
+/** autovacuum_vacuum_insert_scale_factor's default: and this fraction of the table's rows. */
+export const VACUUM_SCALE = 0.2;
 
 /** The statement reading each group's baseline: its first table's reltuples (-1: never analyzed). */
 export const BASELINE_SQL = `select C.relname, C.reltuples::float8 as reltuples from pg_class as C

@@ -116,6 +116,12 @@ export const indexMetrics = {
     labelNames: ['group'] as const,
     registers: [indexMetricsRegistry],
   }),
+  vacuums: new Counter({
+    name: 'ton_bridge_index_vacuums_total',
+    help: "VACUUMs of the index's transactions and messages tables the writer ran where autovacuum does not (their visibility maps, for index-only scans), by table",
+    labelNames: ['table'] as const,
+    registers: [indexMetricsRegistry],
+  }),
   rollbacks: new Counter({
     name: 'ton_bridge_index_rollbacks_total',
     help: 'Rollbacks to the last common masterchain block after the embedded chain was rewound',

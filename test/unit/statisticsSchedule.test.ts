@@ -1,8 +1,38 @@
-import { baselineOf, BASELINE_TABLES, GROWTH, MIN_ROWS, StatisticsSchedule, STATISTICS_GROUPS } from '../../src/indexer/statistics';
+import { baselineOf, BASELINE_TABLES, GROWTH, MIN_ROWS, StatisticsSchedule, STATISTICS_GROUPS, VACUUM_MIN_ROWS, VACUUM_SCALE, VACUUMED_TABLES } from '../../src/indexer/statistics';
 import { MIGRATIONS, type WrittenRows } from '../../src/indexdb';
 
 const none: WrittenRows = { blocks: 0, transactions: 0, messages: 0, account_states: 0, traces: 0 };
 const rows = (patch: Partial<WrittenRows>): WrittenRows => ({ ...none, ...patch });
+
+describe('when the index vacuums its transactions and messages tables', () => {
+  it("vacuums each once at start, then on autovacuum's insert schedule (VACUUM_MIN_ROWS + VACUUM_SCALE x its rows)", () => {
+    const schedule = new StatisticsSchedule({ transactions: 50_000, blocks: 0, messages: 0, account_states: 0, traces: 0 });
+    expect(VACUUMED_TABLES).toEqual(['transactions', 'messages']);
+    // At start, whatever the tables hold: the rows before this process may never have been vacuumed.
+    expect(schedule.vacuumDue()).toEqual(['transactions', 'messages']);
+    schedule.vacuumed('transactions', 0, 50_000);
+    schedule.vacuumed('messages', 0, 100_000);
+    expect(schedule.vacuumDue()).toEqual([]);
+    const threshold = VACUUM_MIN_ROWS + VACUUM_SCALE * 50_000;
+    schedule.add(rows({ transactions: threshold - 1, account_states: 10 * threshold }));
+    expect(schedule.vacuumDue()).toEqual([]); // other tables' rows do not count
+    schedule.add(rows({ transactions: 1 }));
+    expect(schedule.vacuumDue()).toEqual(['transactions']);
+    // Rows committed while it ran count towards the next one.
+    const written = schedule.writtenSinceLastVacuum('transactions');
+    schedule.add(rows({ transactions: 300 }));
+    schedule.vacuumed('transactions', written, 50_000 + threshold);
+    expect(schedule.writtenSinceLastVacuum('transactions')).toBe(300);
+    expect(schedule.vacuumDue()).toEqual([]);
+    schedule.add(rows({ transactions: VACUUM_MIN_ROWS + VACUUM_SCALE * (50_000 + threshold) - 300 }));
+    expect(schedule.vacuumDue()).toEqual(['transactions']);
+    // messages by its own size: 100 000 at its last VACUUM.
+    schedule.add(rows({ messages: VACUUM_MIN_ROWS + VACUUM_SCALE * 100_000 }));
+    expect(schedule.vacuumDue()).toEqual(['transactions', 'messages']);
+    // The ANALYZE schedule is its own (transactions grew less than GROWTH times).
+    expect(schedule.due()).not.toContain('transactions');
+  });
+});
 
 describe('when the index analyzes its tables', () => {
   it('analyzes a never-analyzed group at once, then after MIN_ROWS, then each time it grew GROWTH times', () => {

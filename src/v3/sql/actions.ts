@@ -2,7 +2,7 @@ import type { ActionJson } from '../../actions';
 import type { V3Database } from '../db';
 import { toActionJson, type ActionRow } from '../models/action';
 import type { Paging } from '../params/rules';
-import { matchAny, SqlParams, whereClause } from './builder';
+import { matchAny, oneLineBase64, SqlParams, whereClause } from './builder';
 import type { JsonText } from './bundle';
 import { bookDomainOf } from './dns';
 
@@ -67,19 +67,16 @@ export async function queryActions(db: V3Database, filter: ActionFilter, paging:
   return rows.map(toActionJson);
 }
 
-/** PostgreSQL's base64 of a bytea on one line (Buffer#toString('base64')'s text). */
-const base64 = (column: string) => `translate(encode(${column}, 'base64'), E'\\n', '')`;
-
 /**
  * The JSON columns of an action row (`A`: a relation with the actions table's columns, bigints
  * already text): bytea as base64 text (models/format.ts's Bytes), `tx_hashes` as a list of them in
  * their order; `ancestor_type` left out (never printed; the statements select by it).
  */
 function actionJsonColumns(A: string): string {
-  return `${base64(`${A}.trace_id`)} as trace_id, ${base64(`${A}.action_id`)} as action_id, ${A}.type,
-    coalesce((select array_agg(${base64('H.h')} order by H.o) from unnest(${A}.tx_hashes) with ordinality as H(h, o)), '{}'::text[]) as tx_hashes,
+  return `${oneLineBase64(`${A}.trace_id`)} as trace_id, ${oneLineBase64(`${A}.action_id`)} as action_id, ${A}.type,
+    coalesce((select array_agg(${oneLineBase64('H.h')} order by H.o) from unnest(${A}.tx_hashes) with ordinality as H(h, o)), '{}'::text[]) as tx_hashes,
     ${A}.start_lt, ${A}.end_lt, ${A}.start_utime, ${A}.end_utime, ${A}.trace_end_lt, ${A}.trace_end_utime, ${A}.trace_mc_seqno_end,
-    ${base64(`${A}.trace_external_hash`)} as trace_external_hash, ${A}.success, ${A}.accounts, ${A}.details`;
+    ${oneLineBase64(`${A}.trace_external_hash`)} as trace_external_hash, ${A}.success, ${A}.accounts, ${A}.details`;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Bytes } from '../models/format';
 import { MESSAGE_COLUMNS, MESSAGE_CONTENT_JOINS } from './messages';
 import { bookDomainOf } from './dns';
 import { TRANSACTION_COLUMNS } from './columns';
+import { oneLineBase64 } from './builder';
 
 /**
  * A page of transactions with everything its answer shows, in ONE statement: the page, its
@@ -47,7 +48,7 @@ const LONG_BYTEA = new Set(['body', 'init_body']);
 /** PostgreSQL's base64 of a bytea column, on one line, as Node's Buffer#toString('base64') writes it. */
 export function base64Of(column: string, name: string): string {
   const encoded = `encode(${column}, 'base64')`;
-  return LONG_BYTEA.has(name) ? `translate(${encoded}, E'\\n', '')` : encoded;
+  return LONG_BYTEA.has(name) ? oneLineBase64(column) : encoded;
 }
 
 /**
