@@ -585,8 +585,7 @@ export class Indexer extends EventEmitter {
       const started = performance.now();
       // Table names from the fixed list, never from input.
       for (const table of STATISTICS_GROUPS[group]) await this.store.pool.query(`analyze ${table}`);
-      const { rows } = await this.store.pool.query<{ relname: string; reltuples: number }>(BASELINE_SQL, [[STATISTICS_GROUPS[group][0]]]);
-      this.statistics.analyzed(group, written, rows[0]?.reltuples ?? 0);
+      this.statistics.analyzed(group, written, await this.estimatedRows(STATISTICS_GROUPS[group][0]!));
       indexMetrics.analyzes.inc({ group });
       this.logger.info({ group, tables: STATISTICS_GROUPS[group], ms: Math.round(performance.now() - started) }, 'index: tables analyzed');
     }
@@ -596,11 +595,16 @@ export class Indexer extends EventEmitter {
       const started = performance.now();
       // Table names from the fixed list; VACUUM runs outside a transaction, as one statement.
       await this.store.pool.query(`vacuum ${table}`);
-      const { rows } = await this.store.pool.query<{ relname: string; reltuples: number }>(BASELINE_SQL, [[table]]);
-      this.statistics.vacuumed(table, written, rows[0]?.reltuples ?? 0);
+      this.statistics.vacuumed(table, written, await this.estimatedRows(table));
       indexMetrics.vacuums.inc({ table });
       this.logger.debug({ table, ms: Math.round(performance.now() - started) }, 'index: table vacuumed');
     }
+  }
+
+  /** A table's rows as the statistics ANALYZE or VACUUM just wrote count them (pg_class.reltuples). */
+  private async estimatedRows(table: string): Promise<number> {
+    const { rows } = await this.store.pool.query<{ relname: string; reltuples: number }>(BASELINE_SQL, [[table]]);
+    return rows[0]?.reltuples ?? 0;
   }
 
   /**

@@ -42,7 +42,8 @@ export const GROWTH = 4;
  * When each group is due (pure: the counts in, the groups out). `baseline`: each group's rows as
  * the database's statistics say at start (pg_class.reltuples of its first table), or null where
  * it was never analyzed, which makes it due at once (an index filled before this schedule
- * existed, or a new one: analyzing its empty tables costs milliseconds).
+ * existed, or a new one: analyzing its empty tables costs milliseconds). It also says when each of
+ * VACUUMED_TABLES is due for a VACUUM (vacuumDue), from the same commits' counts.
  */
 export class StatisticsSchedule {
   /** Rows of the group at its last ANALYZE (as far as this process knows). */
