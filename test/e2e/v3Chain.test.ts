@@ -1,4 +1,5 @@
 import { Address, internal, toNano, WalletContractV4 } from '@ton/ton';
+import pg from 'pg';
 import { callV2, signedWalletTransfer } from '../helpers/v2Calls';
 import { createTestDatabase, type TestDatabase } from '../helpers/indexDatabases';
 import { startLocalStack, type LocalStack } from '../helpers/localStack';
@@ -235,5 +236,48 @@ describe('v3 on the embedded chain: every route; a trace assembled across mc blo
     expect(await v3(`/pendingTransactions?account=${raw(sender)}`)).toEqual({ status: 404, body: { error: 'emulated traces not found' } });
     expect((await ok(`/pendingTraces?account=${raw(sender)}`))['traces']).toEqual([]);
     expect((await ok(`/pendingActions?account=${raw(sender)}`))['actions']).toEqual([]);
+  });
+
+  it("actions pages in ton-index-go's orders (by the trace's end lt, or its end time with a time filter), the same rows at any offset; a time-filtered page read from its index", async () => {
+    // The local chain's tick-tock traces are actions too. The pages end at the 20th newest action's
+    // trace, so that no action is added within them while they are read, and hold 20 or more.
+    await until(async () => ((await ok('/actions?limit=40'))['actions'] as Json[]).length === 40, 60_000, '40 actions');
+    const endLt = ((await ok('/actions?limit=20'))['actions'] as Json[])[19]!['trace_end_lt'] as string;
+    const key = (a: Json, time: boolean): [bigint, string, bigint, string] => [
+      BigInt(a[time ? 'trace_end_utime' : 'trace_end_lt'] as string | number),
+      hex(a['trace_id'] as string),
+      BigInt(a[time ? 'end_utime' : 'end_lt'] as string | number),
+      hex(a['action_id'] as string),
+    ];
+    const compare = (x: [bigint, string, bigint, string], y: [bigint, string, bigint, string]): number => {
+      for (let i = 0; i < 4; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+      return 0;
+    };
+    const ids = (body: Json) => (body['actions'] as Json[]).map((a) => a['action_id'] as string);
+    for (const [filter, time] of [[`end_lt=${endLt}`, false], [`start_utime=0&end_lt=${endLt}`, true]] as const) {
+      const all = (await ok(`/actions?${filter}&limit=1000`))['actions'] as Json[];
+      expect(all.length).toBeGreaterThanOrEqual(20);
+      // Newest first by the four keys, each pair strictly ordered.
+      for (let i = 1; i < all.length; i++) expect(compare(key(all[i - 1]!, time), key(all[i]!, time))).toBe(1);
+      for (const offset of [0, 1, 7, all.length - 3]) {
+        expect(ids(await ok(`/actions?${filter}&limit=5&offset=${offset}`))).toEqual(all.slice(offset, offset + 5).map((a) => a['action_id']));
+      }
+      expect(ids(await ok(`/actions?${filter}&limit=1000&sort=asc`))).toEqual(all.map((a) => a['action_id']).reverse());
+    }
+    // The time order is an index's (migration 9), not a sort of every action that passes the filter.
+    const client = new pg.Client({ connectionString: db.url! });
+    await client.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      const plan = (
+        await client.query<{ 'QUERY PLAN': string }>(
+          'explain select trace_id, action_id from actions where trace_end_utime >= 0 order by trace_end_utime desc, trace_id desc, end_utime desc, action_id desc limit 5',
+        )
+      ).rows.map((r) => r['QUERY PLAN']);
+      expect(plan.join('\n')).toContain('actions_trace_end_utime');
+      expect(plan.join('\n')).not.toMatch(/Sort/);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { MIGRATION_0005_DNS_METADATA } from './0005_dns_metadata';
 import { MIGRATION_0006_BACKFILL } from './0006_backfill';
 import { MIGRATION_0007_FEWER_WRITE_INDEXES } from './0007_fewer_write_indexes';
 import { MIGRATION_0008_ACCOUNT_PAGE_INDEXES } from './0008_account_page_indexes';
+import { MIGRATION_0009_ACTIONS_BY_TIME } from './0009_actions_by_time';
 
 export interface Migration {
   readonly version: number;
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'backfill', sql: MIGRATION_0006_BACKFILL },
   { version: 7, name: 'fewer write indexes', sql: MIGRATION_0007_FEWER_WRITE_INDEXES },
   { version: 8, name: 'account page indexes', sql: MIGRATION_0008_ACCOUNT_PAGE_INDEXES },
+  { version: 9, name: 'actions by time', sql: MIGRATION_0009_ACTIONS_BY_TIME },
 ];
 
 /** The schema version this code writes and reads. A database above it is refused at start. */

@@ -51,11 +51,17 @@ function buildActionsQuery(params: SqlParams, filter: ActionFilter, paging: Pagi
   if (filter.endLt !== undefined) where.push(`a.trace_end_lt <= ${params.bind(filter.endLt.toString())}`);
   const order = paging.sort ?? 'desc';
   const byTime = filter.startUtime !== undefined || filter.endUtime !== undefined;
-  const keys = byTime ? ['a.trace_end_utime', 'a.trace_id', 'a.end_utime', 'a.action_id'] : ['a.trace_end_lt', 'a.trace_id', 'a.end_lt', 'a.action_id'];
+  const keys = byTime ? ['trace_end_utime', 'trace_id', 'end_utime', 'action_id'] : ['trace_end_lt', 'trace_id', 'end_lt', 'action_id'];
+  const orderBy = (alias: string) => keys.map((k) => `${alias}.${k} ${order}`).join(', ');
+  // The page's keys are chosen and sorted first, its rows read after: sorting whole rows (their
+  // details, accounts and hashes) to skip `offset` of them spilled to disk on a busy account's deep
+  // page (11 000 rows at offset 10 000; docs/benchmarks.md, "Actions pages").
   return `select ${ACTION_COLUMNS}
-       from actions a${whereClause(where)}
-      order by ${keys.map((k) => `${k} ${order}`).join(', ')}
-      limit ${params.bind(paging.limit)} offset ${params.bind(paging.offset)}`;
+       from (select ${keys.map((k) => `a.${k}`).join(', ')} from actions a${whereClause(where)}
+              order by ${orderBy('a')}
+              limit ${params.bind(paging.limit)} offset ${params.bind(paging.offset)}) as K
+       join actions a on a.trace_id = K.trace_id and a.action_id = K.action_id
+      order by ${orderBy('K')}`;
 }
 
 /** GetActions' page as the driver reads it (the rows' objects on the event loop). */
