@@ -2,7 +2,7 @@ import type { ActionJson } from '../../actions';
 import type { V3Database } from '../db';
 import { toActionJson, type ActionRow } from '../models/action';
 import type { Paging } from '../params/rules';
-import { matchAny, oneLineBase64, SqlParams, whereClause } from './builder';
+import { matchAny, SqlParams, whereClause } from './builder';
 import type { JsonText } from './bundle';
 import { bookDomainOf } from './dns';
 
@@ -79,10 +79,13 @@ export async function queryActions(db: V3Database, filter: ActionFilter, paging:
  * their order; `ancestor_type` left out (never printed; the statements select by it).
  */
 function actionJsonColumns(A: string): string {
-  return `${oneLineBase64(`${A}.trace_id`)} as trace_id, ${oneLineBase64(`${A}.action_id`)} as action_id, ${A}.type,
-    coalesce((select array_agg(${oneLineBase64('H.h')} order by H.o) from unnest(${A}.tx_hashes) with ordinality as H(h, o)), '{}'::text[]) as tx_hashes,
+  // Every bytea here is a 32-byte hash (the action id too: a SHA-256), which encode() writes on one
+  // line (it breaks lines only past 57 bytes), so no line break is dropped (builder.ts's oneLineBase64).
+  const base64 = (column: string) => `encode(${column}, 'base64')`;
+  return `${base64(`${A}.trace_id`)} as trace_id, ${base64(`${A}.action_id`)} as action_id, ${A}.type,
+    coalesce((select array_agg(${base64('H.h')} order by H.o) from unnest(${A}.tx_hashes) with ordinality as H(h, o)), '{}'::text[]) as tx_hashes,
     ${A}.start_lt, ${A}.end_lt, ${A}.start_utime, ${A}.end_utime, ${A}.trace_end_lt, ${A}.trace_end_utime, ${A}.trace_mc_seqno_end,
-    ${oneLineBase64(`${A}.trace_external_hash`)} as trace_external_hash, ${A}.success, ${A}.accounts, ${A}.details`;
+    ${base64(`${A}.trace_external_hash`)} as trace_external_hash, ${A}.success, ${A}.accounts, ${A}.details`;
 }
 
 /**
